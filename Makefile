@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perfpack: fio engines, job profiles and the fiotab post-processor.
+#
+# Each part brings its own fragment (engines/*/*.mk, analysis/*.mk,
+# tests/*/*.mk) that only appends to the lists below; the rules that turn
+# those lists into files live here, once.
+#
+#   ENGINES      engine names; NAME_SRCS, NAME_LIBS -> engines/fio-NAME.so
+#   PROGS        host programs; PROG_SRCS, PROG_LIBS -> PROG (path relative to top)
+#   TESTS        test scripts/programs run by 'make check', in order
+#   SAN_TESTS    the subset run again under ASan/UBSan and TSan
+#   BENCHES      benchmark scripts run by 'make bench'
+#
+# SANITIZE=address,undefined (or thread) builds everything under
+# build/san-*/ so a sanitizer build never overwrites the real one.
+
+-include config.mk
+
+ifeq ($(FIO_SRC),)
+ifeq ($(filter clean distclean help,$(MAKECMDGOALS)),)
+# config.mk is missing: run configure, installing what it needs when root.
+config.mk: configure
+	@if [ "$$(id -u)" = 0 ]; then ./configure --install-deps; else ./configure; fi
+endif
+endif
+
+comma := ,
+SANITIZE ?=
+ifeq ($(SANITIZE),)
+B := .
+SANFLAGS :=
+else
+B := build/san-$(subst $(comma),-,$(SANITIZE))
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+OBJ := $(B)/obj
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASE_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	$(SANFLAGS) -I. $(URING_CFLAGS) $(CJSON_CFLAGS)
+
+# Engines see fio's headers as system headers (their warnings are not ours)
+# and config-host.h of the same configured tree that built the binary.
+ENGINE_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -isystem $(FIO_SRC) \
+	-include $(FIO_SRC)/config-host.h -DPERFPACK_FIO_VERSION='"$(FIO_VERSION)"'
+ENGINE_LDFLAGS := -shared $(SANFLAGS)
+# Host objects: the same sources without fio, for fiotab and unit tests.
+HOST_CFLAGS := $(BASE_CFLAGS)
+
+ENGINES :=
+PROGS :=
+TESTS :=
+SAN_TESTS :=
+BENCHES :=
+COMMON_SRCS :=
+MAN1 :=
+
+include $(sort $(wildcard engines/*/*.mk)) $(sort $(wildcard analysis/*.mk))
+include $(sort $(wildcard tests/*.mk tests/*/*.mk))
+
+ENGINE_SOS := $(foreach e,$(ENGINES),$(B)/engines/fio-$(e).so)
+PROG_BINS := $(foreach p,$(PROGS),$(B)/$(p))
+
+.PHONY: all check check-default check-san bench demo install uninstall clean distclean help
+.DEFAULT_GOAL := all
+
+all: $(ENGINE_SOS) $(PROG_BINS)
+
+$(OBJ)/engines/%.o: engines/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ENGINE_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OBJ)/host/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
+
+define engine_rule
+$(B)/engines/fio-$(1).so: $$(patsubst %.c,$(OBJ)/%.o,$$($(1)_SRCS) $$(COMMON_SRCS))
+	@mkdir -p $$(@D)
+	$$(CC) $$(ENGINE_LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
+endef
+$(foreach e,$(ENGINES),$(eval $(call engine_rule,$(e))))
+
+define prog_rule
+$(B)/$(1): $$(patsubst %.c,$(OBJ)/host/%.o,$$($(1)_SRCS))
+	@mkdir -p $$(@D)
+	$$(CC) $$(SANFLAGS) -o $$@ $$^ $$($(1)_LIBS) -lm
+endef
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# --- tests ------------------------------------------------------------------
+# The harness prints one line per test and closes with
+# "N passed, N failed, N skipped"; any failure fails make.
+TEST_ENV = TOP=$(CURDIR) B=$(abspath $(B)) SANITIZE=$(SANITIZE) \
+	FIO=$(FIO) FIO_VERSION=$(FIO_VERSION) JQ=$(JQ) \
+	FIOTAB=$(abspath $(B))/analysis/fiotab ENGDIR=$(abspath $(B))/engines
+
+check: check-default
+	$(MAKE) --no-print-directory SANITIZE=address,undefined check-san
+	$(MAKE) --no-print-directory SANITIZE=thread check-san
+
+check-default: all
+	@$(TEST_ENV) tests/harness.sh $(TESTS)
+
+check-san: all
+	@$(TEST_ENV) tests/harness.sh $(SAN_TESTS)
+
+bench: all
+	@$(TEST_ENV) tests/harness.sh --bench $(BENCHES)
+
+# One command from a fresh clone to a table: the blockdev-perftest profile at
+# small scale on a scratch target the runner creates and tears down.
+demo: all
+	profiles/perfpack run blockdev-perftest --scratch --quick -o demo-out
+
+# --- install ----------------------------------------------------------------
+LIBDIR := $(DESTDIR)$(PREFIX)/lib/fio
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+SHAREDIR := $(DESTDIR)$(PREFIX)/share/perfpack
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+
+install: all
+	install -d $(LIBDIR) $(BINDIR) $(SHAREDIR)/profiles $(MANDIR)
+	install -m 0755 $(ENGINE_SOS) $(LIBDIR)/
+	install -m 0755 $(PROG_BINS) $(BINDIR)/
+	install -m 0755 profiles/perfpack $(BINDIR)/perfpack
+	cp -R profiles/. $(SHAREDIR)/profiles/
+	rm -f $(SHAREDIR)/profiles/perfpack
+	$(if $(MAN1),install -m 0644 $(MAN1) $(MANDIR)/)
+
+uninstall:
+	rm -f $(foreach e,$(ENGINES),$(LIBDIR)/fio-$(e).so)
+	rm -f $(foreach p,$(PROGS),$(BINDIR)/$(notdir $(p))) $(BINDIR)/perfpack
+	rm -f $(foreach m,$(MAN1),$(MANDIR)/$(notdir $(m)))
+	rm -rf $(SHAREDIR)
+
+clean:
+	rm -rf obj build $(foreach e,$(ENGINES),engines/fio-$(e).so) $(PROGS) demo-out
+
+distclean: clean
+	rm -rf config.mk .deps
+
+help:
+	@echo "targets: all check bench demo install uninstall clean distclean"
+	@echo "variables: SANITIZE=address,undefined|thread PREFIX=$(PREFIX) DESTDIR="

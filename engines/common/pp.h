@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every perfpack engine shares: the one exported symbol, the logging
+ * prefix and the ABI guard.  Include after "fio.h".
+ */
+#ifndef PERFPACK_ENGINES_COMMON_PP_H
+#define PERFPACK_ENGINES_COMMON_PP_H
+
+/*
+ * Engines are built with -fvisibility=hidden; fio finds an external engine
+ * by dlsym(handle, "ioengine"), so that is the only symbol we export.
+ */
+#define PP_EXPORT __attribute__((visibility("default")))
+
+/* Errors always carry the engine's name so a multi-engine job log is readable. */
+#define pp_err(eng, fmt, ...) log_err("%s: " fmt "\n", (eng), ##__VA_ARGS__)
+#define pp_info(eng, fmt, ...) log_info("%s: " fmt "\n", (eng), ##__VA_ARGS__)
+
+struct thread_data;
+
+/*
+ * Refuse to run inside a fio whose version differs from the tree we were
+ * compiled against: struct thread_data and struct io_u are not versioned, so
+ * a mismatch would corrupt memory instead of failing.  Returns 0 when the
+ * versions match, 1 after logging the reason and setting a job error.
+ */
+int pp_abi_check(struct thread_data *td, const char *engine);
+
+/*
+ * fio's option parser keeps enum options as ints; the name of the chosen
+ * value is useful in logs and stats.  Returns "?" for an unknown value.
+ */
+const char *pp_enum_name(const struct fio_option *opts, const char *optname,
+			 unsigned int value);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * How coop.c (the fio-facing ops) hands a job's I/O to a backend.
+ *
+ * The thread pool (coop_backend=psync|uring) and the 2009 testbed model
+ * (coop_backend=sim) sit behind the same five hooks, so option parsing,
+ * the ABI guard and fio bookkeeping are written once in coop.c.
+ */
+#ifndef PERFPACK_COOP_BACKEND_H
+#define PERFPACK_COOP_BACKEND_H
+
+struct thread_data;
+struct io_u;
+struct timespec;
+struct coop_options;
+
+struct coop_backend_ops {
+	const char *name;
+	/* Allocate per-job state in *priv; 0 or an errno (after pp_err()). */
+	int (*init)(struct thread_data *td, struct coop_options *o, void **priv);
+	/* Same contract as ioengine_ops.queue for an asynchronous engine. */
+	int (*queue)(struct thread_data *td, void *priv, struct io_u *io_u);
+	int (*getevents)(struct thread_data *td, void *priv, unsigned int min,
+			 unsigned int max, const struct timespec *t);
+	struct io_u *(*event)(struct thread_data *td, void *priv, int ev);
+	void (*cleanup)(struct thread_data *td, void *priv);
+};
+
+extern const struct coop_backend_ops coop_pool_backend;	/* pool.c: psync, uring */
+extern const struct coop_backend_ops coop_sim_backend;	/* backend_sim.c */
+
+#endif

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Sourced by test scripts.  Gives a scratch directory, loop devices and
+# filesystems that are always torn down (trap on exit), and a fio wrapper
+# that preloads the sanitizer runtime when the engines were built with one.
+#
+# Never touches a real disk: every device a test writes to is a loop device
+# this file created over a file in the scratch directory.
+
+set -u
+: "${TOP:?run tests through make check}"
+: "${B:?run tests through make check}"
+: "${FIO:=fio}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/perfpack-test.XXXXXX")
+_pp_loops=()
+_pp_mounts=()
+
+_pp_teardown() {
+	local i
+	for ((i = ${#_pp_mounts[@]} - 1; i >= 0; i--)); do
+		umount "${_pp_mounts[i]}" 2>/dev/null || umount -l "${_pp_mounts[i]}" 2>/dev/null
+	done
+	for l in "${_pp_loops[@]}"; do
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap _pp_teardown EXIT
+trap 'exit 130' INT TERM
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+note() {
+	echo "# $*"
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root (loop devices, mounts)"
+}
+
+need_cmd() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# assert_match WHAT REGEX TEXT
+assert_match() {
+	echo "$3" | grep -Eq -- "$2" || fail "$1: '$2' not found in: $3"
+}
+
+# make_loop SIZE_MB [NAME]: a loop device over a sparse file; prints its path.
+make_loop() {
+	local size=$1 name=${2:-disk$RANDOM} dev
+	truncate -s "${size}M" "$T/$name.img" || fail "cannot create $T/$name.img"
+	dev=$(losetup --find --show "$T/$name.img") || fail "losetup failed for $T/$name.img"
+	_pp_loops+=("$dev")
+	echo "$dev"
+}
+
+# make_fs TYPE DEV [mkfs options...]: mkfs and mount under $T; prints the mountpoint.
+make_fs() {
+	local type=$1 dev=$2 mnt
+	shift 2
+	mnt=$T/mnt-$(basename "$dev")
+	mkdir -p "$mnt"
+	case $type in
+	xfs) mkfs.xfs -q -f "$@" "$dev" >/dev/null ;;
+	ext*) mkfs."$type" -q -F "$@" "$dev" >/dev/null ;;
+	btrfs) mkfs.btrfs -q -f "$@" "$dev" >/dev/null ;;
+	*) fail "make_fs: unknown type $type" ;;
+	esac || fail "mkfs.$type $dev failed"
+	mount ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "$dev" "$mnt" || fail "mount $dev failed"
+	_pp_mounts+=("$mnt")
+	echo "$mnt"
+}
+
+# engine NAME: absolute path of the built engine.
+engine() {
+	local so="$ENGDIR/fio-$1.so"
+	[ -f "$so" ] || fail "engine $so not built"
+	echo "$so"
+}
+
+# run_fio ARGS...: fio with the sanitizer runtime preloaded when needed
+# (an ASan/TSan engine cannot be dlopen()ed into an uninstrumented fio
+# unless the runtime is loaded first).
+run_fio() {
+	local pre=
+	case ${SANITIZE:-} in
+	*address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;;
+	*thread*) pre=$(${CC:-cc} -print-file-name=libtsan.so) ;;
+	esac
+	if [ -n "$pre" ]; then
+		LD_PRELOAD=$pre ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} \
+			TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} "$FIO" "$@"
+	else
+		"$FIO" "$@"
+	fi
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
+}
