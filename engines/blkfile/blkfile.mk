@@ -5,3 +5,5 @@ blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/submit_sync.c \
 	engines/blkfile/submit_uring.c
 blkfile_LIBS := -luring
+
+TESTS += tests/engines/blkfile-verify.sh
