@@ -6,4 +6,4 @@ blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/submit_uring.c
 blkfile_LIBS := -luring
 
-TESTS += tests/engines/blkfile-verify.sh
+TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh
