@@ -16,6 +16,9 @@
  * This file: options, opening files (and every refusal), cache
  * invalidation; submission is in submit_sync.c and submit_uring.c.
  */
+/* fio is built with its debug log (--debug=file); ours joins it. */
+#define FIO_INC_DEBUG
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -321,17 +324,19 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 	bf->file_fd = -1;
 	FILE_SET_ENG_DATA(f, bf);
 
-	if (o->via == BF_VIA_FILE || f->filetype != FIO_TYPE_FILE) {
+	if (o->via == BF_VIA_FILE || f->filetype != FIO_TYPE_FILE || !bd) {
 		/*
 		 * The file itself, or a whole device named as the target:
 		 * fio's own open, so via=file is exactly what psync does.
+		 * (fio also opens a device target before ->init, from the
+		 * parent process, just to read its size.)
 		 */
 		bf->identity = 1;
 		ret = generic_open_file(td, f);
 	} else {
 		ret = open_bdev_of_file(td, f, bf);
 	}
-	if (!ret && bd->sub->file_opened)
+	if (!ret && bd && bd->sub->file_opened)
 		ret = bd->sub->file_opened(td, f);
 	if (ret) {
 		bf_file_free(f, bf);

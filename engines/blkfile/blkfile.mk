@@ -6,4 +6,6 @@ blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/submit_uring.c
 blkfile_LIBS := -luring
 
-TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh
+TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
+	tests/engines/blkfile-refuse.sh tests/engines/blkfile-devices.sh \
+	tests/engines/blkfile-partition.sh tests/engines/blkfile-dm.sh

@@ -14,14 +14,6 @@ need_cmd filefrag fsfreeze
 
 size=$((2 << 20))
 job=(--name=w --size=$size --bs=20k --rw=randwrite --verify=crc32c --randseed=4242)
-frozen=
-
-thaw() {
-	[ -n "$frozen" ] && fsfreeze -u "$frozen"
-	frozen=
-}
-trap 'thaw; _pp_teardown' EXIT
-
 # run FS DIRECT SUBMIT
 run() {
 	local fs=$1 direct=$2 submit=$3 f before after sum0 sum1 cached
@@ -36,14 +28,14 @@ run() {
 
 	# Warm the file's page cache: the engine must drop it after writing under it.
 	cat "$f" >/dev/null
-	fsfreeze -f "$BF_MNT" && frozen=$BF_MNT
+	bf_freeze "$BF_MNT"
 	before=$(bf_sum_outside "$BF_DEV" "$T/extents")
 	# invalidate=0: leave the warm cache to the engine's own cleanup.
 	bf_fio_ok "$fs direct=$direct $submit device write" "${job[@]}" --filename="$f" \
 		--do_verify=0 --blkfile_via=bdev --blkfile_allow_bdev_write=1 \
 		--direct=$direct --blkfile_submit=$submit --iodepth=4 --invalidate=0
 	after=$(bf_sum_outside "$BF_DEV" "$T/extents")
-	thaw
+	bf_thaw
 	assert_eq "$fs direct=$direct $submit: device outside the file's extents" "$before" "$after"
 
 	# (fio's verify always drops caches first, so compare checksums for the cache.)

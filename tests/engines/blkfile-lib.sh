@@ -92,3 +92,32 @@ bf_sum_dev() {
 bf_sum_file() {
 	sha256sum "$1" | cut -d' ' -f1
 }
+
+# bf_freeze MNT / bf_thaw: freeze a filesystem so that only the engine can
+# write to its device while a test compares the device before and after.
+# A watchdog thaws it after a minute, so a job stuck on the frozen
+# filesystem cannot hang the test (its writes then show up as a failure).
+BF_FROZEN=
+BF_WATCHDOG=
+bf_freeze() {
+	fsfreeze -f "$1" || fail "fsfreeze -f $1"
+	BF_FROZEN=$1
+	(
+		sleep 60 &
+		echo $! >"$T/.bf-watchdog"
+		wait $!
+		fsfreeze -u "$1"
+	) >/dev/null 2>&1 </dev/null &
+	BF_WATCHDOG=$!
+}
+
+bf_thaw() {
+	if [ -n "$BF_WATCHDOG" ]; then
+		kill "$BF_WATCHDOG" 2>/dev/null
+		[ -s "$T/.bf-watchdog" ] && kill "$(<"$T/.bf-watchdog")" 2>/dev/null
+		rm -f "$T/.bf-watchdog"
+	fi
+	[ -n "$BF_FROZEN" ] && fsfreeze -u "$BF_FROZEN" 2>/dev/null
+	BF_FROZEN= BF_WATCHDOG=
+}
+trap 'bf_thaw; _pp_teardown' EXIT
