@@ -286,6 +286,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "%s: size/block size: %s", bf->dev_path, strerror(-ret));
 		return refuse(td, f, -ret, why);
 	}
+	if (td->o.odirect && (td->o.min_bs[DDIR_READ] % lbs || td->o.min_bs[DDIR_WRITE] % lbs)) {
+		snprintf(why, sizeof(why), "direct=1 on %s needs block sizes that are multiples of its %u-byte logical blocks (bs=%llu)",
+			 bf->dev_path, lbs, td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ]);
+		return refuse(td, f, EINVAL, why);
+	}
 	ret = bf_map_check(&bf->map, f->file_offset, f->io_size,
 			   bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ,
 			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));

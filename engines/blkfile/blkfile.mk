@@ -15,4 +15,4 @@ tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fie
 	engines/blkfile/bdev.c engines/common/blkdev.c
 TESTS += tests/unit/blkfile-map.sh
 SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh
-BENCHES += tests/bench/blkfile-parity.sh
+BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
