@@ -156,7 +156,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		used = 1;
 	}
 	for (i = 0; i < set.n; i++) {
-		qsort(set.v[i].rows, set.v[i].nrows, sizeof(struct phase_row), row_cmp);
+		if (set.v[i].nrows)
+			qsort(set.v[i].rows, set.v[i].nrows, sizeof(struct phase_row), row_cmp);
 		tablist_add(out, render(&set.v[i]));
 	}
 	phase_set_free(&set);
