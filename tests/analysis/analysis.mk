@@ -5,5 +5,6 @@ SAN_TESTS += tests/analysis/perftest-golden.sh
 PROGS += tests/analysis/stats-test
 tests/analysis/stats-test_SRCS := tests/analysis/stats-test.c analysis/stats.c \
 	analysis/fiosize.c analysis/util.c
-TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh
+TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
+	tests/analysis/dashboards.sh
 SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh
