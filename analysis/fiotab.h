@@ -59,6 +59,9 @@ struct jobset {
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);
+/* The same for a buffer (@buf[len] must be readable and '\0'). */
+int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
+		int keep_going);
 
 /* jobs.c */
 struct cJSON;
