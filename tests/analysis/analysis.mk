@@ -8,3 +8,4 @@ tests/analysis/stats-test_SRCS := tests/analysis/stats-test.c analysis/stats.c \
 TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
 	tests/analysis/dashboards.sh
 SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh
+BENCHES += tests/bench/fiotab-vs-jq.sh
