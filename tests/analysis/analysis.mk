@@ -7,5 +7,5 @@ tests/analysis/stats-test_SRCS := tests/analysis/stats-test.c analysis/stats.c \
 	analysis/fiosize.c analysis/util.c
 TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
 	tests/analysis/dashboards.sh
-SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh
+SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh
 BENCHES += tests/bench/fiotab-vs-jq.sh
