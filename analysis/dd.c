@@ -45,17 +45,10 @@ static struct table *dd_of(const struct partition *p)
 	t->title = titled("dd", p);
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
-	c = table_col(t, "line", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_TEXT_ONLY | COL_LEFT;
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "job");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "host");
-	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "rw");
+	label_col(t, "line", NULL, NULL, COL_TEXT_ONLY | COL_LEFT, 0, "");
+	label_col(t, "job", NULL, "job", COL_DATA_ONLY, 0, "");
+	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
+	label_col(t, "dir", NULL, "rw", COL_DATA_ONLY, 0, "");
 	c = table_col(t, "bytes", "bytes", COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
 	col_metric(c, "bytes", 1, NULL);
@@ -111,17 +104,9 @@ static struct table *iostat_of(const struct partition *p)
 	note_versions(t, p->jobs, p->n);
 	table_note(t, "per job and direction: KB/t = bytes/ios/1024, tps = IOPS, MB/s = 2^20 bytes/s, us/sy = fio's usr/sys CPU %%");
 	mode_tags(t, p->modeled, p->scale);
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, " ");
-	col_hdr(c, "job", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "job");
-	c = table_col(t, "dir", NULL, COL_STR, 5, 0, " ");
-	col_hdr(c, "dir", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "rw");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "host");
+	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
+	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");
+	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
 	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
 		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,
 			      k + 1 < sizeof(cols) / sizeof(*cols) ? " " : "");
@@ -152,27 +137,20 @@ static struct table *iostat_of(const struct partition *p)
 	return t;
 }
 
+static int dd_and_iostat(const struct partition *p, struct tablist *out)
+{
+	struct table *t = dd_of(p);
+
+	if (!t->nrows) {
+		table_free(t);
+		return 0;
+	}
+	tablist_add(out, t);
+	tablist_add(out, iostat_of(p));
+	return 2;
+}
+
 int dd_tables(const struct jobset *js, struct tablist *out)
 {
-	struct partition *p;
-	size_t n = partition_jobs(js, &p), i;
-	int any = 0;
-
-	for (i = 0; i < n; i++) {
-		struct table *t = dd_of(&p[i]);
-
-		if (t->nrows) {
-			tablist_add(out, t);
-			tablist_add(out, iostat_of(&p[i]));
-			any = 1;
-		} else {
-			table_free(t);
-		}
-	}
-	partition_free(p, n);
-	if (!any) {
-		warnx_("dd: no usable jobs (no job moved data in a measurable time)");
-		return -1;
-	}
-	return 0;
+	return per_partition(js, "dd", dd_and_iostat, out);
 }

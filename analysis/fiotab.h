@@ -9,6 +9,7 @@
 #ifndef FIOTAB_H
 #define FIOTAB_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,7 @@ int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDI
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *fmt_double(char *buf, size_t len, double v);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -23,24 +23,11 @@ static struct table *summary_of(const struct partition *p)
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
 
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "job", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "job");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "host", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "host");
-	c = table_col(t, "target", NULL, COL_STR, 0, 0, "  ");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "target");
-	c = table_col(t, "rw", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "rw", NULL, NULL);
-	c->flags |= COL_LEFT;
-	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "dir", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "rw");
+	label_col(t, "job", "job", "job", COL_LEFT, 0, "  ");
+	label_col(t, "host", "host", "host", COL_LEFT, 0, "  ");
+	label_col(t, "target", NULL, "target", COL_DATA_ONLY, 0, "  ");
+	label_col(t, "rw", "rw", NULL, COL_LEFT, 0, "  ");
+	label_col(t, "dir", "dir", "rw", COL_LEFT, 0, "  ");
 	c = table_col(t, "bs", "bytes", COL_INT, 0, 0, "  ");
 	col_hdr(c, "bs", NULL, NULL);
 	col_tag(c, "bs");
@@ -97,26 +84,19 @@ static struct table *summary_of(const struct partition *p)
 	return t;
 }
 
+static int summary_of_partition(const struct partition *p, struct tablist *out)
+{
+	struct table *t = summary_of(p);
+
+	if (!t->nrows) {
+		table_free(t);
+		return 0;
+	}
+	tablist_add(out, t);
+	return 1;
+}
+
 int summary_tables(const struct jobset *js, struct tablist *out)
 {
-	struct partition *p;
-	size_t n = partition_jobs(js, &p), i;
-	int any = 0;
-
-	for (i = 0; i < n; i++) {
-		struct table *t = summary_of(&p[i]);
-
-		if (!t->nrows) {
-			table_free(t);
-			continue;
-		}
-		tablist_add(out, t);
-		any = 1;
-	}
-	partition_free(p, n);
-	if (!any) {
-		warnx_("summary: no usable jobs (no job moved any data)");
-		return -1;
-	}
-	return 0;
+	return per_partition(js, "summary", summary_of_partition, out);
 }

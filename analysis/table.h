@@ -69,6 +69,9 @@ struct tablist {
 struct table *table_new(const char *name, int nhdr);
 struct col *table_col(struct table *t, const char *key, const char *unit, int kind,
 		      int width, int prec, const char *sep);
+/* A string column: header (or NULL), dashboard tag (or NULL), COL_* flags. */
+struct col *label_col(struct table *t, const char *key, const char *hdr, const char *tag,
+		      int flags, int width, const char *sep);
 void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2);
 void col_metric(struct col *c, const char *field, double scale, const char *ftags);
 void col_tag(struct col *c, const char *tag);
