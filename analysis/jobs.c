@@ -118,9 +118,15 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	}
 	j->name = xstrdup(v->valuestring);
 	j->aggregate = !strcmp(j->name, "All clients");
+	/* several fio servers may share a hostname (one per port) */
 	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
-	j->host = xstrdup(cJSON_IsString(v) ? v->valuestring : "-");
 	j->port = (int)num0(jo, "port");
+	if (!cJSON_IsString(v))
+		j->host = xstrdup("-");
+	else if (j->port > 0)
+		j->host = xasprintf("%s:%d", v->valuestring, j->port);
+	else
+		j->host = xstrdup(v->valuestring);
 	if (j->aggregate) {
 		free(j->host);
 		j->host = xstrdup("All clients");

@@ -86,8 +86,8 @@ jq '.client_stats += [.client_stats[] | .hostname = "hostB"] |
     .client_stats += [.client_stats[] | select(.hostname == "hostA") | .jobname = "All clients" | del(.hostname)]' \
 	<(sed -n '/^{/,$p' "$T/a.json") > "$T/cs.json"
 "$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" || fail "client/server perftest"
-assert_eq "client/server series" "# series /dev/sdx on host hostA
-# series /dev/sdx on host hostB
+assert_eq "client/server series" "# series /dev/sdx on host hostA:8765
+# series /dev/sdx on host hostB:8765
 # series /dev/sdx on host All clients" "$(grep '^# series' "$T/cs.out")"
 # each table still has 3 iterations (nothing double-counted)
 assert_eq "iterations per host" "3 3 3" "$(witers "$T/cs.out")"

@@ -177,4 +177,35 @@ sed -n '/^{/,$p' "$T/perftest.json" | "$JQ" '."global options" += {"coop_backend
 	fail "global coop_backend=sim not recognised"
 "$FIOTAB" summary --format=influx "$T/sim.json" | grep -q 'mode=modeled,sim_time_scale=10' ||
 	fail "modeled not tagged in influx"
+
+# real client/server: two fio servers on loopback ports (killed on exit),
+# one client run; per-server series plus fio's "All clients", never summed
+srv=()
+# each server in its own process group: it forks per connection
+trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
+base=$((20000 + RANDOM % 20000))
+for port in $base $((base + 1)); do
+	setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
+	srv+=($!)
+done
+for port in $base $((base + 1)); do
+	for i in $(seq 50); do
+		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+		sleep 0.1
+	done
+done
+printf '[cs]\nioengine=null\nsize=4m\nrate=100m\nrw=write\nbs=64k\n' > "$T/cs.fio"
+timeout 60 "$FIO" --output-format=json --client=ip:127.0.0.1,$base "$T/cs.fio" \
+	--client=ip:127.0.0.1,$((base + 1)) "$T/cs.fio" > "$T/cs.json" 2> "$T/cs.err" ||
+	fail "fio client/server run: $(cat "$T/cs.err" "$T"/server.*.log)"
+"$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" || fail "perftest of client/server output"
+# (fio lists the clients in the order they finish)
+assert_eq "client/server series" "$(printf '# series . on host %s\n' 127.0.0.1:$base \
+	127.0.0.1:$((base + 1)) "All clients" | sort)" "$(grep '^# series' "$T/cs.out" | sort)"
+"$FIOTAB" summary --format=csv "$T/cs.json" > "$T/cs.csv" || fail "summary of client/server output"
+assert_eq "client/server summary rows" 3 "$(grep -c '^summary,' "$T/cs.csv")"
+# the aggregate moved what both servers moved
+"$JQ" -e '([.client_stats[] | select(.jobname != "All clients") | .write.io_bytes] | add) ==
+	  (.client_stats[] | select(.jobname == "All clients") | .write.io_bytes)' \
+	<(sed -n '/^{/,$p' "$T/cs.json") > /dev/null || fail "fio's aggregate is not the sum (test premise)"
 exit 0
