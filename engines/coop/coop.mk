@@ -2,6 +2,9 @@
 # The coop engine: a pool of cooperating I/O threads serving one stream.
 # The model's sources (engines/sim/*.c) build into the same .so.
 ENGINES += coop
-coop_SRCS := $(filter-out engines/coop/backend_sim.c,$(wildcard engines/coop/*.c)) \
-	engines/coop/backend_sim.c $(wildcard engines/sim/*.c)
+coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim.c \
+	engines/coop/pool.c engines/coop/worker.c engines/coop/thread.c \
+	engines/coop/stats.c engines/coop/dispatch.c engines/coop/split.c \
+	engines/coop/readahead.c engines/coop/sync.c \
+	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
