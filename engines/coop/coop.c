@@ -139,7 +139,7 @@ static struct fio_option options[] = {
 			{ .ival = "off", .oval = COOP_RA_OFF,
 			  .help = "Nobody: POSIX_FADV_RANDOM on every descriptor" },
 			{ .ival = "context", .oval = COOP_RA_CONTEXT,
-			  .help = "The engine, for the stream as a whole (readahead(2), doubling window)" },
+			  .help = "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)" },
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -270,7 +270,8 @@ static int fio_coop_open_file(struct thread_data *td, struct fio_file *f)
 	int ret;
 
 	ret = generic_open_file(td, f);
-	if (ret || !cd->be->open_file)
+	/* fio opens block devices to size them before the engine's init. */
+	if (ret || !cd || !cd->be->open_file)
 		return ret;
 	ret = cd->be->open_file(td, cd->priv, f);
 	if (ret && generic_close_file(td, f))

@@ -8,3 +8,6 @@ coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_si
 	engines/coop/readahead.c engines/coop/sync.c \
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
+
+TESTS += tests/engines/coop-verify.sh
+SAN_TESTS += tests/engines/coop-verify.sh

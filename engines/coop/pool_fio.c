@@ -54,8 +54,6 @@ static int check_options(struct thread_data *td, const struct coop_options *o)
 		       o->split_kb);
 		return EINVAL;
 	}
-	if (o->ra == COOP_RA_CONTEXT && td->o.odirect)
-		pp_info("coop", "coop_ra=context does nothing with direct=1 (no page cache)");
 	return 0;
 }
 
@@ -223,6 +221,12 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 		break;
 	default:
 		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	/* A file fio opened before our init is bound on first use. */
+	if (!FILE_ENG_DATA(io_u->file) &&
+	    coop_pool_open_file(td, j, io_u->file)) {
+		io_u->error = td->error ? td->error : EIO;
 		return FIO_Q_COMPLETED;
 	}
 	req->flags = td->o.sync_file_range;
