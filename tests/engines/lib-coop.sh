@@ -31,6 +31,20 @@ coop_worker_tids() {
 	done
 }
 
+# coop_fio_pid PID: the fio process started by `coop_fio ... &` (whose $! is
+# PID: a subshell running the wrapper, or fio itself).
+coop_fio_pid() {
+	local i c
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat /proc/"$1"/comm 2>/dev/null)" = fio ] && { echo "$1"; return 0; }
+		c=$(pgrep -P "$1" -x fio | head -n 1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
 # coop_wait_workers PID N: wait (≤ 20 s) until process PID runs N coop workers.
 coop_wait_workers() {
 	local i
