@@ -9,8 +9,9 @@ coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_si
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
 
-TESTS += tests/engines/coop-verify.sh tests/engines/coop-workers.sh
-SAN_TESTS += tests/engines/coop-verify.sh
+TESTS += tests/engines/coop-verify.sh tests/engines/coop-workers.sh \
+	tests/engines/coop-readahead.sh tests/engines/coop-errors.sh
+SAN_TESTS += tests/engines/coop-verify.sh tests/engines/coop-errors.sh
 
 PROGS += tests/unit/coop-probe
 tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
