@@ -9,9 +9,18 @@ coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_si
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
 
-TESTS += tests/engines/coop-verify.sh tests/engines/coop-workers.sh \
-	tests/engines/coop-readahead.sh tests/engines/coop-errors.sh
-SAN_TESTS += tests/engines/coop-verify.sh tests/engines/coop-errors.sh
+TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
+	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
+	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
+SAN_TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
+	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
 
 PROGS += tests/unit/coop-probe
 tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
+
+# The pool without fio, for TSan/ASan and the soak.
+PROGS += tests/unit/coop-pool-test
+tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.c \
+	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
+	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
+tests/unit/coop-pool-test_LIBS := -luring -lpthread
