@@ -29,7 +29,9 @@ typedef struct coop_options type;
 /*
  * Enum options are parsed by us rather than by fio's posval matching so a
  * typo gets a "coop:" message naming the option and its valid values.
- * fio passes the engine's option struct as @data.
+ * fio passes the engine's option struct as @data.  Each also needs a string
+ * field (off1): with off1 = 0 fio would strdup() what sits at offset 0 of
+ * the struct -- the thread_data pointer fio keeps there.
  */
 static int parse_enum(const char *name, const char *str, unsigned int *out)
 {
@@ -82,6 +84,7 @@ static struct fio_option options[] = {
 		.name	= "coop_dispatch",
 		.lname	= "coop dispatch policy",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, dispatch_str),
 		.cb	= str_dispatch_cb,
 		.help	= "How commands reach workers",
 		.def	= "queue",
@@ -98,6 +101,7 @@ static struct fio_option options[] = {
 		.name	= "coop_fd",
 		.lname	= "coop file descriptors",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, fd_str),
 		.cb	= str_fd_cb,
 		.help	= "Whether workers share one open file",
 		.def	= "shared",
@@ -114,6 +118,7 @@ static struct fio_option options[] = {
 		.name	= "coop_ioctx",
 		.lname	= "coop io_context",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ioctx_str),
 		.cb	= str_ioctx_cb,
 		.help	= "Whether workers share one kernel io_context",
 		.def	= "private",
@@ -130,6 +135,7 @@ static struct fio_option options[] = {
 		.name	= "coop_ra",
 		.lname	= "coop readahead",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ra_str),
 		.cb	= str_ra_cb,
 		.help	= "Who reads ahead for the stream",
 		.def	= "kernel",
@@ -168,6 +174,7 @@ static struct fio_option options[] = {
 		.name	= "coop_backend",
 		.lname	= "coop backend",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, backend_str),
 		.cb	= str_backend_cb,
 		.help	= "How workers do I/O",
 		.def	= "psync",
