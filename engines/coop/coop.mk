@@ -24,3 +24,5 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
 	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
+
+BENCHES += tests/bench/coop-vs-psync.sh
