@@ -23,6 +23,7 @@ void disk_init(struct disk *d, const struct sim_params *p)
 	d->cmd_ns = (sim_ns)p->disk_cmd_us * SIM_US;
 	d->prefetch = (uint64_t)p->disk_prefetch_kb * 1024;
 	d->cache = (uint64_t)p->disk_cache_kb * 1024;
+	d->readthrough = p->disk_readthrough;
 	d->t_end = -1;
 }
 
@@ -68,7 +69,8 @@ sim_ns disk_service(struct disk *d, sim_ns now, uint64_t off, uint64_t len)
 		done = t + xfer(d->iface_bps, len);
 		goto out_keep;
 	}
-	if (d->t_end >= 0 && off >= d->seg_lo && ahead_active && off <= reach) {
+	if (d->t_end >= 0 && off >= d->seg_lo && ahead_active &&
+	    (off <= avail || (d->readthrough && off <= reach))) {
 		/*
 		 * The look-ahead is still reading towards @off: keep streaming;
 		 * everything it passes over stays in the cache.

@@ -32,6 +32,8 @@ void sim_params_default(struct sim_params *p)
 	p->target_cmd_us = 20;		/* SCSI cmd parse, sg alloc, lookup */
 	p->target_copy_mbps = 2000;	/* memcpy from page cache into sg */
 	p->handoff_us = 50;		/* wake_up + context switch on a busy box */
+	p->jitter_us = 0;
+	p->seed = 1;
 
 	p->hz = 250;			/* CONFIG_HZ_250, as Vlad assumes (8 ms = HZ/125) */
 	p->cfq_slice_idle_ms = 8;	/* cfq_slice_idle = HZ/125 */
@@ -54,6 +56,7 @@ void sim_params_default(struct sim_params *p)
 	p->disk_iface_mbps = 300;	/* SATA II */
 	p->disk_prefetch_kb = 512;	/* look-ahead: see README (calibrated) */
 	p->disk_cache_kb = 2048;	/* one segment of a 16 MB cache */
+	p->disk_readthrough = 1;
 }
 
 const char *sim_sched_name(int s)
@@ -116,7 +119,7 @@ static const struct {
 	U(client_ra_kb), U(client_max_sectors_kb), U(client_qdepth), U(client_syscall_ns),
 	U(client_copy_mbps), U(link_mbps), U(link_latency_us), U(threads),
 	U(server_ra_kb), U(server_max_sectors_kb), U(target_cmd_us), U(target_copy_mbps),
-	U(handoff_us), U(hz), U(cfq_slice_idle_ms), U(cfq_slice_sync_ms), U(cfq_quantum),
+	U(handoff_us), U(jitter_us), U(seed), U(disk_readthrough), U(hz), U(cfq_slice_idle_ms), U(cfq_slice_sync_ms), U(cfq_quantum),
 	U(cfq_fifo_expire_ms), U(cfq_back_seek_max_kb), U(cfq_back_seek_penalty),
 	U(cfq_preempt_close), U(cfq_coop), U(dl_read_expire_ms), U(dl_fifo_batch),
 	U(disk_rpm), U(disk_media_mbps), U(disk_seek_min_us), U(disk_seek_max_us),

@@ -39,6 +39,8 @@ struct sim_params {
 	unsigned int target_cmd_us;		/* SCSI parse + page-cache lookup per cmd */
 	unsigned int target_copy_mbps;		/* page cache -> SCST buffers */
 	unsigned int handoff_us;		/* waking a sleeping thread for a cmd */
+	unsigned int jitter_us;			/* CPU scheduling noise per command start */
+	unsigned int seed;			/* of the jitter's PRNG (determinism) */
 
 	/* CFQ (2.6.29) and deadline tunables, kernel defaults */
 	unsigned int hz;
@@ -63,6 +65,7 @@ struct sim_params {
 	unsigned int disk_iface_mbps;		/* SATA transfer from the drive's cache */
 	unsigned int disk_prefetch_kb;		/* read look-ahead past a read (0 = off) */
 	unsigned int disk_cache_kb;		/* cache segment kept behind the head */
+	int disk_readthrough;			/* look-ahead streams over small gaps */
 };
 
 void sim_params_default(struct sim_params *p);

@@ -81,6 +81,17 @@ static void disk_data(void *owner, const struct sim_req *r)
 	}
 }
 
+/* Scheduling noise: deterministic (seeded xorshift64), uniform in [0, jitter_us). */
+static sim_ns jitter(struct target *t)
+{
+	if (!t->p->jitter_us)
+		return 0;
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	return (sim_ns)(t->rng % ((uint64_t)t->p->jitter_us * SIM_US));
+}
+
 static void thread_start(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
@@ -95,7 +106,7 @@ static void thread_start(void *ctx, uint64_t arg)
 	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
 		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
 	fread_begin(&th->rd, th->cmd->off, th->cmd->len);
-	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US, thread_run, t, arg);
+	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
 }
 
 /* Give @cmd to idle thread @id; waking it costs a hand-off unless it never slept. */
@@ -233,6 +244,7 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 	t->p = p;
 	t->link = link;
 	t->last_finisher = -1;
+	t->rng = 0x9E3779B97F4A7C15ULL ^ p->seed;
 	if (pc_init(&t->pc, file_size))
 		return -1;
 	t->th = calloc(p->threads, sizeof(*t->th));

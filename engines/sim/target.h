@@ -63,6 +63,7 @@ struct target {
 	int cur;			/* thread whose read is issuing I/O */
 	uint32_t executing;		/* commands being executed */
 	uint64_t seq, expect;
+	uint64_t rng;			/* xorshift64 state for jitter */
 	int last_finisher;
 	sim_ns last_finish;
 	/* data for @cookie reaches the initiator at @when */
