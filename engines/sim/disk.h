@@ -26,7 +26,7 @@ struct disk {
 	uint64_t track_bytes, capacity;
 	sim_ns seek_min, seek_max, cmd_ns;
 	uint64_t prefetch, cache;
-	int readthrough;
+	unsigned int readthrough;
 	/* state: media read [seg_lo, p_end) ended at t_end */
 	uint64_t seg_lo, p_end;
 	sim_ns t_end;

@@ -10,53 +10,19 @@
 #include <string.h>
 
 #include "engines/sim/params.h"
+#include "engines/sim/params_list.h"
 
 void sim_params_default(struct sim_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->client_ra_kb = 128;		/* VM_MAX_READAHEAD, 2.6.26 */
-	p->client_max_sectors_kb = 512;	/* BLK_DEF_MAX_SECTORS 1024 sectors */
-	p->client_qdepth = 32;		/* open-iscsi node.session.queue_depth */
-	p->client_sched = SIM_SCHED_CFQ;	/* lenny default elevator */
-	p->client_syscall_ns = 1000;	/* ~1 us read(2) on a 2009 Core2/Xeon */
-	p->client_copy_mbps = 2000;	/* copy_to_user, ~2 GB/s memcpy of the era */
-
-	p->link_mbps = 117;		/* 1 GbE: 125 MB/s x 1448/1538 TCP payload */
-	p->link_latency_us = 50;	/* half of a ~100 us GbE round trip */
-
+#define X(a, b, f, dv, help) p->f = dv;
+	SIM_UPARAMS(X, 0, 0)
+#undef X
+	p->client_sched = SIM_SCHED_CFQ;	/* Debian lenny default elevator */
 	p->threads = 5;			/* scst_vdisk num_threads default */
+	p->fd_shared = 0;		/* scst_vdisk: a struct file per thread */
 	p->server_ra = SIM_RA_CLASSIC;	/* 2.6.29 per-struct-file readahead */
-	p->server_ra_kb = 128;		/* VM_MAX_READAHEAD */
-	p->server_max_sectors_kb = 512;	/* BLK_DEF_MAX_SECTORS */
-	p->sched = SIM_SCHED_CFQ;	/* thread: CFQ on the target */
-	p->target_cmd_us = 20;		/* SCSI cmd parse, sg alloc, lookup */
-	p->target_copy_mbps = 2000;	/* memcpy from page cache into sg */
-	p->handoff_us = 50;		/* wake_up + context switch on a busy box */
-	p->jitter_us = 0;
-	p->seed = 1;
-
-	p->hz = 250;			/* CONFIG_HZ_250, as Vlad assumes (8 ms = HZ/125) */
-	p->cfq_slice_idle_ms = 8;	/* cfq_slice_idle = HZ/125 */
-	p->cfq_slice_sync_ms = 100;	/* cfq_slice_sync = HZ/10 */
-	p->cfq_quantum = 4;		/* cfq_quantum */
-	p->cfq_fifo_expire_ms = 125;	/* cfq_fifo_expire[1] = HZ/8 */
-	p->cfq_back_seek_max_kb = 16384;	/* cfq_back_max */
-	p->cfq_back_seek_penalty = 2;	/* cfq_back_penalty */
-	p->cfq_preempt_close = 1;	/* present in 2.6.29 cfq_should_preempt() */
-	p->cfq_coop = 0;		/* close cooperator code arrived in 2.6.30 */
-	p->dl_read_expire_ms = 500;	/* read_expire = HZ/2 */
-	p->dl_fifo_batch = 16;		/* fifo_batch */
-
-	p->disk_rpm = 7200;
-	p->disk_media_mbps = 90;	/* outer zone of a 2008 500 GB 7200 rpm disk */
-	p->disk_seek_min_us = 800;	/* track-to-track, datasheets ~0.8 ms */
-	p->disk_seek_max_us = 16000;	/* full stroke ~16 ms (avg ~8.5 ms) */
-	p->disk_capacity_gb = 500;
-	p->disk_cmd_us = 100;		/* SATA command overhead ~0.1 ms */
-	p->disk_iface_mbps = 300;	/* SATA II */
-	p->disk_prefetch_kb = 512;	/* look-ahead: see README (calibrated) */
-	p->disk_cache_kb = 2048;	/* one segment of a 16 MB cache */
-	p->disk_readthrough = 1;
+	p->sched = SIM_SCHED_CFQ;	/* the thread: CFQ on the target */
 }
 
 const char *sim_sched_name(int s)
@@ -108,7 +74,7 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-#define U(n) { #n, offsetof(struct sim_params, n), NULL }
+#define U(n) { #n, offsetof(struct sim_params, n), NULL },
 #define E(n, f, names) { n, offsetof(struct sim_params, f), names }
 
 static const struct {
@@ -116,14 +82,10 @@ static const struct {
 	size_t off;
 	const char *const *names;	/* enum values, index = value */
 } ptab[] = {
-	U(client_ra_kb), U(client_max_sectors_kb), U(client_qdepth), U(client_syscall_ns),
-	U(client_copy_mbps), U(link_mbps), U(link_latency_us), U(threads),
-	U(server_ra_kb), U(server_max_sectors_kb), U(target_cmd_us), U(target_copy_mbps),
-	U(handoff_us), U(jitter_us), U(seed), U(disk_readthrough), U(hz), U(cfq_slice_idle_ms), U(cfq_slice_sync_ms), U(cfq_quantum),
-	U(cfq_fifo_expire_ms), U(cfq_back_seek_max_kb), U(cfq_back_seek_penalty),
-	U(cfq_preempt_close), U(cfq_coop), U(dl_read_expire_ms), U(dl_fifo_batch),
-	U(disk_rpm), U(disk_media_mbps), U(disk_seek_min_us), U(disk_seek_max_us),
-	U(disk_capacity_gb), U(disk_cmd_us), U(disk_iface_mbps), U(disk_prefetch_kb), U(disk_cache_kb),
+#define X(a, b, f, dv, help) U(f)
+	SIM_UPARAMS(X, 0, 0)
+#undef X
+	U(threads)
 	E("sched", sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
 	E("client_sched", client_sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
 	E("ra", server_ra, ((const char *const[]){ "classic", "context", "off", NULL })),

@@ -50,8 +50,8 @@ struct sim_params {
 	unsigned int cfq_fifo_expire_ms;
 	unsigned int cfq_back_seek_max_kb;
 	unsigned int cfq_back_seek_penalty;
-	int cfq_preempt_close;			/* 2.6.29 cfq_should_preempt(): rq close to head */
-	int cfq_coop;				/* 2.6.30 close cooperator: switch instead of idling */
+	unsigned int cfq_preempt_close;			/* 2.6.29 cfq_should_preempt(): rq close to head */
+	unsigned int cfq_coop;				/* 2.6.30 close cooperator: switch instead of idling */
 	unsigned int dl_read_expire_ms;
 	unsigned int dl_fifo_batch;
 
@@ -65,7 +65,7 @@ struct sim_params {
 	unsigned int disk_iface_mbps;		/* SATA transfer from the drive's cache */
 	unsigned int disk_prefetch_kb;		/* read look-ahead past a read (0 = off) */
 	unsigned int disk_cache_kb;		/* cache segment kept behind the head */
-	int disk_readthrough;			/* look-ahead streams over small gaps */
+	unsigned int disk_readthrough;			/* look-ahead streams over small gaps */
 };
 
 void sim_params_default(struct sim_params *p);

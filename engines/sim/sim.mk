@@ -8,3 +8,9 @@ SIM_SRCS := engines/sim/clock.c engines/sim/params.c engines/sim/pagecache.c \
 
 PROGS += tests/unit/simrun
 tests/unit/simrun_SRCS := tests/unit/sim-run.c $(SIM_SRCS)
+
+PROGS += tests/unit/sim-test
+tests/unit/sim-test_SRCS := tests/unit/sim-test.c $(SIM_SRCS)
+
+TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
+SAN_TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
