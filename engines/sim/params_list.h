@@ -22,7 +22,7 @@
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread for a command (wake_up + switch), us") \
-	X(a, b, jitter_us, 0, "CPU scheduling noise added to each command start, us (uniform, seeded)") \
+	X(a, b, jitter_us, 1000, "Scheduling noise before an SCST thread reads, us, uniform 0..N, seeded (2.6.29 CFS wakeup granularity ~1 ms)") \
 	X(a, b, seed, 1, "Seed of the jitter's PRNG (same seed, same numbers)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts think time in jiffies (Vlad: 8 ms = HZ/125)") \
 	X(a, b, cfq_slice_idle_ms, 8, "CFQ slice_idle, ms (2.6.29 default HZ/125)") \
@@ -42,7 +42,7 @@
 	X(a, b, disk_capacity_gb, 500, "Disk capacity, GB (scales the seek curve)") \
 	X(a, b, disk_cmd_us, 100, "Disk command overhead, us (SATA ~0.1 ms)") \
 	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II)") \
-	X(a, b, disk_prefetch_kb, 512, "Drive read look-ahead after a read, KiB (0 = off)") \
+	X(a, b, disk_prefetch_kb, 1024, "Drive read look-ahead after a read, KiB (0 = off; 1 MiB of a 16-32 MB cache, calibrated)") \
 	X(a, b, disk_cache_kb, 2048, "Drive cache segment kept behind the head, KiB (of a 16 MB cache)") \
 	X(a, b, disk_readthrough, 1, "Look-ahead keeps streaming to a request a little ahead (1) or repositions (0)")
 

@@ -82,6 +82,7 @@ uint32_t ra_do_readahead(struct ra_ctx *rc, uint32_t offset, uint32_t nr, uint32
 
 static void ra_submit(struct ra_ctx *rc, struct ra_state *ra)
 {
+	rc->window_reads++;
 	ra_do_readahead(rc, ra->start, ra->size, ra->async_size);
 }
 
@@ -149,6 +150,7 @@ static void ondemand_readahead(struct ra_ctx *rc, struct ra_state *ra, int hit_m
 		goto readit;
 
 	/* standalone, small random read: as is, state untouched */
+	rc->asis_reads++;
 	ra_do_readahead(rc, offset, req_size, 0);
 	return;
 

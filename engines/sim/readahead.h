@@ -34,6 +34,7 @@ struct ra_ctx {
 	ra_io_fn io;
 	void *ctx;
 	uint64_t ra_calls, ra_pages_read;	/* stats */
+	uint64_t asis_reads, window_reads;	/* standalone vs readahead windows */
 };
 
 void ra_state_init(struct ra_state *ra, unsigned int ra_kb);

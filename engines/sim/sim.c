@@ -126,8 +126,8 @@ void sim_report(const struct sim *s, FILE *f)
 		d->requests, d->requests ? (double)d->bytes / d->requests / 1024 : 0,
 		d->seeks, el > 0 ? 100.0 * d->busy_ns / el : 0, (double)d->rot_ns / SIM_MS,
 		d->cache_hits);
-	fprintf(f, " tgt_ra_pages=%" PRIu64 " tgt_merged=%" PRIu64,
-		t->rc.ra_pages_read, t->q.st.merged);
+	fprintf(f, " tgt_ra_windows=%" PRIu64 " tgt_ra_asis=%" PRIu64 " tgt_merged=%" PRIu64,
+		t->rc.window_reads, t->rc.asis_reads, t->q.st.merged);
 	if (s->p.sched == SIM_SCHED_CFQ) {
 		const struct cfq_stats *c = elv_cfq_stats(t->q.e);
 
