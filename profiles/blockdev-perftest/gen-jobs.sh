@@ -19,7 +19,7 @@ cat <<'HDR'
 ;          -> `fiotab perftest RUN.json`, `fiotab ratio BLOCK.json FILE.json`
 ; Matrix:  block sizes 2^26 ... 2^9 (64 MiB ... 512 B, the script's -M/-m), for each
 ;          size 3 write iterations then 3 read iterations, every iteration its own
-;          stonewalled job: 18 x 2 x 3 = 108 jobs.  Job names: {write|read}-bs<bytes>-i<n>.
+;          stonewalled job: 18 x 2 x 3 = 108 jobs.  Job names: perftest-{w|r}-<bytes>-<iter> (fiotab's naming).
 ; Variables (all required):
 ;   TARGET  block device or file that is written (the runner refuses devices in use)
 ;   SIZE    bytes per job = 2^s: 134217728 (-s 27, seed 000), 1073741824 (-s 30, seed 001)
@@ -29,7 +29,7 @@ cat <<'HDR'
 ; Runtime: full scale ~ 108 x SIZE / device rate plus the small-block penalty:
 ;          seed 000 took ~10 min per target at 55 MB/s (-s 27), seed 001 ~40 min (-s 30).
 ; One job with stock fio:
-;   TARGET=/dev/sdX SIZE=134217728 DIRECT=1 fio --section=read-bs4096-i2 blockdev-perftest.fio
+;   TARGET=/dev/sdX SIZE=134217728 DIRECT=1 fio --section=perftest-r-4096-2 blockdev-perftest.fio
 
 [global]
 filename=${TARGET}
@@ -45,7 +45,7 @@ for s in $(seq 26 -1 9); do
 	bs=$((1 << s))
 	for rw in write read; do
 		for i in 1 2 3; do
-			printf '\n[%s-bs%d-i%d]\nrw=%s\nbs=%d\n' "$rw" "$bs" "$i" "$rw" "$bs"
+			printf '\n[perftest-%s-%d-%d]\nrw=%s\nbs=%d\n' "${rw:0:1}" "$bs" "$i" "$rw" "$bs"
 		done
 	done
 done

@@ -21,7 +21,7 @@ cat <<'HDR'
 ; Matrix:  8 record sizes x 6 phases = 48 jobs per filesystem, in iozone's order:
 ;          per reclen write (new file), rewrite, read, reread, random read, random
 ;          write (which deletes the file: the next reclen writes a new one).
-;          Job names: {write|rewrite|read|reread|randread|randwrite}-r<KiB>k.
+;          Job names: iozone-{write|rewrite|read|reread|randread|randwrite}-<KiB>k.
 ;          Buffered I/O and no cache dropping between jobs, as iozone (the reread
 ;          and the random reads may hit the page cache, which is the point of
 ;          the 8 GiB size on the thread's 8 GB machine).
@@ -48,7 +48,7 @@ HDR
 for k in 8 16 32 64 128 256 512 1024; do
 	for ph in write:write rewrite:write read:read reread:read randread:randread \
 		randwrite:randwrite; do
-		printf '\n[%s-r%dk]\nrw=%s\nbs=%dk\n' "${ph%%:*}" "$k" "${ph#*:}" "$k"
+		printf '\n[iozone-%s-%dk]\nrw=%s\nbs=%dk\n' "${ph%%:*}" "$k" "${ph#*:}" "$k"
 		[ "${ph%%:*}" = randwrite ] && printf 'unlink=1\n'
 	done
 done
