@@ -35,11 +35,11 @@ job_names() {
 
 # no_leftovers: nothing the runner set up in $T is still attached or mounted
 no_leftovers() {
-	if losetup -a 2>/dev/null | grep -q -- "$T/"; then
-		fail "loop device left attached: $(losetup -a | grep -- "$T/")"
+	if losetup -a 2>/dev/null | grep -q -- "$T/perfpack\."; then
+		fail "loop device left attached: $(losetup -a | grep -- "$T/perfpack\.")"
 	fi
-	if grep -q -- "$T/" /proc/mounts; then
-		fail "mount left behind: $(grep -- "$T/" /proc/mounts)"
+	if grep -q -- "$T/perfpack\." /proc/mounts; then
+		fail "mount left behind: $(grep -- "$T/perfpack\." /proc/mounts)"
 	fi
 	if ls -d "$T"/perfpack.* >/dev/null 2>&1; then
 		fail "runner work directory left behind: $(ls -d "$T"/perfpack.*)"
