@@ -45,3 +45,43 @@ no_leftovers() {
 		fail "runner work directory left behind: $(ls -d "$T"/perfpack.*)"
 	fi
 }
+
+# quick_run PROFILE [RUN-ARGS...]: `perfpack run PROFILE --scratch --quick` into
+# $T/out; checks the progress covers the planned matrix, every fio run left
+# JSON without job errors and with I/O done, every table of a variant that ran
+# rendered (text + CSV) and nothing is left set up.  Tables are in $T/out.txt.
+quick_run() {
+	local p=$1 n got f bad t name
+	shift
+	n=$("$PERFPACK" run "$p" --quick --list "$@" | wc -l)
+	[ "$n" -gt 0 ] || fail "$p: empty quick matrix"
+	"$PERFPACK" run "$p" --scratch --quick -o "$T/out" "$@" >"$T/out.txt" 2>"$T/progress.txt" ||
+		fail "perfpack run $p failed: $(tail -n 20 "$T/progress.txt")"
+	cat "$T/progress.txt" "$T/out.txt"
+	got=$(grep -c '^\[[0-9]*/[0-9]*\] ' "$T/progress.txt")
+	assert_eq "$p: progress lines" "$n" "$got"
+	assert_match "$p: last progress line" "^\[$n/$n\] " "$(grep '^\[' "$T/progress.txt" | tail -n 1)"
+	got=0
+	for f in "$T"/out/raw/*/*.json; do
+		got=$((got + 1))
+		bad=$(sed -n '/^{/,$p' "$f" | jq -r '(.jobs // .client_stats)[] |
+			select(.error != 0 or (.read.io_bytes + .write.io_bytes) == 0) | .jobname') ||
+			fail "$f is not fio JSON"
+		[ -z "$bad" ] || fail "$f: jobs with errors or no I/O: $bad"
+	done
+	assert_eq "$p: one JSON per fio run" "$n" "$got"
+	# every table whose variants ran (the manifest says which) was written
+	(. "$PROFDIR/$p/profile.conf"; for t in "${TABLES[@]}"; do echo "$t"; done) >"$T/tables.list"
+	while IFS= read -r t; do
+		name=${t%%=*}
+		f=ok
+		for a in ${t#*=}; do
+			[[ $a == @* ]] && [ ! -s "$T/out/raw/${a#@}.json" ] && f=skip
+		done
+		[ $f = skip ] && continue
+		[ -s "$T/out/tables/$name.txt" ] || fail "$p: table $name not rendered"
+		[ -s "$T/out/tables/$name.csv" ] || fail "$p: table $name has no CSV"
+		grep -q "== $p: $name " "$T/out.txt" || fail "$p: table $name not printed"
+	done <"$T/tables.list"
+	no_leftovers
+}
