@@ -72,4 +72,16 @@ msg=$(PERFPACK_PROFILES=$T/profs "$PERFPACK" run needs-engine -o "$T/ne" 2>&1) &
 assert_match "missing engine named" "engine no-such-engine: .*fio-no-such-engine.so not found" "$msg"
 [ -d "$T/ne/raw" ] && fail "output written although the engine check failed"
 
+# 8. not root: the scratch target is a file in $TMPDIR, removed afterwards
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	chmod 755 "$T"
+	mkdir -m 1777 "$T/nr"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups env TMPDIR="$T/nr" HOME="$T/nr" \
+		"$PERFPACK" run buffered-vs-raw --scratch --no-tables -o "$T/nr/out" >"$T/nr.log" 2>&1 ||
+		fail "non-root scratch run failed: $(tail -n 5 "$T/nr.log")"
+	assert_match "non-root scratch is a file in TMPDIR" "^TARGET=$T/nr/perfpack\.[^/]*/scratch\.[0-9]*\.img$" \
+		"$(grep ^TARGET= "$T/nr/out/env/default.env")"
+	ls -d "$T"/nr/perfpack.* >/dev/null 2>&1 && fail "non-root scratch left behind"
+fi
+
 no_leftovers
