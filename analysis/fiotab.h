@@ -32,7 +32,7 @@ struct dirstat {
 struct job {
 	char *name;
 	char *host;		/* "-" for a local run */
-	char *target;		/* filename, directory or job name */
+	char *target;		/* filename, else directory, else "." */
 	char *rw;
 	const char *version;	/* interned "fio-3.33" */
 	const char *file;	/* input file name (interned) */

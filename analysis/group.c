@@ -213,7 +213,8 @@ void series_sort(struct serieslist *l)
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), bs_desc);
+		if (l->v[i].ng)
+			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), bs_desc);
 }
 
 void series_free(struct serieslist *l)

@@ -143,8 +143,12 @@ int input_read(struct jobset *js, const char *file, int keep_going)
 		stop = NULL;
 		doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
 		if (!doc) {
-			/* cJSON reports where it stopped; a truncated document stops at the end. */
-			if (!stop || stop < p)
+			/*
+			 * cJSON reports where it stopped, but clamps a stop at the
+			 * end of the buffer to its last byte: that is a truncated
+			 * document, reported at the end of the input.
+			 */
+			if (!stop || stop < p || stop >= end - 1)
 				stop = end;
 			report(name, buf, len, (size_t)(stop - buf), NULL, keep_going);
 			if (!keep_going) {

@@ -132,7 +132,8 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	s = opt(&o, "filename");
 	if (!s)
 		s = opt(&o, "directory");
-	j->target = xstrdup(s ? s : j->name);
+	/* fio puts its default files in the current directory */
+	j->target = xstrdup(s ? s : ".");
 	s = opt(&o, "rw");
 	if (!s)
 		s = opt(&o, "readwrite");

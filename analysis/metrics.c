@@ -9,9 +9,11 @@
 /* Splits "k=v" TAGSEP "k=v" in place into @s (kept while the sample lives). */
 static void add_tags(struct sample *s, char *list)
 {
-	char *tok, *save = NULL, *p;
+	char *tok, *save = NULL;
 
-	for (p = list; p && (tok = strtok_r(p, TAGSEP, &save)); p = NULL) {
+	if (!list)
+		return;
+	for (tok = strtok_r(list, TAGSEP, &save); tok; tok = strtok_r(NULL, TAGSEP, &save)) {
 		char *eq = strchr(tok, '=');
 
 		if (!eq || s->ntags == MAX_TAGS || !eq[1])

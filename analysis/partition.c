@@ -59,3 +59,11 @@ void mode_tags(struct table *t, int modeled, double scale)
 		table_tag(t, "sim_time_scale", buf);
 	}
 }
+
+char *titled(const char *what, const struct partition *p)
+{
+	char *m = mode_label(p->modeled, p->scale), *s = xasprintf("%s, %s", what, m);
+
+	free(m);
+	return s;
+}

@@ -104,7 +104,8 @@ void out_prom(FILE *f, const struct tablist *l)
 	for (t = 0; t < l->n; t++)
 		for (r = 0; r < l->v[t]->nrows; r++)
 			metrics_row(l->v[t], r, add, &pc);
-	qsort(pc.v, pc.n, sizeof(*pc.v), cmp);
+	if (pc.n)
+		qsort(pc.v, pc.n, sizeof(*pc.v), cmp);
 	for (i = 0; i < pc.n; i++) {
 		if (!i || strcmp(pc.v[i].family, pc.v[i - 1].family)) {
 			fprintf(f, "# HELP %s fiotab column %s\n", pc.v[i].family,

@@ -19,11 +19,7 @@ static struct table *summary_of(const struct partition *p)
 	int d, row;
 	double ts = 0;
 
-	t->title = xasprintf("summary, %s", p->modeled ? "modeled" : "real");
-	if (p->modeled) {
-		free(t->title);
-		t->title = mode_label(1, p->scale);
-	}
+	t->title = titled("summary", p);
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
 

@@ -28,6 +28,7 @@ struct col {
 	char *unit;		/* "s", "MB/s", "bytes", ... or NULL */
 	char *hdr[MAX_HDR];	/* text header lines, bottom-aligned */
 	int width;		/* text width; 0 = as wide as the content */
+	int hwidth;		/* header width when it differs (iozone), else 0 */
 	int prec;		/* digits after the point for COL_NUM */
 	const char *sep;	/* text after the cell ("" or " ") */
 	int flags;

@@ -33,6 +33,8 @@ size_t partition_jobs(const struct jobset *js, struct partition **out);
 void partition_free(struct partition *p, size_t n);
 /* "real" or "modeled (coop_backend=sim, time scale N)" */
 char *mode_label(int modeled, double scale);
+/* "WHAT, real" / "WHAT, modeled (...)" */
+char *titled(const char *what, const struct partition *p);
 void mode_tags(struct table *t, int modeled, double scale);
 
 #endif

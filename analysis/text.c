@@ -36,15 +36,20 @@ static int col_width(const struct table *t, int ci)
 	return w;
 }
 
-static void put_cell(FILE *f, const struct col *c, int w, const char *s)
+/* A left-aligned last column is not padded: no trailing blanks of ours. */
+static void put_cell(FILE *f, const struct col *c, int w, const char *s, int last)
 {
-	fprintf(f, (c->flags & COL_LEFT) ? "%-*s%s" : "%*s%s", w, s, c->sep ? c->sep : "");
+	if ((c->flags & COL_LEFT) && last)
+		fputs(s, f);
+	else
+		fprintf(f, (c->flags & COL_LEFT) ? "%-*s" : "%*s", w, s);
+	fputs(c->sep ? c->sep : "", f);
 }
 
 void out_text(FILE *f, const struct tablist *l)
 {
 	char buf[256];
-	int i, k, r, ci;
+	int i, k, r, ci, last;
 
 	for (i = 0; i < l->n; i++) {
 		const struct table *t = l->v[i];
@@ -58,13 +63,19 @@ void out_text(FILE *f, const struct tablist *l)
 			fprintf(f, "# %s\n", t->notes[k]);
 		for (k = 0; k < t->npre; k++)
 			fprintf(f, "%s\n", t->pre[k]);
-		for (ci = 0; ci < t->ncols; ci++)
+		last = -1;
+		for (ci = 0; ci < t->ncols; ci++) {
 			w[ci] = col_width(t, ci);
+			if (shown(&t->cols[ci]))
+				last = ci;
+		}
 		for (k = 0; k < t->nhdr; k++) {
 			for (ci = 0; ci < t->ncols; ci++)
 				if (shown(&t->cols[ci]))
-					put_cell(f, &t->cols[ci], w[ci],
-						 t->cols[ci].hdr[k] ? t->cols[ci].hdr[k] : "");
+					put_cell(f, &t->cols[ci],
+						 t->cols[ci].hwidth ? t->cols[ci].hwidth : w[ci],
+						 t->cols[ci].hdr[k] ? t->cols[ci].hdr[k] : "",
+						 ci == last);
 			fputc('\n', f);
 		}
 		for (r = 0; r < t->nrows; r++) {
@@ -75,7 +86,8 @@ void out_text(FILE *f, const struct tablist *l)
 				if (!shown(c))
 					continue;
 				cell_text(c, x, buf, sizeof(buf));
-				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? buf : "-");
+				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? buf : "-",
+					 ci == last);
 			}
 			fputc('\n', f);
 		}
