@@ -29,5 +29,6 @@ cs=$(numfmt --from=iec "$(sed -n 's/^CACHE_SIZE=//p' "$o/env/default.env" | tr a
 loops=$(sed -n 's/^CACHE_LOOPS=//p' "$o/env/default.env")
 note "device bytes read: cache-buffered $b, cache-raw $r ($loops passes of $cs)"
 assert_eq "raw: every pass reads the device" $((cs * loops)) "$r"
-[ "$b" -le $((2 * cs)) ] || fail "buffered re-reads read $b bytes from the device: more than 2 passes of $cs"
+# buffered: one cold pass plus readahead beyond it, however many passes
+[ $((b * 4)) -lt "$r" ] || fail "buffered re-reads read $b bytes from the device (raw: $r): no cache hits"
 assert_match "dd table" 'copied' "$(cat "$o/tables/dd.txt")"
