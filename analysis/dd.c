@@ -49,6 +49,9 @@ static struct table *dd_of(const struct partition *p)
 	label_col(t, "job", NULL, "job", COL_DATA_ONLY, 0, "");
 	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
 	label_col(t, "dir", NULL, "rw", COL_DATA_ONLY, 0, "");
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "run");
 	c = table_col(t, "bytes", "bytes", COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
 	col_metric(c, "bytes", 1, NULL);
@@ -78,9 +81,10 @@ static struct table *dd_of(const struct partition *p)
 			table_str(t, row, 1, j->name);
 			table_str(t, row, 2, j->host);
 			table_str(t, row, 3, dir_name[d]);
-			table_num(t, row, 4, x->io_bytes);
-			table_num(t, row, 5, x->runtime_s);
-			table_num(t, row, 6, x->io_bytes / x->runtime_s / 1e6);
+			table_num(t, row, 4, j->run);
+			table_num(t, row, 5, x->io_bytes);
+			table_num(t, row, 6, x->runtime_s);
+			table_num(t, row, 7, x->io_bytes / x->runtime_s / 1e6);
 		}
 	}
 	return t;
@@ -107,6 +111,9 @@ static struct table *iostat_of(const struct partition *p)
 	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");
 	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "run");
 	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
 		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,
 			      k + 1 < sizeof(cols) / sizeof(*cols) ? " " : "");
@@ -125,13 +132,14 @@ static struct table *iostat_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, dir_name[d]);
 			table_str(t, row, 2, j->host);
+			table_num(t, row, 3, j->run);
 			if (x->total_ios > 0)
-				table_num(t, row, 3, x->io_bytes / x->total_ios / 1024);
-			table_num(t, row, 4, x->iops);
+				table_num(t, row, 4, x->io_bytes / x->total_ios / 1024);
+			table_num(t, row, 5, x->iops);
 			if (x->runtime_s > 0)
-				table_num(t, row, 5, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 6, j->usr_cpu);
-			table_num(t, row, 7, j->sys_cpu);
+				table_num(t, row, 6, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 7, j->usr_cpu);
+			table_num(t, row, 8, j->sys_cpu);
 		}
 	}
 	return t;

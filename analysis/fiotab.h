@@ -47,6 +47,7 @@ struct job {
 	double usr_cpu, sys_cpu;
 	double timestamp;	/* unix seconds of the run */
 	size_t seq;		/* input order */
+	unsigned run;		/* 1-based index of its document in the input */
 	struct dirstat d[NDIR];
 };
 
@@ -56,6 +57,7 @@ struct jobset {
 	const char **versions;	/* distinct fio versions seen, in order */
 	size_t nversions;
 	unsigned nskipped;	/* documents skipped by --keep-going */
+	unsigned ndocs;		/* documents read */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */

@@ -240,6 +240,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file,
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
+	js->ndocs++;
 	ts = num0(doc, "timestamp");
 	cJSON_ArrayForEach(jo, jobs) {
 		struct job *j;
@@ -266,6 +267,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file,
 		j->file = intern(file);
 		j->timestamp = ts;
 		j->seq = js->n;
+		j->run = js->ndocs;
 		js->n++;
 		if (job_from(j, jo, global, why))
 			goto bad;

@@ -26,6 +26,10 @@ static struct table *summary_of(const struct partition *p)
 	label_col(t, "job", "job", "job", COL_LEFT, 0, "  ");
 	label_col(t, "host", "host", "host", COL_LEFT, 0, "  ");
 	label_col(t, "target", NULL, "target", COL_DATA_ONLY, 0, "  ");
+	/* the same job file run twice must not give two identical series */
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "  ");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "run");
 	label_col(t, "rw", "rw", NULL, COL_LEFT, 0, "  ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 0, "  ");
 	c = table_col(t, "bs", "bytes", COL_INT, 0, 0, "  ");
@@ -67,17 +71,18 @@ static struct table *summary_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, j->host);
 			table_str(t, row, 2, j->target);
-			table_str(t, row, 3, j->rw);
-			table_str(t, row, 4, dir_name[d]);
-			table_num(t, row, 5, (double)x->bs);
-			table_num(t, row, 6, j->iodepth);
+			table_num(t, row, 3, j->run);
+			table_str(t, row, 4, j->rw);
+			table_str(t, row, 5, dir_name[d]);
+			table_num(t, row, 6, (double)x->bs);
+			table_num(t, row, 7, j->iodepth);
 			if (x->runtime_s > 0)
-				table_num(t, row, 7, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 8, x->iops);
-			table_num(t, row, 9, x->clat_p50_us);
-			table_num(t, row, 10, x->clat_p99_us);
-			table_num(t, row, 11, x->clat_p999_us);
-			table_num(t, row, 12, j->usr_cpu + j->sys_cpu);
+				table_num(t, row, 8, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 9, x->iops);
+			table_num(t, row, 10, x->clat_p50_us);
+			table_num(t, row, 11, x->clat_p99_us);
+			table_num(t, row, 12, x->clat_p999_us);
+			table_num(t, row, 13, j->usr_cpu + j->sys_cpu);
 		}
 	}
 	t->timestamp = ts;

@@ -39,6 +39,12 @@ for c in "${cmds[@]}"; do
 	[ -s "$T/p.prom" ] || fail "fiotab $c: empty exposition"
 	promtool check metrics < "$T/p.prom" > "$T/lint" 2>&1 || fail "promtool on '$c': $(cat "$T/lint")"
 done
+# the same run appended twice: no two samples with the same name and labels
+cat "$T/real.json" "$T/real.json" > "$T/twice.json"
+for c in summary dd; do
+	dups=$($FIOTAB $c --format=prom "$T/twice.json" | grep -v '^#' | sed 's/ [^ ]*$//' | sort | uniq -d)
+	[ -z "$dups" ] || fail "$c: duplicate series: $(echo "$dups" | head -2)"
+done
 # the odd target survives label escaping
 $FIOTAB perftest --format=prom "$T/file.json" | grep -q 'target="/mnt/a file,with=odd chars"' ||
 	fail "label value not kept"
