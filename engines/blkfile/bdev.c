@@ -22,6 +22,7 @@
 
 #include "engines/common/blkdev.h"
 #include "engines/blkfile/bdev.h"
+#include "engines/blkfile/btrfs.h"
 
 /* Not all of these are in every <linux/magic.h>. */
 #ifndef FUSE_SUPER_MAGIC
@@ -68,7 +69,6 @@ const char *bf_fs_without_bdev(unsigned long f_type)
 	case PROC_SUPER_MAGIC:	return "procfs";
 	case SYSFS_MAGIC:	return "sysfs";
 	case ZFS_SUPER_MAGIC:	return "ZFS (pooled: its block pointers are not device offsets)";
-	case BTRFS_SUPER_MAGIC:	return "btrfs (FIEMAP reports btrfs logical addresses, not offsets on one device)";
 	}
 	return NULL;
 }
@@ -98,8 +98,12 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 		return 0;
 	}
 
-	/* Name the filesystem first: btrfs has a sysfs-less anonymous st_dev too. */
+	/* Name the filesystem first: btrfs has a sysfs-less anonymous st_dev. */
 	if (statfs(path, &sfs) == 0) {
+		if (sfs.f_type == BTRFS_SUPER_MAGIC) {
+			*is_bdev = 0;
+			return bf_btrfs_device(path, dev, why, whylen);
+		}
 		fs = bf_fs_without_bdev(sfs.f_type);
 		if (fs && stat(path, &st) == 0 && !S_ISBLK(st.st_mode)) {
 			say(why, whylen, "is on %s, which has no block device under it to address "

@@ -24,13 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "fio.h"
 #include "optgroup.h"
 #include "engines/common/pp.h"
 #include "engines/blkfile/bdev.h"
 #include "engines/blkfile/blkfile.h"
+#include "engines/blkfile/btrfs.h"
 
 static struct fio_option options[] = {
 	{
@@ -250,6 +253,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 {
 	struct blkfile_options *o = td->eo;
 	char why[PATH_MAX + 512];
+	struct statfs sfs;
 	uint64_t dev_size;
 	uint32_t lbs;
 	dev_t dev;
@@ -273,6 +277,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
 	if (!ret)
 		ret = bf_map_load(&bf->map, bf->file_fd, why, sizeof(why));
+	/* btrfs: FIEMAP gave btrfs logical addresses; make them device offsets. */
+	if (!ret && fstatfs(bf->file_fd, &sfs) == 0 && sfs.f_type == BTRFS_SUPER_MAGIC)
+		ret = bf_btrfs_translate(bf->file_fd, &bf->map,
+					 bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ,
+					 why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
 

@@ -3,16 +3,17 @@
 ENGINES += blkfile
 blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/submit_sync.c \
-	engines/blkfile/submit_uring.c
+	engines/blkfile/submit_uring.c engines/blkfile/btrfs.c
 blkfile_LIBS := -luring
 
 TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
 	tests/engines/blkfile-refuse.sh tests/engines/blkfile-devices.sh \
-	tests/engines/blkfile-partition.sh tests/engines/blkfile-dm.sh
+	tests/engines/blkfile-partition.sh tests/engines/blkfile-dm.sh \
+	tests/engines/blkfile-btrfs.sh
 
 PROGS += tests/unit/blkfile-map-test
 tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fiemap.c \
-	engines/blkfile/bdev.c engines/common/blkdev.c
+	engines/blkfile/bdev.c engines/blkfile/btrfs.c engines/common/blkdev.c
 TESTS += tests/unit/blkfile-map.sh
 SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh
 BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
