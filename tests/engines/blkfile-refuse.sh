@@ -68,6 +68,18 @@ NAMED=0 refused "trim" "$BF_MNT/data" "trim is not supported" \
 NAMED=0 refused "registered buffers without io_uring" "$BF_MNT/data" "need blkfile_submit=uring" \
 	"${read_job[@]}" --size=2m --blkfile_fixedbufs=1
 
+# --- direct I/O smaller than the device's logical block --------------------------
+truncate -s 128M "$T/4k.img"
+dev4k=$(losetup --find --show --sector-size 4096 "$T/4k.img") || fail "losetup --sector-size"
+_pp_loops+=("$dev4k")
+BF_DEV=$dev4k
+make_fs ext4 "$dev4k" -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 >"$T/.4k"
+BF_MNT=$(<"$T/.4k")
+dd if=/dev/urandom of="$BF_MNT/data" bs=1M count=1 conv=fsync status=none
+refused "direct I/O below the logical block" "$BF_MNT/data" \
+	"multiples of its 4096-byte logical blocks \(bs=512\)" \
+	--name=r --bs=512 --rw=read --blkfile_via=bdev --direct=1 --size=1m
+
 # --- XFS: shared (reflinked) extents may be read but not written ---------------
 bf_fs xfs 320
 dd if=/dev/urandom of="$BF_MNT/orig" bs=1M count=2 conv=fsync status=none
