@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include <linux/magic.h>
 
 #include "engines/common/blkdev.h"
+#include "engines/blkfile/why.h"
 #include "engines/blkfile/bdev.h"
 #include "engines/blkfile/btrfs.h"
 
@@ -41,18 +41,6 @@
 #ifndef V9FS_MAGIC
 #define V9FS_MAGIC		0x01021997
 #endif
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 const char *bf_fs_without_bdev(unsigned long f_type)
 {
@@ -84,11 +72,11 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 	if (override && *override) {
 		if (stat(override, &st) < 0) {
 			ret = -errno;
-			say(why, whylen, "blkfile_dev=%s: %s", override, strerror(-ret));
+			bf_say(why, whylen, "blkfile_dev=%s: %s", override, strerror(-ret));
 			return ret;
 		}
 		if (!S_ISBLK(st.st_mode)) {
-			say(why, whylen, "blkfile_dev=%s is not a block device", override);
+			bf_say(why, whylen, "blkfile_dev=%s is not a block device", override);
 			return -ENOTBLK;
 		}
 		*dev = st.st_rdev;
@@ -106,7 +94,7 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 		}
 		fs = bf_fs_without_bdev(sfs.f_type);
 		if (fs && stat(path, &st) == 0 && !S_ISBLK(st.st_mode)) {
-			say(why, whylen, "is on %s, which has no block device under it to address "
+			bf_say(why, whylen, "is on %s, which has no block device under it to address "
 			    "(blkfile_via=bdev needs a file on ext4, XFS or another block filesystem; "
 			    "blkfile_via=file works anywhere)", fs);
 			return -ENODEV;
@@ -114,11 +102,11 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 	}
 	ret = pp_blkdev_of(path, dev, is_bdev);
 	if (ret == -ENODEV)
-		say(why, whylen, "is on a filesystem with no block device (st_dev %u:%u has no /sys/dev/block entry); "
+		bf_say(why, whylen, "is on a filesystem with no block device (st_dev %u:%u has no /sys/dev/block entry); "
 		    "use blkfile_via=file, or name the device with blkfile_dev=",
 		    major(*dev), minor(*dev));
 	else if (ret)
-		say(why, whylen, "%s", strerror(-ret));
+		bf_say(why, whylen, "%s", strerror(-ret));
 	return ret;
 }
 
@@ -208,13 +196,13 @@ int bf_dev_open(dev_t dev, int flags, char *path, size_t pathlen,
 	}
 
 	if (err != -ENOENT) {
-		say(why, whylen, "cannot open block device %s (%u:%u): %s", name,
+		bf_say(why, whylen, "cannot open block device %s (%u:%u): %s", name,
 		    major(dev), minor(dev), strerror(-err));
 		return err;
 	}
 	fd = open_private(dev, flags, path, pathlen);
 	if (fd < 0)
-		say(why, whylen, "block device %s (%u:%u) has no node in /dev and making one failed: %s",
+		bf_say(why, whylen, "block device %s (%u:%u) has no node in /dev and making one failed: %s",
 		    name, major(dev), minor(dev), strerror(-fd));
 	return fd;
 found:
@@ -265,13 +253,13 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen)
 
 	if (ioctl(fd, FS_IOC_FSGETXATTR, &fsx) == 0 &&
 	    (fsx.fsx_xflags & FS_XFLAG_REALTIME)) {
-		say(why, whylen, "is an XFS realtime file: its extents are on the realtime device, "
+		bf_say(why, whylen, "is an XFS realtime file: its extents are on the realtime device, "
 		    "not on the data device the file's st_dev names");
 		return -EINVAL;
 	}
 	if ((ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL)) ||
 	    (fstat(fd, &st) == 0 && data_journalled(st.st_dev))) {
-		say(why, whylen, "has its data journalled (ext4 data=journal or chattr +j): "
+		bf_say(why, whylen, "has its data journalled (ext4 data=journal or chattr +j): "
 		    "fresh data may still be in the journal rather than at its extents");
 		return -EINVAL;
 	}

@@ -8,7 +8,6 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,24 +19,13 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "engines/blkfile/why.h"
 #include "engines/blkfile/btrfs.h"
 
 struct chunk {
 	uint64_t logical, length, type, devid, physical;
 	uint16_t num_stripes;
 };
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
 {
@@ -50,17 +38,17 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		say(why, whylen, "open: %s", strerror(-ret));
+		bf_say(why, whylen, "open: %s", strerror(-ret));
 		return ret;
 	}
 	memset(&fs, 0, sizeof(fs));
 	if (ioctl(fd, BTRFS_IOC_FS_INFO, &fs) < 0) {
 		ret = -errno;
-		say(why, whylen, "is on btrfs, and BTRFS_IOC_FS_INFO failed: %s", strerror(-ret));
+		bf_say(why, whylen, "is on btrfs, and BTRFS_IOC_FS_INFO failed: %s", strerror(-ret));
 		goto out;
 	}
 	if (fs.num_devices != 1) {
-		say(why, whylen, "is on a btrfs spanning %llu devices: only single-device btrfs is supported",
+		bf_say(why, whylen, "is on a btrfs spanning %llu devices: only single-device btrfs is supported",
 		    (unsigned long long)fs.num_devices);
 		goto out;
 	}
@@ -70,7 +58,7 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
 		if (ioctl(fd, BTRFS_IOC_DEV_INFO, &di) < 0)
 			continue;
 		if (stat((const char *)di.path, &st) < 0 || !S_ISBLK(st.st_mode)) {
-			say(why, whylen, "is on btrfs whose device %s cannot be found (%s)",
+			bf_say(why, whylen, "is on btrfs whose device %s cannot be found (%s)",
 			    (const char *)di.path, strerror(errno ? errno : ENOTBLK));
 			goto out;
 		}
@@ -78,7 +66,7 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
 		ret = 0;
 		goto out;
 	}
-	say(why, whylen, "is on btrfs, but BTRFS_IOC_DEV_INFO found no device");
+	bf_say(why, whylen, "is on btrfs, but BTRFS_IOC_DEV_INFO found no device");
 out:
 	close(fd);
 	return ret;
@@ -108,7 +96,7 @@ static int load_chunks(int fd, struct chunk **out, size_t *n, char *why, size_t 
 		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &args) < 0) {
 			int err = errno;
 
-			say(why, whylen, "is on btrfs and its chunk tree cannot be searched (%s%s)",
+			bf_say(why, whylen, "is on btrfs and its chunk tree cannot be searched (%s%s)",
 			    strerror(err), err == EPERM ? ": needs root" : "");
 			free(v);
 			return -err;
@@ -170,7 +158,7 @@ int bf_btrfs_translate(int fd, struct bf_map *m, enum bf_use use, char *why,
 
 	if (use == BF_USE_WRITE &&
 	    (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0 || !(flags & FS_NOCOW_FL))) {
-		say(why, whylen, "is a btrfs file with data checksums: writing its blocks through the device "
+		bf_say(why, whylen, "is a btrfs file with data checksums: writing its blocks through the device "
 		    "would leave the checksums stale (only nodatacow files, chattr +C on an empty file, can be written)");
 		return -EINVAL;
 	}
@@ -192,20 +180,20 @@ int bf_btrfs_translate(int fd, struct bf_map *m, enum bf_use use, char *why,
 		while (left && !ret) {
 			c = chunk_of(v, n, addr);
 			if (!c) {
-				say(why, whylen, "the extent at file offset %llu is at btrfs address %llu, in no chunk",
+				bf_say(why, whylen, "the extent at file offset %llu is at btrfs address %llu, in no chunk",
 				    (unsigned long long)lo, (unsigned long long)addr);
 				ret = -EINVAL;
 				break;
 			}
 			if (c->type & BTRFS_BLOCK_GROUP_PROFILE_MASK & ~BTRFS_BLOCK_GROUP_DUP) {
-				say(why, whylen, "the extent at file offset %llu is in a btrfs RAID chunk (profile %#llx): its bytes are striped or mirrored",
+				bf_say(why, whylen, "the extent at file offset %llu is in a btrfs RAID chunk (profile %#llx): its bytes are striped or mirrored",
 				    (unsigned long long)lo,
 				    (unsigned long long)(c->type & BTRFS_BLOCK_GROUP_PROFILE_MASK));
 				ret = -EINVAL;
 				break;
 			}
 			if (use == BF_USE_WRITE && (c->type & BTRFS_BLOCK_GROUP_DUP)) {
-				say(why, whylen, "the extent at file offset %llu is in a btrfs DUP chunk: "
+				bf_say(why, whylen, "the extent at file offset %llu is in a btrfs DUP chunk: "
 				    "a device write would change one of its two copies",
 				    (unsigned long long)lo);
 				ret = -EINVAL;

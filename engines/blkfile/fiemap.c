@@ -6,7 +6,6 @@
  * must be a byte the filesystem would itself read for that file offset.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,24 +14,11 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "engines/blkfile/why.h"
 #include "engines/blkfile/fiemap.h"
 
 /* Extents fetched per FIEMAP call; the loop continues until the last one. */
 #define BF_FIEMAP_BATCH	256
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 void bf_map_init(struct bf_map *m)
 {
@@ -105,7 +91,7 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 	bf_map_free(m);
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
-		say(why, whylen, "fstat: %s", strerror(-ret));
+		bf_say(why, whylen, "fstat: %s", strerror(-ret));
 		return ret;
 	}
 	m->file_size = st.st_size;
@@ -124,9 +110,9 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
 			ret = -errno;
 			if (ret == -EOPNOTSUPP || ret == -ENOTTY)
-				say(why, whylen, "the filesystem does not support FIEMAP, so the file's device blocks cannot be found");
+				bf_say(why, whylen, "the filesystem does not support FIEMAP, so the file's device blocks cannot be found");
 			else
-				say(why, whylen, "FIEMAP failed: %s", strerror(-ret));
+				bf_say(why, whylen, "FIEMAP failed: %s", strerror(-ret));
 			break;
 		}
 		if (!fm->fm_mapped_extents)
@@ -137,7 +123,7 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 			ret = bf_map_add(m, fe->fe_logical, fe->fe_physical,
 					 fe->fe_length, fe->fe_flags);
 			if (ret) {
-				say(why, whylen, "FIEMAP returned overlapping unaligned extents at file offset %llu",
+				bf_say(why, whylen, "FIEMAP returned overlapping unaligned extents at file offset %llu",
 				    (unsigned long long)fe->fe_logical);
 				goto out;
 			}
@@ -204,7 +190,7 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 	size_t i;
 
 	if (end < off || end > m->file_size) {
-		say(why, whylen, "the job range %llu..%llu ends past the end of the file (%llu bytes)",
+		bf_say(why, whylen, "the job range %llu..%llu ends past the end of the file (%llu bytes)",
 		    (unsigned long long)off, (unsigned long long)end,
 		    (unsigned long long)m->file_size);
 		return -ERANGE;
@@ -216,27 +202,27 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 		if (!e || e->logical > pos) {
 			uint64_t hole_end = e && e->logical < end ? e->logical : end;
 
-			say(why, whylen, "file offsets %llu..%llu are a hole (no device blocks): "
+			bf_say(why, whylen, "file offsets %llu..%llu are a hole (no device blocks): "
 			    "write the whole file first, or use blkfile_via=file",
 			    (unsigned long long)pos, (unsigned long long)hole_end);
 			return -EINVAL;
 		}
 		bad = untrusted(e->flags, use);
 		if (bad) {
-			say(why, whylen, "the extent at file offset %llu (%llu bytes) %s",
+			bf_say(why, whylen, "the extent at file offset %llu (%llu bytes) %s",
 			    (unsigned long long)e->logical,
 			    (unsigned long long)e->length, bad);
 			return -EINVAL;
 		}
 		if (align && (e->physical % align || e->logical % align)) {
-			say(why, whylen, "the extent at file offset %llu (device offset %llu) is not aligned to the device's %u-byte blocks",
+			bf_say(why, whylen, "the extent at file offset %llu (device offset %llu) is not aligned to the device's %u-byte blocks",
 			    (unsigned long long)e->logical,
 			    (unsigned long long)e->physical, align);
 			return -EINVAL;
 		}
 		if (dev_size && (e->physical > dev_size ||
 				 e->length > dev_size - e->physical)) {
-			say(why, whylen, "the extent at file offset %llu maps to device bytes %llu..%llu, past the device's end (%llu bytes): wrong blkfile_dev?",
+			bf_say(why, whylen, "the extent at file offset %llu maps to device bytes %llu..%llu, past the device's end (%llu bytes): wrong blkfile_dev?",
 			    (unsigned long long)e->logical,
 			    (unsigned long long)e->physical,
 			    (unsigned long long)(e->physical + e->length),
