@@ -311,16 +311,28 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	return 0;
 }
 
-static void bf_file_free(struct fio_file *f, struct bf_file *bf)
+/*
+ * Close what open_file opened: fio's own open (hashed, maybe shadowed) goes
+ * back through fio's close; the device fd of via=bdev is ours.
+ */
+static int bf_file_free(struct thread_data *td, struct fio_file *f,
+			struct bf_file *bf)
 {
-	if (f->fd >= 0)
-		close(f->fd);
-	f->fd = -1;
+	int ret = 0;
+
+	if (bf->identity && f->fd >= 0) {
+		ret = generic_close_file(td, f);
+	} else if (f->fd >= 0) {
+		if (close(f->fd) < 0)
+			ret = errno;
+		f->fd = -1;
+	}
 	if (bf->file_fd >= 0)
 		close(bf->file_fd);
 	bf_map_free(&bf->map);
 	free(bf);
 	FILE_SET_ENG_DATA(f, NULL);
+	return ret;
 }
 
 static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
@@ -353,7 +365,7 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 	if (!ret && bd && bd->sub->file_opened)
 		ret = bd->sub->file_opened(td, f);
 	if (ret) {
-		bf_file_free(f, bf);
+		bf_file_free(td, f, bf);
 		return 1;
 	}
 	return 0;
@@ -379,8 +391,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 			ret = errno;
 		posix_fadvise(bf->file_fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
-	bf_file_free(f, bf);
-	return ret;
+	return bf_file_free(td, f, bf) ?: ret;
 }
 
 /*
