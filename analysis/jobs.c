@@ -17,26 +17,21 @@
 #include <cjson/cJSON.h>
 
 #include "fiotab.h"
+#include "strmap.h"
 
 const char *const dir_name[NDIR] = { "read", "write", "trim" };
 const char *const dir_letter[NDIR] = { "R", "W", "T" };
 
-/* Interned strings (versions, file names) live until exit. */
+/*
+ * Interned strings (versions, file names, hosts, targets, rw) live until
+ * exit: thousands of jobs share a handful of them.
+ */
 const char *intern(const char *s)
 {
-	static char **tab;
-	static size_t n, cap;
-	size_t i;
+	static struct strmap map;
 
-	for (i = n; i-- > 0;)
-		if (!strcmp(tab[i], s))
-			return tab[i];
-	if (n == cap) {
-		cap = cap ? 2 * cap : 16;
-		tab = xrealloc(tab, cap * sizeof(*tab));
-	}
-	tab[n] = xstrdup(s);
-	return tab[n++];
+	map_get(&map, s, 0);
+	return map_key(&map, s);
 }
 
 struct opts {
@@ -121,15 +116,14 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	/* several fio servers may share a hostname (one per port) */
 	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
 	j->port = (int)num0(jo, "port");
-	if (!cJSON_IsString(v))
-		j->host = xstrdup("-");
-	else if (j->port > 0)
-		j->host = xasprintf("%s:%d", v->valuestring, j->port);
-	else
-		j->host = xstrdup(v->valuestring);
-	if (j->aggregate) {
-		free(j->host);
-		j->host = xstrdup("All clients");
+	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
+		j->host = intern(j->aggregate ? "All clients" :
+				 cJSON_IsString(v) ? v->valuestring : "-");
+	} else {
+		char *hp = xasprintf("%s:%d", v->valuestring, j->port);
+
+		j->host = intern(hp);
+		free(hp);
 	}
 
 	s = opt(&o, "kb_base");
@@ -139,11 +133,11 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	if (!s)
 		s = opt(&o, "directory");
 	/* fio puts its default files in the current directory */
-	j->target = xstrdup(s ? s : ".");
+	j->target = intern(s ? s : ".");
 	s = opt(&o, "rw");
 	if (!s)
 		s = opt(&o, "readwrite");
-	j->rw = xstrdup(s ? s : "read");
+	j->rw = intern(s ? s : "read");
 	s = opt(&o, "bs");
 	if (!s)
 		s = opt(&o, "blocksize");
@@ -187,9 +181,6 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 static void job_free(struct job *j)
 {
 	free(j->name);
-	free(j->host);
-	free(j->target);
-	free(j->rw);
 }
 
 void jobset_free(struct jobset *js)

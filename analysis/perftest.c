@@ -121,7 +121,7 @@ int perftest_tables(const struct serieslist *sl, struct tablist *out)
 		any = 1;
 	}
 	if (!any) {
-		warnx_("perftest: no usable jobs (no job moved any data%s)",
+		warnx_("perftest: no usable jobs (no read or write moved any data%s)",
 		       sl->n ? "" : ", or none matched --series");
 		return -1;
 	}
