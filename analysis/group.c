@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "group.h"
+#include "tables.h"
 #include "strmap.h"
 #include "table.h"
 
@@ -177,29 +178,30 @@ size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out)
 	return n;
 }
 
-char *series_title(const struct series *s)
+char *series_name(const struct series *s)
 {
 	char *host = strcmp(s->host, "-") ? xasprintf(" on host %s", s->host) : xstrdup("");
-	char *mode = s->modeled ?
-		xasprintf(", modeled (coop_backend=sim, time scale %g)", s->scale) :
-		xstrdup("");
-	char *r = xasprintf("series %s%s%s", s->label, host, mode);
+	char *mode = mode_label(s->modeled, s->scale);
+	char *r = xasprintf("%s%s%s%s", s->label, host, s->modeled ? ", " : "",
+			    s->modeled ? mode : "");
 
 	free(host);
 	free(mode);
 	return r;
 }
 
+char *series_title(const struct series *s)
+{
+	char *name = series_name(s), *r = xasprintf("series %s", name);
+
+	free(name);
+	return r;
+}
+
 void series_tags(const struct series *s, struct table *t)
 {
-	char buf[32];
-
 	table_tag(t, "target", s->label);
 	if (strcmp(s->host, "-"))
 		table_tag(t, "host", s->host);
-	table_tag(t, "mode", s->modeled ? "modeled" : "real");
-	if (s->modeled) {
-		snprintf(buf, sizeof(buf), "%g", s->scale);
-		table_tag(t, "sim_time_scale", buf);
-	}
+	mode_tags(t, s->modeled, s->scale);
 }
