@@ -104,7 +104,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	const char *s;
 	unsigned kb_base = 1024;
 	uint64_t bs[NDIR];
-	int i;
+	int i, mean_bs;
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 	if (!cJSON_IsString(v)) {
@@ -141,10 +141,12 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	s = opt(&o, "bs");
 	if (!s)
 		s = opt(&o, "blocksize");
-	if (fio_parse_bs(s ? s : "4096", kb_base, 4096, bs)) {
-		*why = "bad block size option";
-		return -1;
-	}
+	/*
+	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
+	 * transfer size of each direction stands for the block size.
+	 */
+	mean_bs = (!s && (opt(&o, "bsrange") || opt(&o, "bssplit"))) ||
+		  fio_parse_bs(s ? s : "4096", kb_base, 4096, bs);
 	s = opt(&o, "size");
 	if (!s || fio_parse_size(s, kb_base, &j->size))
 		j->size = 0;
@@ -171,9 +173,12 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	j->usr_cpu = num0(jo, "usr_cpu");
 	j->sys_cpu = num0(jo, "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
-		read_dir(&j->d[i], cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
-			 j->scale);
-		j->d[i].bs = bs[i];
+		struct dirstat *d = &j->d[i];
+
+		read_dir(d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), j->scale);
+		d->bs = bs[i];
+		if (mean_bs)
+			d->bs = d->total_ios > 0 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 	}
 	return 0;
 }

@@ -101,7 +101,8 @@ static struct table *one_series(const struct series *s)
 				m = stat_mean(r, n);
 				table_num(t, row, col, m / 1048576);
 				table_num(t, row, col + 1, stat_pstd(r, n) / 1048576);
-				table_num(t, row, col + 2, m / (double)bg->bs);
+				if (bg->bs)
+					table_num(t, row, col + 2, m / (double)bg->bs);
 			}
 			col += 3;
 		}
