@@ -83,6 +83,11 @@ static void position(const char *buf, size_t off, unsigned long *line,
  */
 static const char *next_doc(const char *buf, const char *p, const char *end)
 {
+	/* a UTF-8 byte order mark (Windows editors) does not count as a column */
+	const char *bol = (end - buf >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) ? buf + 3 : buf;
+
+	if (p <= bol && bol < end && *bol == '{')
+		return bol;
 	for (; p < end; p++) {
 		if (*p == '{' && (p == buf || p[-1] == '\n'))
 			return p;
