@@ -147,13 +147,8 @@ static struct table *iostat_of(const struct partition *p)
 
 static int dd_and_iostat(const struct partition *p, struct tablist *out)
 {
-	struct table *t = dd_of(p);
-
-	if (!t->nrows) {
-		table_free(t);
+	if (!tablist_add_rows(out, dd_of(p)))
 		return 0;
-	}
-	tablist_add(out, t);
 	tablist_add(out, iostat_of(p));
 	return 2;
 }

@@ -32,9 +32,9 @@ struct dirstat {
 
 struct job {
 	char *name;
-	char *host;		/* "-" for a local run */
-	char *target;		/* filename, else directory, else "." */
-	char *rw;
+	const char *host;	/* "-" for a local run (interned, like target, rw) */
+	const char *target;	/* filename, else directory, else "." */
+	const char *rw;
 	const char *version;	/* interned "fio-3.33" */
 	const char *file;	/* input file name (interned) */
 	int port;

@@ -91,14 +91,7 @@ static struct table *summary_of(const struct partition *p)
 
 static int summary_of_partition(const struct partition *p, struct tablist *out)
 {
-	struct table *t = summary_of(p);
-
-	if (!t->nrows) {
-		table_free(t);
-		return 0;
-	}
-	tablist_add(out, t);
-	return 1;
+	return tablist_add_rows(out, summary_of(p));
 }
 
 int summary_tables(const struct jobset *js, struct tablist *out)

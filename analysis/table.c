@@ -201,6 +201,16 @@ void tablist_add(struct tablist *l, struct table *t)
 	l->v[l->n++] = t;
 }
 
+int tablist_add_rows(struct tablist *l, struct table *t)
+{
+	if (!t->nrows) {
+		table_free(t);
+		return 0;
+	}
+	tablist_add(l, t);
+	return 1;
+}
+
 void tablist_free(struct tablist *l)
 {
 	int i;

@@ -84,6 +84,8 @@ void table_str(struct table *t, int row, int col, const char *s);
 struct cell *table_cell(struct table *t, int row, int col);
 void table_free(struct table *t);
 void tablist_add(struct tablist *l, struct table *t);
+/* Adds @t when it has rows (returns 1), else frees it (returns 0). */
+int tablist_add_rows(struct tablist *l, struct table *t);
 void tablist_free(struct tablist *l);
 /* cell as text (COL_NUM with prec, COL_INT as integer), "" when unset */
 void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len);

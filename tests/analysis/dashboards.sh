@@ -7,7 +7,7 @@
 # data dir, killed on exit) and counted back with InfluxQL.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
-need_cmd promtool influxd curl
+need_cmd promtool
 
 seed_json "$DATA/seed000-block.txt" 134217728 /dev/md4 > "$T/block.json"
 seed_json "$DATA/seed000-file.txt" 134217728 "/mnt/a file,with=odd chars" > "$T/file.json"
@@ -48,6 +48,9 @@ done
 # the odd target survives label escaping
 $FIOTAB perftest --format=prom "$T/file.json" | grep -q 'target="/mnt/a file,with=odd chars"' ||
 	fail "label value not kept"
+
+command -v influxd > /dev/null && command -v curl > /dev/null ||
+	skip "promtool part passed; the InfluxDB part needs influxd and curl"
 
 # influxd on a free loopback port, everything under $T, bounded waits
 for try in 1 2 3 4 5; do

@@ -148,9 +148,20 @@ grep -q -- '--64k (02)-' "$T/out.bonnie.text" || fail "bonnie seek header: $(cat
 grep -q '^8388608 bytes (8.4 MB) copied, [0-9.e-]* s, [0-9.]* [kMG]B/s$' "$T/out.dd.text" ||
 	fail "dd line: $(grep 8388608 "$T/out.dd.text")"
 
+# bssplit: the mean transfer size stands for the block size
+run_fio --output-format=json --name=split --ioengine=null --size=4m --rw=write \
+	--bssplit=4k/50:64k/50 > "$T/split.json" 2> "$T/fio.err" || fail "fio bssplit: $(cat "$T/fio.err")"
+want=$("$JQ" -r '.jobs[0].write | (.io_bytes / .total_ios + 0.5 | floor)' <(sed -n '/^{/,$p' "$T/split.json"))
+assert_eq "bssplit block size" "$want" "$("$FIOTAB" summary "$T/split.json" | awk '$1 == "split" { print $5 }')"
+
 # plot: a well-formed SVG with one polyline per series and direction per panel
 "$FIOTAB" plot -o "$T/p.svg" "$T/perftest.json" || fail "plot"
 assert_eq "polylines" 4 "$(grep -c '<polyline' "$T/p.svg")"
+# every point inside the canvas
+read -r w h < <(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$T/p.svg")
+grep -o 'points="[^"]*"' "$T/p.svg" | tr -d 'points="' | tr ' ' '\n' |
+	awk -F, -v w="$w" -v h="$h" 'NF != 2 || $1 < 0 || $1 > w || $2 < 0 || $2 > h { print; bad = 1 } END { exit bad }' ||
+	fail "plot points outside the ${w}x${h} canvas"
 if command -v python3 > /dev/null; then
 	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/p.svg" ||
 		fail "SVG not well-formed"
