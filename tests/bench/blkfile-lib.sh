@@ -13,12 +13,9 @@
 BF_ZRAM=
 
 _bf_bench_teardown() {
-	local i
 	bf_thaw
 	if [ -n "$BF_ZRAM" ]; then
-		for ((i = ${#_pp_mounts[@]} - 1; i >= 0; i--)); do
-			umount "${_pp_mounts[i]}" 2>/dev/null
-		done
+		tac "$_pp_mounts" | while read -r m; do umount "$m" 2>/dev/null; done
 		echo "$BF_ZRAM" >/sys/class/zram-control/hot_remove 2>/dev/null
 	fi
 	_pp_teardown

@@ -18,10 +18,8 @@ dmsetup create "$name" --table "0 $(((160 << 11) - 2048)) linear $loop 2048" ||
 	fail "dmsetup create $name"
 trap 'bf_thaw; _pp_teardown_dm' EXIT
 _pp_teardown_dm() {
-	local i
-	for ((i = ${#_pp_mounts[@]} - 1; i >= 0; i--)); do
-		umount "${_pp_mounts[i]}" 2>/dev/null
-	done
+	# The filesystem comes off before the dm device, which goes before its loop.
+	tac "$_pp_mounts" | while read -r m; do umount "$m" 2>/dev/null; done
 	dmsetup remove "$name" 2>/dev/null
 	_pp_teardown
 }

@@ -11,20 +11,17 @@ BF_ENGINE=$(engine blkfile)
 # fio leaves verify state files in its working directory: keep them in $T.
 cd "$T" || exit 1
 
-# bf_fs TYPE SIZE_MB [mkfs options...]: sets BF_DEV and BF_MNT.  Runs in this
-# shell (not in $(...)) so lib.sh's teardown knows the loop and the mount.
+# bf_fs TYPE SIZE_MB [mkfs options...]: sets BF_DEV and BF_MNT.
 bf_fs() {
 	local type=$1 size=$2
 	shift 2
-	make_loop "$size" >"$T/.bf-loop" || exit 1
-	BF_DEV=$(<"$T/.bf-loop")
+	BF_DEV=$(make_loop "$size") || exit 1
 	case $type in
 	# No lazy init: ext4 would otherwise write to the device in the
 	# background while a test compares it before and after.
 	ext*) set -- -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$@" ;;
 	esac
-	MOUNT_OPTS=${MOUNT_OPTS:-noatime} make_fs "$type" "$BF_DEV" "$@" >"$T/.bf-mnt" || exit 1
-	BF_MNT=$(<"$T/.bf-mnt")
+	BF_MNT=$(MOUNT_OPTS=${MOUNT_OPTS:-noatime} make_fs "$type" "$BF_DEV" "$@") || exit 1
 }
 
 # bf_fio ARGS...: fio with the blkfile engine; output in $BF_OUT, status returned.

@@ -23,7 +23,7 @@ printf "\\x00\\x00\\x02\\x00\\x83\\xff\\xff\\xff$(le32 $start)$(le32 $nsect)" |
 	dd of="$img" bs=1 seek=446 conv=notrunc status=none
 printf '\x55\xaa' | dd of="$img" bs=1 seek=510 conv=notrunc status=none
 disk=$(losetup --find --show --partscan "$img") || fail "losetup --partscan"
-_pp_loops+=("$disk")
+echo "$disk" >>"$_pp_loops"
 part=${disk}p1
 for _ in $(seq 50); do
 	[ -b "$part" ] && break

@@ -71,7 +71,7 @@ NAMED=0 refused "registered buffers without io_uring" "$BF_MNT/data" "need blkfi
 # --- direct I/O smaller than the device's logical block --------------------------
 truncate -s 128M "$T/4k.img"
 dev4k=$(losetup --find --show --sector-size 4096 "$T/4k.img") || fail "losetup --sector-size"
-_pp_loops+=("$dev4k")
+echo "$dev4k" >>"$_pp_loops"
 BF_DEV=$dev4k
 make_fs ext4 "$dev4k" -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 >"$T/.4k"
 BF_MNT=$(<"$T/.4k")
@@ -109,7 +109,7 @@ refused "data journalling" "$BF_MNT/data" "data journalled" "${read_job[@]}" --s
 # --- no block device: tmpfs ----------------------------------------------------
 mkdir -p "$T/tmpfs"
 mount -t tmpfs -o size=8m tmpfs "$T/tmpfs" || fail "mount tmpfs"
-_pp_mounts+=("$T/tmpfs")
+echo "$T/tmpfs" >>"$_pp_mounts"
 dd if=/dev/urandom of="$T/tmpfs/data" bs=1M count=1 status=none
 f0=$(bf_sum_file "$T/tmpfs/data")
 bf_fio --filename="$T/tmpfs/data" "${write_job[@]}" --size=1m &&
