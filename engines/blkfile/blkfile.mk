@@ -15,5 +15,6 @@ PROGS += tests/unit/blkfile-map-test
 tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/btrfs.c engines/common/blkdev.c
 TESTS += tests/unit/blkfile-map.sh
-SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh
+SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh \
+	tests/engines/blkfile-bdev-write.sh tests/engines/blkfile-btrfs.sh
 BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
