@@ -75,25 +75,36 @@ run_fio --output-format=json --output="$json" "$jobfile" >/dev/null 2>"$T/err" |
 errs=$($JQ '[.jobs[] | select(.error != 0)] | length' "$json")
 assert_eq "jobs with errors" 0 "$errs"
 
-# Median MB/s per path, mode, direction, bs; ratio file/bdev.
+# Median MB/s per path, mode, direction, bs; ratio file/bdev; and the ratio
+# of MB per CPU-second of the job (usr+sys).  On zram a read is done
+# entirely in the reading task (readahead included), so the latter is the
+# kernel path's cost per byte, whatever the neighbours take.
 for rw in $SWEEP_RW; do
 	for mode in buffered direct; do
 		echo
-		echo "$rw, $mode: file vs block device at the same sectors (median of $ITERS, MB/s)"
-		printf '%10s %10s %10s %7s\n' bs file bdev "file/bdev"
+		echo "$rw, $mode: file vs block device at the same sectors (median of $ITERS)"
+		printf '%10s %10s %10s %9s %9s %9s %9s\n' bs "file MB/s" "bdev MB/s" "file/bdev" \
+			"file MB/cs" "bdev MB/cs" "per CPU"
 		for bs in "${sizes[@]}"; do
 			for path in file bdev; do
 				$JQ -r --arg n "sweep-$path-$mode-$bs-" --arg d "$rw" \
 					'.jobs[] | select(.jobname | startswith($n)) | .[$d].bw_bytes / 1e6' \
 					"$json" | median >"$T/$path"
+				$JQ -r --arg n "sweep-$path-$mode-$bs-" --arg d "$rw" \
+					'.jobs[] | select(.jobname | startswith($n)) |
+					 .[$d].bw_bytes / 1e6 * 100 / ([.usr_cpu + .sys_cpu, 0.01] | max)' \
+					"$json" | median >"$T/$path.cpu"
 			done
 			# (median of nothing is 0: a size not run in this mode)
 			if [ "$(<"$T/file")" = 0 ]; then
-				printf '%10s %10s %10s %7s\n' "$bs" - - -
+				printf '%10s %10s %10s %9s %9s %9s %9s\n' "$bs" - - - - - -
 				continue
 			fi
-			printf '%10s %10.1f %10.1f %7.3f\n' "$bs" "$(<"$T/file")" "$(<"$T/bdev")" \
-				"$(echo "$(<"$T/file") $(<"$T/bdev")" | awk '{ print $2 ? $1 / $2 : 0 }')"
+			printf '%10s %10.1f %10.1f %9.3f %9.1f %9.1f %9.3f\n' "$bs" "$(<"$T/file")" \
+				"$(<"$T/bdev")" \
+				"$(echo "$(<"$T/file") $(<"$T/bdev")" | awk '{ print $2 ? $1 / $2 : 0 }')" \
+				"$(<"$T/file.cpu")" "$(<"$T/bdev.cpu")" \
+				"$(echo "$(<"$T/file.cpu") $(<"$T/bdev.cpu")" | awk '{ print $2 ? $1 / $2 : 0 }')"
 		done
 	done
 done
