@@ -153,11 +153,13 @@ static int open_private(dev_t dev, int flags, char *path, size_t pathlen)
 			unlink(node);
 		}
 		rmdir(dir);
-		/* EACCES from open: the directory is on a nodev mount, try the next. */
 		if (fd >= 0) {
 			snprintf(path, pathlen, "(private node %u:%u)", major(dev), minor(dev));
 			return fd;
 		}
+		/* EACCES/EPERM: a nodev mount or no CAP_MKNOD here; try the next. */
+		if (fd != -EACCES && fd != -EPERM)
+			break;
 	}
 	return fd;
 }

@@ -241,7 +241,7 @@ static int dev_open_flags(struct thread_data *td)
 
 	if (td->o.odirect)
 		flags |= O_DIRECT;
-	return flags | td->o.sync_io | O_NOATIME;
+	return flags | td->o.sync_io;
 }
 
 /*
@@ -271,8 +271,9 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	if (bf->file_fd < 0)
 		bf->file_fd = open(f->file_name, O_RDONLY | O_CLOEXEC);
 	if (bf->file_fd < 0) {
-		snprintf(why, sizeof(why), "open: %s", strerror(errno));
-		return refuse(td, f, errno, why);
+		ret = errno;
+		snprintf(why, sizeof(why), "open: %s", strerror(ret));
+		return refuse(td, f, ret, why);
 	}
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
 	if (!ret)
