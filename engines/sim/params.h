@@ -40,6 +40,7 @@ struct sim_params {
 	unsigned int target_copy_mbps;		/* page cache -> SCST buffers */
 	unsigned int target_iov_kb;		/* readv() segment size, 0 = whole cmd */
 	unsigned int handoff_us;		/* waking a sleeping thread for a cmd */
+	unsigned int wake_lifo;			/* most recently idle thread first */
 	unsigned int jitter_us;			/* CPU scheduling noise per command start */
 	unsigned int seed;			/* of the jitter's PRNG (determinism) */
 

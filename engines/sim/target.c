@@ -167,7 +167,7 @@ static void try_dispatch(struct target *t)
 	while (t->queue.n && t->nidle) {
 		if (t->p->order == SIM_ORDER_ORDERED && t->executing)
 			return;
-		assign(t, t->idle[0], fifo_pop(&t->queue));
+		assign(t, t->idle[t->p->wake_lifo ? t->nidle - 1 : 0], fifo_pop(&t->queue));
 	}
 }
 
