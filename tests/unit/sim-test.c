@@ -330,6 +330,45 @@ static void test_cfq_idle_hit(void)
 	clk_free(&clk);
 }
 
+/*
+ * 2.6.30's close cooperator (sim_cfq_coop=1): in the private scene of
+ * test_cfq_idle, queue 2's request (1 MiB, within CFQ_SEEK_THR = 4 MiB of the
+ * head while queue 1 has no valid seek statistics) is a cooperator: no idling,
+ * it goes at 2 ms right after queue 1's last request.
+ */
+static void test_cfq_coop(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	struct submit_ev e1 = { &q, 0, 1 }, e2 = { &q, 65536, 1 }, e3 = { &q, 1 << 20, 2 };
+	const struct cfq_stats *st;
+
+	sim_params_default(&p);
+	p.cfq_coop = 1;
+	clk_init(&clk);
+	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+	d.q = &q;
+	d.clk = &clk;
+	q.start = fake_start;
+	q.dev = &d;
+	q.done = fake_data;
+	q.owner = &d;
+	clk_at(&clk, 0, submit_cb, &e1, 0);
+	clk_at(&clk, 1, submit_cb, &e2, 0);
+	clk_at(&clk, SIM_MS / 2, submit_cb, &e3, 0);
+	while (clk_step(&clk))
+		;
+	st = elv_cfq_stats(q.e);
+	CHECK_EQ(d.n, 3);
+	CHECK_EQ(d.t[2], 2 * SIM_MS);
+	CHECK_EQ(st->idle_expired, 0);	/* only queue 2 idles at the very end */
+	CHECK_EQ(st->coop_switches, 1);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
 /* deadline: ascending batch from the head, then the FIFO's oldest */
 static void test_deadline_order(void)
 {
@@ -509,6 +548,7 @@ int main(void)
 	test_readahead_interleaved();
 	test_cfq_idle();
 	test_cfq_idle_hit();
+	test_cfq_coop();
 	test_deadline_order();
 	test_disk();
 	test_link();
