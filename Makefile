@@ -11,6 +11,7 @@
 #   TESTS        test scripts/programs run by 'make check', in order
 #   SAN_TESTS    the subset run again under ASan/UBSan and TSan
 #   BENCHES      benchmark scripts run by 'make bench'
+#   CHECK_DEPS   extra files the tests need built first
 #
 # SANITIZE=address,undefined (or thread) builds everything under
 # build/san-*/ so a sanitizer build never overwrites the real one.
@@ -56,6 +57,7 @@ PROGS :=
 TESTS :=
 SAN_TESTS :=
 BENCHES :=
+CHECK_DEPS :=
 COMMON_SRCS :=
 MAN1 :=
 
@@ -99,16 +101,17 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 # "N passed, N failed, N skipped"; any failure fails make.
 TEST_ENV = TOP=$(CURDIR) B=$(abspath $(B)) SANITIZE=$(SANITIZE) \
 	FIO=$(FIO) FIO_VERSION=$(FIO_VERSION) JQ=$(JQ) \
-	FIOTAB=$(abspath $(B))/analysis/fiotab ENGDIR=$(abspath $(B))/engines
+	FIOTAB=$(abspath $(B))/analysis/fiotab ENGDIR=$(abspath $(B))/engines \
+	CC=$(CC) MISMATCH_VERSION=$(MISMATCH_VERSION) ENGINES="$(ENGINES)"
 
 check: check-default
 	$(MAKE) --no-print-directory SANITIZE=address,undefined check-san
 	$(MAKE) --no-print-directory SANITIZE=thread check-san
 
-check-default: all
+check-default: all $(CHECK_DEPS)
 	@$(TEST_ENV) tests/harness.sh $(TESTS)
 
-check-san: all
+check-san: all $(CHECK_DEPS)
 	@$(TEST_ENV) tests/harness.sh $(SAN_TESTS)
 
 bench: all

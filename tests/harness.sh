@@ -15,7 +15,7 @@ if [ "${1:-}" = --bench ]; then
 fi
 
 : "${B:?B (build dir) must be set; run through make}"
-logdir=$B/test-logs
+logdir=$B/obj/test-logs
 mkdir -p "$logdir"
 timeout_s=${TEST_TIMEOUT:-900}
 pass=0 fail=0 skip=0 failed=()

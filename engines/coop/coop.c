@@ -23,13 +23,12 @@ struct coop_data {
 
 static struct fio_option options[];
 
-/* For SIM_FIO_OPTIONS(), see the option table. */
-typedef struct coop_options type;
-
 /*
  * Enum options are parsed by us rather than by fio's posval matching so a
  * typo gets a "coop:" message naming the option and its valid values.
- * fio passes the engine's option struct as @data.
+ * fio passes the engine's option struct as @data.  Each also needs a string
+ * field (off1): with off1 = 0 fio would strdup() what sits at offset 0 of
+ * the struct -- the thread_data pointer fio keeps there.
  */
 static int parse_enum(const char *name, const char *str, unsigned int *out)
 {
@@ -82,6 +81,7 @@ static struct fio_option options[] = {
 		.name	= "coop_dispatch",
 		.lname	= "coop dispatch policy",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, dispatch_str),
 		.cb	= str_dispatch_cb,
 		.help	= "How commands reach workers",
 		.def	= "queue",
@@ -98,6 +98,7 @@ static struct fio_option options[] = {
 		.name	= "coop_fd",
 		.lname	= "coop file descriptors",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, fd_str),
 		.cb	= str_fd_cb,
 		.help	= "Whether workers share one open file",
 		.def	= "shared",
@@ -114,6 +115,7 @@ static struct fio_option options[] = {
 		.name	= "coop_ioctx",
 		.lname	= "coop io_context",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ioctx_str),
 		.cb	= str_ioctx_cb,
 		.help	= "Whether workers share one kernel io_context",
 		.def	= "private",
@@ -130,6 +132,7 @@ static struct fio_option options[] = {
 		.name	= "coop_ra",
 		.lname	= "coop readahead",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ra_str),
 		.cb	= str_ra_cb,
 		.help	= "Who reads ahead for the stream",
 		.def	= "kernel",
@@ -168,6 +171,7 @@ static struct fio_option options[] = {
 		.name	= "coop_backend",
 		.lname	= "coop backend",
 		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, backend_str),
 		.cb	= str_backend_cb,
 		.help	= "How workers do I/O",
 		.def	= "psync",
@@ -192,12 +196,7 @@ static struct fio_option options[] = {
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
-	/*
-	 * SIM_FIO_OPTIONS(type, m) names its parameter "type", which also
-	 * rewrites its ".type =" designator; passing a typedef literally
-	 * named "type" keeps both meanings valid.
-	 */
-	SIM_FIO_OPTIONS(type, sim),
+	SIM_FIO_OPTIONS(struct coop_options, sim),
 	{
 		.name	= NULL,
 	},

@@ -46,6 +46,11 @@ struct coop_options {
 	unsigned int split_kb;	/* coop_split_kb: largest part, KiB; 0 = no split */
 	unsigned int backend;	/* coop_backend: enum coop_backend_kind */
 	unsigned int stats;	/* coop_stats: print per-worker stats at exit */
+	/*
+	 * The enum options as written (fio's parser stores, duplicates and
+	 * frees these; the values above are what counts).
+	 */
+	char *dispatch_str, *fd_str, *ioctx_str, *ra_str, *backend_str;
 	struct sim_options sim;	/* sim_*: the model's own options */
 };
 

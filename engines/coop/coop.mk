@@ -11,9 +11,11 @@ coop_LIBS := -luring -lpthread
 
 TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
 	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
-	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
+	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
+	tests/engines/coop-soak.sh
 SAN_TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
-	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
+	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
+	tests/engines/coop-soak.sh
 
 PROGS += tests/unit/coop-probe
 tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
@@ -24,3 +26,5 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
 	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
+
+BENCHES += tests/bench/coop-vs-psync.sh

@@ -20,7 +20,7 @@ refused() {
 	done
 	shift
 	out=$(timeout -k 5 60 "${wrap[@]}" "$FIO" --ioengine="external:$COOP_SO" \
-		--name=bad --filename="$T/target" --size=4m --rw=read --bs=4k "$@" 2>&1)
+		"${mode[@]}" --name=bad --filename="$T/target" --size=4m --rw=read --bs=4k "$@" 2>&1)
 	rc=$?
 	[ $rc = 124 ] || [ $rc = 137 ] && fail "$* hung"
 	[ $rc != 0 ] || fail "$* was accepted: $out"
@@ -34,7 +34,10 @@ case ${SANITIZE:-} in
 *address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;;
 *thread*) pre=$(${CC:-cc} -print-file-name=libtsan.so) ;;
 esac
-env=(env ${pre:+LD_PRELOAD=$pre})
+env=(env ${pre:+LD_PRELOAD=$pre} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1})
+# TSan cannot follow fio's fork mode.
+mode=()
+coop_is_tsan && mode=(--thread)
 
 refused 'coop: coop_threads=0: must be between 1 and 1024' "${env[@]}" -- --coop_threads=0
 refused 'coop: coop_threads=1025: must be between 1 and 1024' "${env[@]}" -- --coop_threads=1025
@@ -51,7 +54,7 @@ refused 'coop: coop_backend=uring' "$probe" nouring "${env[@]}" -- \
 	--coop_backend=uring --coop_ioctx=shared --numjobs=3
 # The filter only takes io_uring away: the psync pool runs under it.
 "$probe" nouring "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" --name=ok \
-	--filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
+	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
 	>"$T/ok.out" 2>&1 || fail "psync pool failed under the no-io_uring filter: $(cat "$T/ok.out")"
 if coop_is_tsan; then
 	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# fiotab: fio JSON -> tables (issue 3).
+FIOTAB_CORE := analysis/util.c analysis/fiosize.c analysis/jobs.c analysis/input.c \
+	analysis/group.c analysis/partition.c analysis/stats.c analysis/table.c \
+	analysis/metrics.c analysis/phase.c analysis/perftest.c analysis/ratio.c analysis/iozone.c \
+	analysis/bonnie.c analysis/dd.c analysis/summary.c analysis/text.c \
+	analysis/csv.c analysis/json.c analysis/markdown.c analysis/influx.c \
+	analysis/prom.c analysis/svg.c
+PROGS += analysis/fiotab
+analysis/fiotab_SRCS := analysis/fiotab.c $(FIOTAB_CORE)
+analysis/fiotab_LIBS := $(CJSON_LIBS)
+MAN1 += analysis/fiotab.1

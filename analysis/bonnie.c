@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Bonnie 1.2's table (seed 002):
+ *
+ *               ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-
+ *               -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --04k (03)-
+ * Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU   /sec %CPU
+ * elm3b9 1* 500   469  4.3  1777  0.4  1533  0.4  8595 84.5 26318  3.9  137.9  0.0
+ *
+ * K/sec "%6d", %CPU "%5.1f", seeks "%7.1f".  Phases come from job names
+ * "bonnie-<phase>": putc, write, rewrite, getc, read, seeks.  K = 1024 bytes;
+ * rewrite (fio rw=rw) counts (read + written bytes) / 2 per second, like
+ * Bonnie's file size / time; seeks/s = read + write IOPS; %CPU = usr + sys.
+ * Machine = host, else the target's basename ("fio" for fio's default
+ * files), cut to 9 characters.
+ */
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phase.h"
+
+enum { B_PUTC, B_WRITE, B_REWRITE, B_GETC, B_READ, B_SEEKS, NPHASE };
+
+static const char *const phases[] = { "putc", "write", "rewrite", "getc", "read", "seeks",
+				      NULL };
+
+static double kps(const struct job *j, int ph)
+{
+	const struct dirstat *r = &j->d[DIR_READ], *w = &j->d[DIR_WRITE];
+	double t;
+
+	switch (ph) {
+	case B_REWRITE:
+		t = fmax(r->runtime_s, w->runtime_s);
+		return t > 0 ? (r->io_bytes + w->io_bytes) / 2 / 1024 / t : NAN;
+	case B_PUTC:
+	case B_WRITE:
+		return w->runtime_s > 0 ? w->io_bytes / 1024 / w->runtime_s : NAN;
+	case B_SEEKS:
+		return r->iops + w->iops;
+	default:
+		return r->runtime_s > 0 ? r->io_bytes / 1024 / r->runtime_s : NAN;
+	}
+}
+
+static struct table *render(const struct phase_table *pt)
+{
+	static const char *const keys[] = { "putc", "write", "rewrite", "getc", "read",
+					    "seeks" };
+	const struct phase_row *r = &pt->rows[0];
+	struct table *t = table_new("bonnie", 1);
+	const struct job *any = NULL, *sk = r->ph[B_SEEKS];
+	char line[128], machine[16], *tmp;
+	uint64_t size = 0;
+	struct col *c;
+	int k, row;
+
+	phase_table_header(t, pt, "bonnie");
+	table_note(t, "K = 1024 bytes; %%CPU = usr + sys of the fio job");
+	table_pre(t, "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-");
+	snprintf(line, sizeof(line),
+		 "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --%02uk (%02d)-",
+		 sk ? (unsigned)(sk->d[DIR_READ].bs / 1024) : 4, sk ? sk->numjobs : 1);
+	table_pre(t, line);
+
+	c = table_col(t, "machine", NULL, COL_STR, 10, 0, "");
+	col_hdr(c, "Machine", NULL, NULL);
+	c->flags |= COL_LEFT;
+	c = table_col(t, "MB", "MiB", COL_INT, 3, 0, "");
+	col_hdr(c, "MB", NULL, NULL);
+	for (k = 0; k < NPHASE; k++) {
+		char key[32], tags[32];
+
+		snprintf(tags, sizeof(tags), "phase=%s", keys[k]);
+		snprintf(key, sizeof(key), "%s_%s", keys[k], k == B_SEEKS ? "per_s" : "KBps");
+		c = table_col(t, key, k == B_SEEKS ? "1/s" : "KiB/s", k == B_SEEKS ? COL_NUM : COL_INT,
+			      k == B_SEEKS ? 7 : 6, 1, "");
+		col_hdr(c, k == B_SEEKS ? "/sec" : "K/sec", NULL, NULL);
+		if (k == B_SEEKS)
+			col_metric(c, "seeks_per_second", 1, tags);
+		else
+			col_metric(c, "throughput_bytes_per_second", 1024, tags);
+		snprintf(key, sizeof(key), "%s_cpu_pct", keys[k]);
+		c = table_col(t, key, "%", COL_NUM, 5, 1, "");
+		col_hdr(c, "%CPU", NULL, NULL);
+		col_metric(c, "cpu_ratio", 0.01, tags);
+	}
+
+	for (k = 0; k < NPHASE; k++)
+		if (r->ph[k]) {
+			any = r->ph[k];
+			if (!size)
+				size = r->ph[k]->size;
+		}
+	if (!size && any)
+		size = (uint64_t)fmax(any->d[DIR_WRITE].io_bytes, any->d[DIR_READ].io_bytes);
+	if (strcmp(pt->host, "-")) {
+		snprintf(machine, sizeof(machine), "%.9s", pt->host);
+	} else if (strcmp(pt->target, ".")) {
+		tmp = xstrdup(pt->target);
+		snprintf(machine, sizeof(machine), "%.9s", basename(tmp));
+		free(tmp);
+	} else {
+		snprintf(machine, sizeof(machine), "fio");
+	}
+	row = table_row(t);
+	table_str(t, row, 0, machine);
+	table_num(t, row, 1, round((double)size / 1048576));
+	for (k = 0; k < NPHASE; k++) {
+		const struct job *j = r->ph[k];
+		double v;
+
+		if (!j)
+			continue;
+		v = kps(j, k);
+		table_num(t, row, 2 + 2 * k, k == B_SEEKS ? v : round(v));
+		table_num(t, row, 3 + 2 * k, j->usr_cpu + j->sys_cpu);
+	}
+	return t;
+}
+
+int bonnie_tables(const struct jobset *js, struct tablist *out)
+{
+	struct phase_set set = { 0 };
+	size_t i;
+	int used = 0;
+
+	for (i = 0; i < js->n; i++) {
+		const struct job *j = &js->v[i];
+		struct phase_row *r;
+		int ph;
+
+		if (strncmp(j->name, "bonnie-", 7))
+			continue;
+		ph = phase_index(phases, j->name + 7, strlen(j->name + 7));
+		if (ph < 0) {
+			warnx_("bonnie: job '%s' left out (unknown phase)", j->name);
+			continue;
+		}
+		r = phase_row_of(phase_table_of(&set, j), 0, 0);
+		if (r->ph[ph])
+			warnx_("bonnie: job '%s' seen twice for %s, the last one counts", j->name,
+			       j->target);
+		r->ph[ph] = j;
+		used = 1;
+	}
+	for (i = 0; i < set.n; i++)
+		tablist_add(out, render(&set.v[i]));
+	phase_set_free(&set);
+	if (!used) {
+		warnx_("bonnie: no jobs named bonnie-<phase> (putc, write, rewrite, getc, read, seeks)");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CSV per RFC 4180: one header row, CRLF line ends, fields quoted when they
+ * hold a comma, quote or line break.  Several tables become one CSV: the
+ * first two columns name the table and its series, the rest is the union of
+ * all tables' columns (empty where a table has no such column).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fiotab.h"
+#include "table.h"
+
+static void field(FILE *f, const char *s, int first)
+{
+	if (!first)
+		fputc(',', f);
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_csv(FILE *f, const struct tablist *l)
+{
+	const char **keys = NULL;
+	int nkeys = 0, i, ci, k, r;
+	char buf[256];
+
+	for (i = 0; i < l->n; i++)
+		for (ci = 0; ci < l->v[i]->ncols; ci++) {
+			const struct col *c = &l->v[i]->cols[ci];
+
+			if (c->flags & COL_TEXT_ONLY)
+				continue;
+			for (k = 0; k < nkeys && strcmp(keys[k], c->key); k++)
+				;
+			if (k == nkeys) {
+				keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
+				keys[nkeys++] = c->key;
+			}
+		}
+	field(f, "table", 1);
+	field(f, "series", 0);
+	for (k = 0; k < nkeys; k++)
+		field(f, keys[k], 0);
+	fputs("\r\n", f);
+	for (i = 0; i < l->n; i++) {
+		const struct table *t = l->v[i];
+		int map[nkeys > 0 ? nkeys : 1];
+
+		for (k = 0; k < nkeys; k++) {
+			map[k] = -1;
+			for (ci = 0; ci < t->ncols; ci++)
+				if (!(t->cols[ci].flags & COL_TEXT_ONLY) &&
+				    !strcmp(t->cols[ci].key, keys[k]))
+					map[k] = ci;
+		}
+		for (r = 0; r < t->nrows; r++) {
+			field(f, t->name, 1);
+			field(f, t->title ? t->title : "", 0);
+			for (k = 0; k < nkeys; k++) {
+				buf[0] = '\0';
+				if (map[k] >= 0) {
+					const struct col *c = &t->cols[map[k]];
+					const struct cell *x = table_cell((struct table *)t, r, map[k]);
+
+					if (c->kind == COL_NUM && x->set)
+						fmt_double(buf, sizeof(buf), x->v);
+					else
+						cell_text(c, x, buf, sizeof(buf));
+				}
+				field(f, buf, 0);
+			}
+			fputs("\r\n", f);
+		}
+	}
+	free(keys);
+}

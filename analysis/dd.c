@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dd's closing line (coreutils 6-8, as in seed 001) per job and direction:
+ *
+ *   1048576000 bytes (1.0 GB) copied, 12.1291 s, 86.5 MB/s
+ *
+ * sizes and rates in SI units with coreutils' human_readable rounding (one
+ * decimal unless that needs more than 3 digits before the point), seconds
+ * "%g"; and an iostat-like view (seed 004): KB/t, tps, MB/s (2^20), CPU.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+/* coreutils human_readable(..., human_autoscale | human_SI | human_round_to_nearest) */
+static void human_si(double v, char *buf, size_t len)
+{
+	static const char prefix[] = "kMGTPEZY";
+	int e = 0;
+	char num[32];
+
+	while (v >= 1000 && e < 8) {
+		v /= 1000;
+		e++;
+	}
+	snprintf(num, sizeof(num), "%.1f", v);
+	if (strlen(num) > 4 || !e)
+		snprintf(num, sizeof(num), "%.0f", v);
+	if (e)
+		snprintf(buf, len, "%s %cB", num, prefix[e - 1]);
+	else
+		snprintf(buf, len, "%s B", num);
+}
+
+static struct table *dd_of(const struct partition *p)
+{
+	struct table *t = table_new("dd", 0);
+	struct col *c;
+	size_t i;
+	int d, row;
+
+	t->title = titled("dd", p);
+	note_versions(t, p->jobs, p->n);
+	mode_tags(t, p->modeled, p->scale);
+	c = table_col(t, "line", NULL, COL_STR, 0, 0, "");
+	c->flags |= COL_TEXT_ONLY | COL_LEFT;
+	c = table_col(t, "job", NULL, COL_STR, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "job");
+	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "host");
+	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "rw");
+	c = table_col(t, "bytes", "bytes", COL_INT, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_metric(c, "bytes", 1, NULL);
+	c = table_col(t, "seconds", "s", COL_NUM, 0, 6, "");
+	c->flags |= COL_DATA_ONLY;
+	col_metric(c, "seconds", 1, NULL);
+	c = table_col(t, "MBps_SI", "MB/s (10^6)", COL_NUM, 0, 3, "");
+	c->flags |= COL_DATA_ONLY;
+	col_metric(c, "throughput_bytes_per_second", 1e6, NULL);
+
+	for (i = 0; i < p->n; i++) {
+		const struct job *j = p->jobs[i];
+
+		for (d = 0; d < NDIR; d++) {
+			const struct dirstat *x = &j->d[d];
+			char size[32], rate[32], *line;
+
+			if (!x->present || !(x->runtime_s > 0))
+				continue;
+			human_si(x->io_bytes, size, sizeof(size));
+			human_si(x->io_bytes / x->runtime_s, rate, sizeof(rate));
+			line = xasprintf("%.0f bytes (%s) copied, %g s, %s/s", x->io_bytes, size,
+					 x->runtime_s, rate);
+			row = table_row(t);
+			table_str(t, row, 0, line);
+			free(line);
+			table_str(t, row, 1, j->name);
+			table_str(t, row, 2, j->host);
+			table_str(t, row, 3, dir_name[d]);
+			table_num(t, row, 4, x->io_bytes);
+			table_num(t, row, 5, x->runtime_s);
+			table_num(t, row, 6, x->io_bytes / x->runtime_s / 1e6);
+		}
+	}
+	return t;
+}
+
+static struct table *iostat_of(const struct partition *p)
+{
+	static const struct { const char *key, *hdr, *unit, *field; double scale; int prec; } cols[] = {
+		{ "KB_per_transfer", "KB/t", "KiB", "transfer_bytes", 1024, 2 },
+		{ "tps", "tps", "1/s", "transfers_per_second", 1, 0 },
+		{ "MBps", "MB/s", "MiB/s", "throughput_bytes_per_second", 1048576, 2 },
+		{ "us", "us", "%", "cpu_user_ratio", 0.01, 0 },
+		{ "sy", "sy", "%", "cpu_system_ratio", 0.01, 0 },
+	};
+	struct table *t = table_new("iostat", 1);
+	struct col *c;
+	size_t i, k;
+	int d, row;
+
+	t->title = titled("iostat view", p);
+	note_versions(t, p->jobs, p->n);
+	table_note(t, "per job and direction: KB/t = bytes/ios/1024, tps = IOPS, MB/s = 2^20 bytes/s, us/sy = fio's usr/sys CPU %%");
+	mode_tags(t, p->modeled, p->scale);
+	c = table_col(t, "job", NULL, COL_STR, 0, 0, " ");
+	col_hdr(c, "job", NULL, NULL);
+	c->flags |= COL_LEFT;
+	col_tag(c, "job");
+	c = table_col(t, "dir", NULL, COL_STR, 5, 0, " ");
+	col_hdr(c, "dir", NULL, NULL);
+	c->flags |= COL_LEFT;
+	col_tag(c, "rw");
+	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "host");
+	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
+		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,
+			      k + 1 < sizeof(cols) / sizeof(*cols) ? " " : "");
+		col_hdr(c, cols[k].hdr, NULL, NULL);
+		col_metric(c, cols[k].field, cols[k].scale, NULL);
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct job *j = p->jobs[i];
+
+		for (d = 0; d < NDIR; d++) {
+			const struct dirstat *x = &j->d[d];
+
+			if (!x->present)
+				continue;
+			row = table_row(t);
+			table_str(t, row, 0, j->name);
+			table_str(t, row, 1, dir_name[d]);
+			table_str(t, row, 2, j->host);
+			if (x->total_ios > 0)
+				table_num(t, row, 3, x->io_bytes / x->total_ios / 1024);
+			table_num(t, row, 4, x->iops);
+			if (x->runtime_s > 0)
+				table_num(t, row, 5, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 6, j->usr_cpu);
+			table_num(t, row, 7, j->sys_cpu);
+		}
+	}
+	return t;
+}
+
+int dd_tables(const struct jobset *js, struct tablist *out)
+{
+	struct partition *p;
+	size_t n = partition_jobs(js, &p), i;
+	int any = 0;
+
+	for (i = 0; i < n; i++) {
+		struct table *t = dd_of(&p[i]);
+
+		if (t->nrows) {
+			tablist_add(out, t);
+			tablist_add(out, iostat_of(&p[i]));
+			any = 1;
+		} else {
+			table_free(t);
+		}
+	}
+	partition_free(p, n);
+	if (!any) {
+		warnx_("dd: no usable jobs (no job moved data in a measurable time)");
+		return -1;
+	}
+	return 0;
+}

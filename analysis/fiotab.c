@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fiotab: fio JSON -> the tables of the block-vs-file threads.
+ *
+ *   fiotab COMMAND [OPTIONS] [FILE...]     (no FILE or "-": stdin)
+ *
+ * Everything is read and checked before anything is printed: a malformed
+ * input makes fiotab exit 2 with "fiotab: FILE:LINE:COL: ..." and print no
+ * table, unless --keep-going, which skips the bad document, says so on
+ * stderr and in a note of every table.  Exit 1: usage, no usable jobs, I/O
+ * error on output.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tables.h"
+
+#define FIOTAB_VERSION "1.0"
+
+enum fmt { F_TEXT, F_CSV, F_JSON, F_MARKDOWN, F_INFLUX, F_PROM };
+
+static const char *const fmt_names[] = { "text", "csv", "json", "markdown", "influx",
+					 "prom" };
+
+struct cli {
+	const char *cmd;
+	enum fmt fmt;
+	int keep_going;
+	const char *out;	/* plot */
+	struct selector series, base, cand;
+	struct ratio_opts ratio;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: fiotab COMMAND [OPTIONS] [FILE...]\n"
+	      "commands:\n"
+	      "  perftest [--series REGEX]...   blockdev-perftest table (avg/std/IOPS)\n"
+	      "  ratio BASE CAND                candidate/baseline with a noise test\n"
+	      "  ratio --baseline-series RE --candidate-series RE FILE...\n"
+	      "  iozone                         iozone auto-mode table\n"
+	      "  bonnie                         Bonnie table\n"
+	      "  dd                             dd lines and an iostat-like view\n"
+	      "  summary                        one row per job\n"
+	      "  plot -o OUT.svg [--series RE]  MB/s and IOPS against block size\n"
+	      "options:\n"
+	      "  -f, --format=text|csv|json|markdown|influx|prom\n"
+	      "  -k, --keep-going     skip malformed documents (and say so)\n"
+	      "  -s, --series=REGEX   series by job name (first capture = label)\n"
+	      "  --baseline-series=REGEX, --candidate-series=REGEX (job name or target)\n"
+	      "  --alpha=P            noise-test significance level (default 0.05)\n"
+	      "  -o, --output=FILE    plot output\n"
+	      "  -h, --help, -V, --version\n", f);
+}
+
+static void add_pat(struct selector *s, const char *p)
+{
+	s->patterns = xrealloc(s->patterns, (s->npatterns + 1) * sizeof(char *));
+	s->patterns[s->npatterns++] = (char *)p;
+}
+
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	enum { O_BASE = 256, O_CAND, O_ALPHA };
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ "series", required_argument, NULL, 's' },
+		{ "baseline-series", required_argument, NULL, O_BASE },
+		{ "candidate-series", required_argument, NULL, O_CAND },
+		{ "alpha", required_argument, NULL, O_ALPHA },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int o;
+	size_t i;
+	char *end;
+
+	while ((o = getopt_long(argc, argv, "f:ks:o:hV", lo, NULL)) != -1) {
+		switch (o) {
+		case 'f':
+			for (i = 0; i < sizeof(fmt_names) / sizeof(*fmt_names); i++)
+				if (!strcmp(optarg, fmt_names[i]))
+					break;
+			if (i == sizeof(fmt_names) / sizeof(*fmt_names)) {
+				warnx_("unknown format '%s' (text, csv, json, markdown, influx, prom)",
+				       optarg);
+				return -1;
+			}
+			c->fmt = (enum fmt)i;
+			break;
+		case 'k':
+			c->keep_going = 1;
+			break;
+		case 's':
+			add_pat(&c->series, optarg);
+			break;
+		case O_BASE:
+			add_pat(&c->base, optarg);
+			c->base.match_target = 1;
+			break;
+		case O_CAND:
+			add_pat(&c->cand, optarg);
+			c->cand.match_target = 1;
+			break;
+		case O_ALPHA:
+			c->ratio.alpha = strtod(optarg, &end);
+			if (*end || !(c->ratio.alpha > 0 && c->ratio.alpha < 1)) {
+				warnx_("--alpha must be in (0, 1)");
+				return -1;
+			}
+			break;
+		case 'o':
+			c->out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("fiotab %s\n", FIOTAB_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads every file; 0, or 2 when an input is malformed (already reported). */
+static int read_all(struct jobset *js, char **files, int n, int keep_going)
+{
+	static char *stdin_only[] = { "-" };
+	int i;
+
+	if (!n) {
+		files = stdin_only;
+		n = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (input_read(js, files[i], keep_going))
+			return 2;
+	return 0;
+}
+
+static void note_skipped(struct tablist *l, unsigned n)
+{
+	int i;
+
+	if (!n)
+		return;
+	for (i = 0; i < l->n; i++)
+		table_note(l->v[i], "INCOMPLETE: %u input document(s) skipped (--keep-going), see stderr",
+			   n);
+}
+
+/* The one series of a side of ratio, or NULL after saying why. */
+static const struct series *one_side(const struct serieslist *sl, const char *what)
+{
+	if (sl->n == 1)
+		return &sl->v[0];
+	if (!sl->n)
+		warnx_("ratio: no usable jobs for the %s", what);
+	else
+		warnx_("ratio: the %s holds %zu series (targets/hosts/modes: first '%s', then '%s'); select one with --%s-series",
+		       what, sl->n, sl->v[0].label, sl->v[1].label,
+		       strcmp(what, "baseline") ? "candidate" : "baseline");
+	return NULL;
+}
+
+static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
+{
+	struct jobset bj = { 0 }, cj = { 0 };
+	struct serieslist bs = { 0 }, cs = { 0 };
+	const struct series *b, *k;
+	int rc = 1;
+
+	if (c->base.npatterns || c->cand.npatterns) {
+		if (!c->base.npatterns || !c->cand.npatterns) {
+			warnx_("ratio: give both --baseline-series and --candidate-series");
+			return 1;
+		}
+		if (read_all(&bj, files, n, c->keep_going)) {
+			rc = 2;
+			goto out;
+		}
+		if (series_build(&bj, &c->base, &bs) || series_build(&bj, &c->cand, &cs))
+			goto out;
+		cj.nskipped = 0;
+	} else {
+		if (n != 2) {
+			warnx_("ratio: expected BASELINE and CANDIDATE files (or --baseline-series/--candidate-series)");
+			return 1;
+		}
+		if (read_all(&bj, files, 1, c->keep_going) ||
+		    read_all(&cj, files + 1, 1, c->keep_going)) {
+			rc = 2;
+			goto out;
+		}
+		if (series_build(&bj, &c->series, &bs) || series_build(&cj, &c->series, &cs))
+			goto out;
+	}
+	b = one_side(&bs, "baseline");
+	k = one_side(&cs, "candidate");
+	if (!b || !k)
+		goto out;
+	series_sort(&bs);
+	series_sort(&cs);
+	if (ratio_table(b, k, &c->ratio, tl))
+		goto out;
+	note_skipped(tl, bj.nskipped + cj.nskipped);
+	rc = 0;
+out:
+	series_free(&bs);
+	series_free(&cs);
+	jobset_free(&bj);
+	jobset_free(&cj);
+	return rc;
+}
+
+static int write_plot(struct cli *c, const struct serieslist *sl)
+{
+	char *tmp;
+	FILE *f;
+	int rc;
+
+	if (!c->out) {
+		warnx_("plot: -o OUT.svg is required");
+		return 1;
+	}
+	/* write next to the target and rename: never a half-written SVG */
+	tmp = xasprintf("%s.tmp.%ld", c->out, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		warnx_("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	rc = svg_plot(f, sl);
+	if (fclose(f) || rc) {
+		if (!rc)
+			warnx_("%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return 1;
+	}
+	if (rename(tmp, c->out)) {
+		warnx_("%s: %s", c->out, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return 1;
+	}
+	free(tmp);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .ratio.alpha = 0.05 };
+	struct jobset js = { 0 };
+	struct serieslist sl = { 0 };
+	struct tablist tl = { 0 };
+	int rc = 1, nfiles;
+	char **files;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("fiotab %s\n", FIOTAB_VERSION);
+		return 0;
+	}
+	c.cmd = argv[1];
+	if (parse_args(argc - 1, argv + 1, &c))
+		return 1;
+	files = argv + 1 + optind;
+	nfiles = argc - 1 - optind;
+
+	if (!strcmp(c.cmd, "ratio")) {
+		rc = cmd_ratio(&c, files, nfiles, &tl);
+		goto print;
+	}
+	if (strcmp(c.cmd, "perftest") && strcmp(c.cmd, "plot") && strcmp(c.cmd, "iozone") &&
+	    strcmp(c.cmd, "bonnie") && strcmp(c.cmd, "dd") && strcmp(c.cmd, "summary")) {
+		warnx_("unknown command '%s'", c.cmd);
+		usage(stderr);
+		return 1;
+	}
+	if (read_all(&js, files, nfiles, c.keep_going)) {
+		rc = 2;
+		goto out;
+	}
+	if (!strcmp(c.cmd, "perftest") || !strcmp(c.cmd, "plot")) {
+		if (series_build(&js, &c.series, &sl))
+			goto out;
+		series_sort(&sl);
+		if (!strcmp(c.cmd, "plot")) {
+			rc = write_plot(&c, &sl);
+			goto out;
+		}
+		rc = perftest_tables(&sl, &tl) ? 1 : 0;
+	} else if (!strcmp(c.cmd, "iozone")) {
+		rc = iozone_tables(&js, &tl) ? 1 : 0;
+	} else if (!strcmp(c.cmd, "bonnie")) {
+		rc = bonnie_tables(&js, &tl) ? 1 : 0;
+	} else if (!strcmp(c.cmd, "dd")) {
+		rc = dd_tables(&js, &tl) ? 1 : 0;
+	} else {
+		rc = summary_tables(&js, &tl) ? 1 : 0;
+	}
+	if (!rc)
+		note_skipped(&tl, js.nskipped);
+print:
+	if (!rc) {
+		switch (c.fmt) {
+		case F_TEXT:
+			out_text(stdout, &tl);
+			break;
+		case F_CSV:
+			out_csv(stdout, &tl);
+			break;
+		case F_JSON:
+			out_json(stdout, &tl);
+			break;
+		case F_MARKDOWN:
+			out_markdown(stdout, &tl);
+			break;
+		case F_INFLUX:
+			out_influx(stdout, &tl);
+			break;
+		case F_PROM:
+			out_prom(stdout, &tl);
+			break;
+		}
+		if (fflush(stdout) || ferror(stdout)) {
+			warnx_("writing output: %s", strerror(errno));
+			rc = 1;
+		}
+	}
+out:
+	tablist_free(&tl);
+	series_free(&sl);
+	jobset_free(&js);
+	free(c.series.patterns);
+	free(c.base.patterns);
+	free(c.cand.patterns);
+	return rc;
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Grouping direction records into series (one table each) and, within a
+ * series, into block-size groups whose members are the iterations.
+ *
+ * The series key is label + host + mode: a modeled (coop_backend=sim) job
+ * never lands in the same series as a real one, nor two time scales together,
+ * and fio's "All clients" aggregate (host "All clients") never joins a host.
+ * A hash of the keys keeps 1,000-file inputs linear.
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group.h"
+#include "table.h"
+
+struct strmap {
+	char **keys;
+	size_t *vals;
+	size_t cap, n;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static size_t *map_slot(struct strmap *m, const char *key, int *found)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct strmap nm = { 0 };
+		size_t k;
+
+		nm.cap = m->cap ? 2 * m->cap : 64;
+		nm.keys = xmalloc(nm.cap * sizeof(char *));
+		nm.vals = xmalloc(nm.cap * sizeof(size_t));
+		memset(nm.keys, 0, nm.cap * sizeof(char *));
+		for (k = 0; k < m->cap; k++)
+			if (m->keys[k]) {
+				int f;
+				size_t *v = map_slot(&nm, m->keys[k], &f);
+
+				nm.keys[v - nm.vals] = m->keys[k];
+				nm.n++;
+				*v = m->vals[k];
+			}
+		free(m->keys);
+		free(m->vals);
+		*m = nm;
+	}
+	for (i = hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (!strcmp(m->keys[i], key)) {
+			*found = 1;
+			return &m->vals[i];
+		}
+	*found = 0;
+	return &m->vals[i];
+}
+
+static size_t map_get(struct strmap *m, const char *key, size_t newval)
+{
+	int found;
+	size_t *v = map_slot(m, key, &found);
+
+	if (!found) {
+		m->keys[v - m->vals] = xstrdup(key);
+		m->n++;
+		*v = newval;
+	}
+	return *v;
+}
+
+static void map_free(struct strmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+}
+
+/* The series label of @j, or NULL when --series patterns exclude it. */
+static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
+{
+	regmatch_t m[2];
+	int i;
+
+	if (!sel->npatterns)
+		return xstrdup(j->target);
+	for (i = 0; i < sel->npatterns; i++) {
+		const char *subj[2] = { j->name, sel->match_target ? j->target : NULL };
+		int s;
+
+		for (s = 0; s < 2 && subj[s]; s++) {
+			if (regexec(&re[i], subj[s], 2, m, 0))
+				continue;
+			if (re[i].re_nsub >= 1 && m[1].rm_so >= 0)
+				return strndup(subj[s] + m[1].rm_so,
+					       (size_t)(m[1].rm_eo - m[1].rm_so));
+			return xstrdup(sel->patterns[i]);
+		}
+	}
+	return NULL;
+}
+
+static void add_iter(struct series *s, const struct job *j, int dir)
+{
+	const struct dirstat *d = &j->d[dir];
+	struct bsgroup *g = NULL;
+	size_t i;
+
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i].bs == d->bs) {
+			g = &s->g[i];
+			break;
+		}
+	if (!g) {
+		s->g = xrealloc(s->g, (s->ng + 1) * sizeof(*s->g));
+		g = &s->g[s->ng++];
+		memset(g, 0, sizeof(*g));
+		g->bs = d->bs;
+	}
+	if (g->n[dir] == g->cap[dir]) {
+		g->cap[dir] = g->cap[dir] ? 2 * g->cap[dir] : 4;
+		g->it[dir] = xrealloc(g->it[dir], g->cap[dir] * sizeof(struct iter));
+	}
+	g->it[dir][g->n[dir]++] = (struct iter){ j, d->runtime_s, d->io_bytes };
+}
+
+int series_build(const struct jobset *js, const struct selector *sel,
+		 struct serieslist *out)
+{
+	regex_t re[sel->npatterns > 0 ? sel->npatterns : 1];
+	struct strmap map = { 0 };
+	size_t i, cap = 0;
+	int k, err;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < sel->npatterns; k++) {
+		err = regcomp(&re[k], sel->patterns[k], REG_EXTENDED);
+		if (err) {
+			char msg[128];
+
+			regerror(err, &re[k], msg, sizeof(msg));
+			warnx_("bad --series regex '%s': %s", sel->patterns[k], msg);
+			while (k--)
+				regfree(&re[k]);
+			return -1;
+		}
+	}
+	for (i = 0; i < js->n; i++) {
+		const struct job *j = &js->v[i];
+		char *label = label_of(j, sel, re), *key;
+		struct series *s;
+		size_t idx;
+		int dir, used = 0;
+
+		if (!label)
+			continue;
+		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", label, j->host, j->modeled,
+				j->scale);
+		idx = map_get(&map, key, out->n);
+		free(key);
+		if (idx == out->n) {
+			if (out->n == cap) {
+				cap = cap ? 2 * cap : 16;
+				out->v = xrealloc(out->v, cap * sizeof(*out->v));
+			}
+			s = &out->v[out->n++];
+			memset(s, 0, sizeof(*s));
+			s->label = label;
+			s->host = xstrdup(j->host);
+			s->modeled = j->modeled;
+			s->scale = j->scale;
+		} else {
+			free(label);
+		}
+		s = &out->v[idx];
+		for (dir = 0; dir < NDIR; dir++)
+			if (j->d[dir].present) {
+				add_iter(s, j, dir);
+				used = 1;
+			}
+		if (used) {
+			s->jobs = xrealloc(s->jobs, (s->njobs + 1) * sizeof(*s->jobs));
+			s->jobs[s->njobs++] = j;
+		}
+	}
+	map_free(&map);
+	for (k = 0; k < sel->npatterns; k++)
+		regfree(&re[k]);
+	return 0;
+}
+
+static int bs_desc(const void *a, const void *b)
+{
+	const struct bsgroup *x = a, *y = b;
+
+	return (x->bs < y->bs) - (x->bs > y->bs);
+}
+
+void series_sort(struct serieslist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].ng)
+			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), bs_desc);
+}
+
+void series_free(struct serieslist *l)
+{
+	size_t i, g;
+	int d;
+
+	for (i = 0; i < l->n; i++) {
+		struct series *s = &l->v[i];
+
+		for (g = 0; g < s->ng; g++)
+			for (d = 0; d < NDIR; d++)
+				free(s->g[g].it[d]);
+		free(s->g);
+		free(s->jobs);
+		free(s->label);
+		free(s->host);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->n[dir]; i++)
+		if (g->it[dir][i].t > 0)
+			out[n++] = g->it[dir][i].bytes / g->it[dir][i].t;
+	return n;
+}
+
+char *series_title(const struct series *s)
+{
+	char *host = strcmp(s->host, "-") ? xasprintf(" on host %s", s->host) : xstrdup("");
+	char *mode = s->modeled ?
+		xasprintf(", modeled (coop_backend=sim, time scale %g)", s->scale) :
+		xstrdup("");
+	char *r = xasprintf("series %s%s%s", s->label, host, mode);
+
+	free(host);
+	free(mode);
+	return r;
+}
+
+void series_tags(const struct series *s, struct table *t)
+{
+	char buf[32];
+
+	table_tag(t, "target", s->label);
+	if (strcmp(s->host, "-"))
+		table_tag(t, "host", s->host);
+	table_tag(t, "mode", s->modeled ? "modeled" : "real");
+	if (s->modeled) {
+		snprintf(buf, sizeof(buf), "%g", s->scale);
+		table_tag(t, "sim_time_scale", buf);
+	}
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * InfluxDB line protocol: measurement "fiotab_<table>", tags (host, target,
+ * rw, bs, iodepth, job, ... as the table provides), one line per row and tag
+ * set, timestamp = the fio run's "timestamp" in nanoseconds.  Escaping per
+ * the line protocol reference: commas, spaces and '=' in tags/keys,
+ * commas and spaces in the measurement.  Values are floats.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fiotab.h"
+#include "metrics.h"
+
+static void esc(FILE *f, const char *s, const char *special)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r') {
+			fputs("\\ ", f);
+			continue;
+		}
+		if (strchr(special, *s) || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+struct line {
+	FILE *f;
+	const char *ftags;	/* the tag set of the line being written */
+	int open;
+};
+
+static void end_line(struct line *ln, double ts)
+{
+	if (!ln->open)
+		return;
+	if (ts > 0)
+		fprintf(ln->f, " %.0f", ts * 1e9);
+	fputc('\n', ln->f);
+	ln->open = 0;
+}
+
+static void one(const struct sample *s, void *arg)
+{
+	struct line *ln = arg;
+	const char *ft = s->col->ftags ? s->col->ftags : "";
+	char num[40];
+	int i;
+
+	if (!isfinite(s->value))
+		return;
+	if (ln->open && strcmp(ln->ftags, ft))
+		end_line(ln, s->t->timestamp);
+	if (!ln->open) {
+		fputs("fiotab_", ln->f);
+		esc(ln->f, s->t->name, ", ");
+		for (i = 0; i < s->ntags; i++) {
+			fputc(',', ln->f);
+			esc(ln->f, s->tags[i].k, ",= ");
+			fputc('=', ln->f);
+			esc(ln->f, s->tags[i].v, ",= ");
+		}
+		fputc(' ', ln->f);
+		ln->open = 1;
+		ln->ftags = ft;
+	} else {
+		fputc(',', ln->f);
+	}
+	esc(ln->f, s->col->field, ",= ");
+	fprintf(ln->f, "=%s", fmt_double(num, sizeof(num), s->value));
+}
+
+void out_influx(FILE *f, const struct tablist *l)
+{
+	struct line ln = { .f = f };
+	int i, r;
+
+	for (i = 0; i < l->n; i++)
+		for (r = 0; r < l->v[i]->nrows; r++) {
+			metrics_row(l->v[i], r, one, &ln);
+			end_line(&ln, l->v[i]->timestamp);
+		}
+}

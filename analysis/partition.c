@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Real and modeled jobs never share a table: the per-job tables (summary,
+ * dd, iozone, bonnie) first split the jobs by mode and time scale.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+size_t partition_jobs(const struct jobset *js, struct partition **out)
+{
+	struct partition *p = NULL;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < js->n; i++) {
+		const struct job *j = &js->v[i];
+
+		for (k = 0; k < n; k++)
+			if (p[k].modeled == j->modeled && p[k].scale == j->scale)
+				break;
+		if (k == n) {
+			p = xrealloc(p, (n + 1) * sizeof(*p));
+			memset(&p[n], 0, sizeof(*p));
+			p[n].modeled = j->modeled;
+			p[n].scale = j->scale;
+			n++;
+		}
+		p[k].jobs = xrealloc(p[k].jobs, (p[k].n + 1) * sizeof(*p[k].jobs));
+		p[k].jobs[p[k].n++] = j;
+	}
+	*out = p;
+	return n;
+}
+
+void partition_free(struct partition *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(p[i].jobs);
+	free(p);
+}
+
+char *mode_label(int modeled, double scale)
+{
+	return modeled ? xasprintf("modeled (coop_backend=sim, time scale %g)", scale)
+		       : xstrdup("real");
+}
+
+void mode_tags(struct table *t, int modeled, double scale)
+{
+	char buf[32];
+
+	table_tag(t, "mode", modeled ? "modeled" : "real");
+	if (modeled) {
+		snprintf(buf, sizeof(buf), "%g", scale);
+		table_tag(t, "sim_time_scale", buf);
+	}
+}
+
+char *titled(const char *what, const struct partition *p)
+{
+	char *m = mode_label(p->modeled, p->scale), *s = xasprintf("%s, %s", what, m);
+
+	free(m);
+	return s;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The statistics behind the tables.
+ *
+ * avg/std follow blockdev-perftest's awk exactly (population std from the
+ * sums, clamped at 0).  The noise test for ratios is Welch's t-test; its
+ * p-value needs Student's t CDF, computed from the regularized incomplete
+ * beta function I_x(a,b) by the continued fraction of Numerical Recipes
+ * (modified Lentz), using the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where the
+ * fraction converges slowly.
+ */
+#include <math.h>
+
+#include "stats.h"
+
+double stat_mean(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+double stat_pstd(const double *x, size_t n)
+{
+	double s = 0, s2 = 0, v;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	v = s2 / (double)n - (s / (double)n) * (s / (double)n);
+	return v > 0 ? sqrt(v) : 0;
+}
+
+double stat_var(const double *x, size_t n)
+{
+	double m = stat_mean(x, n), s = 0;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	for (i = 0; i < n; i++)
+		s += (x[i] - m) * (x[i] - m);
+	return s / (double)(n - 1);
+}
+
+static double betacf(double a, double b, double x)
+{
+	const double eps = 1e-15, tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double stat_ibeta(double a, double b, double x)
+{
+	double lbt;
+
+	if (!(a > 0) || !(b > 0) || isnan(x))
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+double stat_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
+	tail = stat_ibeta(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail / 2 : tail / 2;
+}
+
+double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
+		    double *t_out, double *df_out)
+{
+	double ma, mb, va, vb, se2, t, df, p;
+
+	if (t_out)
+		*t_out = NAN;
+	if (df_out)
+		*df_out = NAN;
+	if (na < 2 || nb < 2)
+		return NAN;
+	ma = stat_mean(a, na);
+	mb = stat_mean(b, nb);
+	va = stat_var(a, na) / (double)na;
+	vb = stat_var(b, nb) / (double)nb;
+	se2 = va + vb;
+	if (!(se2 > 0))		/* no spread at all: only equality is noise */
+		return ma == mb ? 1 : 0;
+	t = (ma - mb) / sqrt(se2);
+	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	p = 2 * stat_t_cdf(-fabs(t), df);
+	if (t_out)
+		*t_out = t;
+	if (df_out)
+		*df_out = df;
+	return p > 1 ? 1 : p;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One row per job and direction, for any fio JSON: name, host, rw, bs, MB/s
+ * (2^20), IOPS, completion latency percentiles (µs) and CPU (usr + sys, %).
+ * fio's "All clients" aggregate stays a row of its own (host "All clients").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+static struct table *summary_of(const struct partition *p)
+{
+	struct table *t = table_new("summary", 1);
+	struct col *c;
+	size_t i;
+	int d, row;
+	double ts = 0;
+
+	t->title = titled("summary", p);
+	note_versions(t, p->jobs, p->n);
+	mode_tags(t, p->modeled, p->scale);
+
+	c = table_col(t, "job", NULL, COL_STR, 0, 0, "  ");
+	col_hdr(c, "job", NULL, NULL);
+	c->flags |= COL_LEFT;
+	col_tag(c, "job");
+	c = table_col(t, "host", NULL, COL_STR, 0, 0, "  ");
+	col_hdr(c, "host", NULL, NULL);
+	c->flags |= COL_LEFT;
+	col_tag(c, "host");
+	c = table_col(t, "target", NULL, COL_STR, 0, 0, "  ");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "target");
+	c = table_col(t, "rw", NULL, COL_STR, 0, 0, "  ");
+	col_hdr(c, "rw", NULL, NULL);
+	c->flags |= COL_LEFT;
+	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "  ");
+	col_hdr(c, "dir", NULL, NULL);
+	c->flags |= COL_LEFT;
+	col_tag(c, "rw");
+	c = table_col(t, "bs", "bytes", COL_INT, 0, 0, "  ");
+	col_hdr(c, "bs", NULL, NULL);
+	col_tag(c, "bs");
+	c = table_col(t, "iodepth", NULL, COL_INT, 0, 0, "  ");
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "iodepth");
+	c = table_col(t, "MBps", "MB/s", COL_NUM, 0, 3, "  ");
+	col_hdr(c, "MB/s", NULL, NULL);
+	col_metric(c, "throughput_bytes_per_second", 1048576, NULL);
+	c = table_col(t, "IOPS", NULL, COL_NUM, 0, 1, "  ");
+	col_hdr(c, "IOPS", NULL, NULL);
+	col_metric(c, "iops", 1, NULL);
+	c = table_col(t, "clat_p50_us", "us", COL_NUM, 0, 1, "  ");
+	col_hdr(c, "p50(us)", NULL, NULL);
+	col_metric(c, "clat_p50_seconds", 1e-6, NULL);
+	c = table_col(t, "clat_p99_us", "us", COL_NUM, 0, 1, "  ");
+	col_hdr(c, "p99(us)", NULL, NULL);
+	col_metric(c, "clat_p99_seconds", 1e-6, NULL);
+	c = table_col(t, "clat_p99.9_us", "us", COL_NUM, 0, 1, "  ");
+	col_hdr(c, "p99.9(us)", NULL, NULL);
+	col_metric(c, "clat_p99_9_seconds", 1e-6, NULL);
+	c = table_col(t, "cpu_pct", "%", COL_NUM, 0, 1, "");
+	col_hdr(c, "CPU%", NULL, NULL);
+	col_metric(c, "cpu_ratio", 0.01, NULL);
+
+	for (i = 0; i < p->n; i++) {
+		const struct job *j = p->jobs[i];
+
+		if (j->timestamp > ts)
+			ts = j->timestamp;
+		for (d = 0; d < NDIR; d++) {
+			const struct dirstat *x = &j->d[d];
+
+			if (!x->present)
+				continue;
+			row = table_row(t);
+			table_str(t, row, 0, j->name);
+			table_str(t, row, 1, j->host);
+			table_str(t, row, 2, j->target);
+			table_str(t, row, 3, j->rw);
+			table_str(t, row, 4, dir_name[d]);
+			table_num(t, row, 5, (double)x->bs);
+			table_num(t, row, 6, j->iodepth);
+			if (x->runtime_s > 0)
+				table_num(t, row, 7, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 8, x->iops);
+			table_num(t, row, 9, x->clat_p50_us);
+			table_num(t, row, 10, x->clat_p99_us);
+			table_num(t, row, 11, x->clat_p999_us);
+			table_num(t, row, 12, j->usr_cpu + j->sys_cpu);
+		}
+	}
+	t->timestamp = ts;
+	return t;
+}
+
+int summary_tables(const struct jobset *js, struct tablist *out)
+{
+	struct partition *p;
+	size_t n = partition_jobs(js, &p), i;
+	int any = 0;
+
+	for (i = 0; i < n; i++) {
+		struct table *t = summary_of(&p[i]);
+
+		if (!t->nrows) {
+			table_free(t);
+			continue;
+		}
+		tablist_add(out, t);
+		any = 1;
+	}
+	partition_free(p, n);
+	if (!any) {
+		warnx_("summary: no usable jobs (no job moved any data)");
+		return -1;
+	}
+	return 0;
+}

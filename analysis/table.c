@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Building tables: columns, rows, cells, notes. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fiotab.h"
+#include "table.h"
+
+struct table *table_new(const char *name, int nhdr)
+{
+	struct table *t = xmalloc(sizeof(*t));
+
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->nhdr = nhdr;
+	return t;
+}
+
+struct col *table_col(struct table *t, const char *key, const char *unit, int kind,
+		      int width, int prec, const char *sep)
+{
+	struct col *c;
+
+	if (t->nrows)
+		die("internal: column added after rows");
+	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*c));
+	c = &t->cols[t->ncols++];
+	memset(c, 0, sizeof(*c));
+	c->key = xstrdup(key);
+	c->unit = unit ? xstrdup(unit) : NULL;
+	c->kind = kind;
+	c->width = width;
+	c->prec = prec;
+	c->sep = sep;
+	return c;
+}
+
+void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2)
+{
+	c->hdr[0] = h0 ? xstrdup(h0) : NULL;
+	c->hdr[1] = h1 ? xstrdup(h1) : NULL;
+	c->hdr[2] = h2 ? xstrdup(h2) : NULL;
+}
+
+void col_metric(struct col *c, const char *field, double scale, const char *ftags)
+{
+	c->field = xstrdup(field);
+	c->fscale = scale;
+	c->ftags = ftags ? xstrdup(ftags) : NULL;
+}
+
+void col_tag(struct col *c, const char *tag)
+{
+	c->tag = xstrdup(tag);
+}
+
+void table_tag(struct table *t, const char *key, const char *value)
+{
+	char *s = xasprintf("%s%s%s=%s", t->tags ? t->tags : "", t->tags ? TAGSEP : "",
+			    key, value);
+
+	free(t->tags);
+	t->tags = s;
+}
+
+void table_note(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	t->notes = xrealloc(t->notes, (t->nnotes + 1) * sizeof(char *));
+	t->notes[t->nnotes++] = s;
+}
+
+void table_pre(struct table *t, const char *line)
+{
+	t->pre = xrealloc(t->pre, (t->npre + 1) * sizeof(char *));
+	t->pre[t->npre++] = xstrdup(line);
+}
+
+int table_row(struct table *t)
+{
+	if (t->nrows == t->caprows) {
+		t->caprows = t->caprows ? 2 * t->caprows : 16;
+		t->cells = xrealloc(t->cells,
+				    (size_t)t->caprows * t->ncols * sizeof(struct cell));
+	}
+	memset(&t->cells[(size_t)t->nrows * t->ncols], 0, t->ncols * sizeof(struct cell));
+	return t->nrows++;
+}
+
+struct cell *table_cell(struct table *t, int row, int col)
+{
+	return &t->cells[(size_t)row * t->ncols + col];
+}
+
+void table_num(struct table *t, int row, int col, double v)
+{
+	struct cell *x = table_cell(t, row, col);
+
+	if (isnan(v))
+		return;
+	x->set = 1;
+	x->v = v;
+}
+
+void table_str(struct table *t, int row, int col, const char *s)
+{
+	struct cell *x = table_cell(t, row, col);
+
+	free(x->s);
+	x->set = 1;
+	x->s = xstrdup(s);
+}
+
+void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len)
+{
+	if (!x->set)
+		snprintf(buf, len, "%s", "");
+	else if (c->kind == COL_STR)
+		snprintf(buf, len, "%s", x->s ? x->s : "");
+	else if (c->kind == COL_INT)
+		snprintf(buf, len, "%.0f", x->v);
+	else
+		snprintf(buf, len, "%.*f", c->prec, x->v);
+}
+
+void note_versions(struct table *t, const struct job *const *jobs, size_t n)
+{
+	const char *seen[16];
+	size_t i, k, ns = 0;
+	char buf[512] = "";
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < ns && seen[k] != jobs[i]->version; k++)
+			;
+		if (k == ns && ns < 16)
+			seen[ns++] = jobs[i]->version;
+	}
+	for (k = 0; k < ns; k++) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, sizeof(buf) - l, "%s%s", k ? ", " : "", seen[k]);
+	}
+	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? buf : "none");
+}
+
+void table_free(struct table *t)
+{
+	int i, k;
+
+	for (i = 0; i < t->ncols; i++) {
+		struct col *c = &t->cols[i];
+
+		free(c->key);
+		free(c->unit);
+		for (k = 0; k < MAX_HDR; k++)
+			free(c->hdr[k]);
+		free(c->tag);
+		free(c->field);
+		free(c->ftags);
+	}
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].s);
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	for (i = 0; i < t->npre; i++)
+		free(t->pre[i]);
+	free(t->notes);
+	free(t->pre);
+	free(t->cols);
+	free(t->cells);
+	free(t->name);
+	free(t->title);
+	free(t->tags);
+	free(t);
+}
+
+void tablist_add(struct tablist *l, struct table *t)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = t;
+}
+
+void tablist_free(struct tablist *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		table_free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The table every subcommand produces and every output format renders.
+ *
+ * A column carries both its text layout (the header lines and printf widths
+ * of the original tool, so the text renderer can reproduce blockdev-perftest,
+ * iozone or Bonnie byte for byte) and its machine identity (key, unit, and
+ * for the dashboard formats a field name plus extra tags such as rw=write).
+ */
+#ifndef FIOTAB_TABLE_H
+#define FIOTAB_TABLE_H
+
+#include <stdio.h>
+
+enum col_kind { COL_NUM, COL_INT, COL_STR };
+
+#define COL_TEXT_ONLY	1	/* shown in text/markdown only */
+#define COL_DATA_ONLY	2	/* csv/json/dashboards only */
+#define COL_LEFT	4	/* left-aligned in text */
+
+#define MAX_HDR 3
+/* Separates "key=value" pairs in tag lists (values may hold commas). */
+#define TAGSEP "\x1f"
+
+
+struct col {
+	char *key;		/* csv/json name, e.g. "W_avg_MBps" */
+	char *unit;		/* "s", "MB/s", "bytes", ... or NULL */
+	char *hdr[MAX_HDR];	/* text header lines, bottom-aligned */
+	int width;		/* text width; 0 = as wide as the content */
+	int hwidth;		/* header width when it differs (iozone), else 0 */
+	int prec;		/* digits after the point for COL_NUM */
+	const char *sep;	/* text after the cell ("" or " ") */
+	int flags;
+	enum col_kind kind;
+	char *tag;		/* string column used as a dashboard tag */
+	char *field;		/* numeric column exported as this field */
+	char *ftags;		/* extra tags of that field, "rw=write" TAGSEP "stat=avg" */
+	double fscale;		/* field = cell * fscale (dashboards use base units) */
+};
+
+struct cell {
+	int set;
+	double v;
+	char *s;
+};
+
+struct table {
+	char *name;		/* "perftest", ... (measurement / metric prefix) */
+	char *title;		/* one line naming series, host, mode */
+	char **notes;		/* further "# ..." lines: fio versions, legend */
+	int nnotes;
+	char **pre;		/* verbatim text lines before the header (Bonnie) */
+	int npre;
+	int nhdr;		/* header lines in text */
+	struct col *cols;
+	int ncols;
+	struct cell *cells;	/* nrows x ncols */
+	int nrows, caprows;
+	char *tags;		/* table-wide tags "host=a" TAGSEP "target=b" */
+	double timestamp;	/* unix seconds, 0 = none */
+};
+
+struct tablist {
+	struct table **v;
+	int n;
+};
+
+struct table *table_new(const char *name, int nhdr);
+struct col *table_col(struct table *t, const char *key, const char *unit, int kind,
+		      int width, int prec, const char *sep);
+void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2);
+void col_metric(struct col *c, const char *field, double scale, const char *ftags);
+void col_tag(struct col *c, const char *tag);
+void table_tag(struct table *t, const char *key, const char *value);
+void table_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void table_pre(struct table *t, const char *line);
+int table_row(struct table *t);
+void table_num(struct table *t, int row, int col, double v);
+void table_str(struct table *t, int row, int col, const char *s);
+struct cell *table_cell(struct table *t, int row, int col);
+void table_free(struct table *t);
+void tablist_add(struct tablist *l, struct table *t);
+void tablist_free(struct tablist *l);
+/* cell as text (COL_NUM with prec, COL_INT as integer), "" when unset */
+void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len);
+/* "fio-3.33" or "fio-3.33, fio-3.35" for a note line */
+struct jobset;
+struct job;
+void note_versions(struct table *t, const struct job *const *jobs, size_t n);
+
+/* output formats */
+void out_text(FILE *f, const struct tablist *l);
+void out_csv(FILE *f, const struct tablist *l);
+void out_json(FILE *f, const struct tablist *l);
+void out_markdown(FILE *f, const struct tablist *l);
+void out_influx(FILE *f, const struct tablist *l);
+void out_prom(FILE *f, const struct tablist *l);
+
+#endif

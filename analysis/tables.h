@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The table builders, one per subcommand. */
+#ifndef FIOTAB_TABLES_H
+#define FIOTAB_TABLES_H
+
+#include "fiotab.h"
+#include "group.h"
+#include "table.h"
+
+struct ratio_opts {
+	double alpha;		/* significance level of the noise test */
+};
+
+/* Each returns 0, or -1 after saying why on stderr (e.g. no usable jobs). */
+int perftest_tables(const struct serieslist *sl, struct tablist *out);
+int ratio_table(const struct series *base, const struct series *cand,
+		const struct ratio_opts *o, struct tablist *out);
+int iozone_tables(const struct jobset *js, struct tablist *out);
+int bonnie_tables(const struct jobset *js, struct tablist *out);
+int dd_tables(const struct jobset *js, struct tablist *out);
+int summary_tables(const struct jobset *js, struct tablist *out);
+/* plot: SVG of the perftest series to @f */
+int svg_plot(FILE *f, const struct serieslist *sl);
+
+/* Splits @js's jobs into real / modeled-per-scale partitions (summary, dd...). */
+struct partition {
+	int modeled;
+	double scale;
+	const struct job **jobs;
+	size_t n;
+};
+size_t partition_jobs(const struct jobset *js, struct partition **out);
+void partition_free(struct partition *p, size_t n);
+/* "real" or "modeled (coop_backend=sim, time scale N)" */
+char *mode_label(int modeled, double scale);
+/* "WHAT, real" / "WHAT, modeled (...)" */
+char *titled(const char *what, const struct partition *p);
+void mode_tags(struct table *t, int modeled, double scale);
+
+#endif

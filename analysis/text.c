@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Plain text: the original tools' layouts.  Each cell is printed right- (or
+ * left-) aligned in its column's width followed by the column's separator,
+ * exactly like the printf "%9s "/"%8.3f " of blockdev-perftest, so a table
+ * and its header lines keep every byte of the original (including the
+ * script's trailing blank).  Lines starting with "# " carry what the old
+ * tools did not print: series, mode and fio versions.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "table.h"
+
+static int shown(const struct col *c)
+{
+	return !(c->flags & COL_DATA_ONLY);
+}
+
+static int col_width(const struct table *t, int ci)
+{
+	const struct col *c = &t->cols[ci];
+	char buf[256];
+	int w = c->width, r, k, l;
+
+	if (w)
+		return w;
+	for (k = 0; k < t->nhdr; k++)
+		if (c->hdr[k] && (l = (int)strlen(c->hdr[k])) > w)
+			w = l;
+	for (r = 0; r < t->nrows; r++) {
+		cell_text(c, &t->cells[(size_t)r * t->ncols + ci], buf, sizeof(buf));
+		if ((l = (int)strlen(buf)) > w)
+			w = l;
+	}
+	return w;
+}
+
+/* A left-aligned last column is not padded: no trailing blanks of ours. */
+static void put_cell(FILE *f, const struct col *c, int w, const char *s, int last)
+{
+	if ((c->flags & COL_LEFT) && last)
+		fputs(s, f);
+	else
+		fprintf(f, (c->flags & COL_LEFT) ? "%-*s" : "%*s", w, s);
+	fputs(c->sep ? c->sep : "", f);
+}
+
+void out_text(FILE *f, const struct tablist *l)
+{
+	char buf[256];
+	int i, k, r, ci, last;
+
+	for (i = 0; i < l->n; i++) {
+		const struct table *t = l->v[i];
+		int w[t->ncols > 0 ? t->ncols : 1];
+
+		if (i)
+			fputc('\n', f);
+		if (t->title)
+			fprintf(f, "# %s\n", t->title);
+		for (k = 0; k < t->nnotes; k++)
+			fprintf(f, "# %s\n", t->notes[k]);
+		for (k = 0; k < t->npre; k++)
+			fprintf(f, "%s\n", t->pre[k]);
+		last = -1;
+		for (ci = 0; ci < t->ncols; ci++) {
+			w[ci] = col_width(t, ci);
+			if (shown(&t->cols[ci]))
+				last = ci;
+		}
+		for (k = 0; k < t->nhdr; k++) {
+			for (ci = 0; ci < t->ncols; ci++)
+				if (shown(&t->cols[ci]))
+					put_cell(f, &t->cols[ci],
+						 t->cols[ci].hwidth ? t->cols[ci].hwidth : w[ci],
+						 t->cols[ci].hdr[k] ? t->cols[ci].hdr[k] : "",
+						 ci == last);
+			fputc('\n', f);
+		}
+		for (r = 0; r < t->nrows; r++) {
+			for (ci = 0; ci < t->ncols; ci++) {
+				const struct col *c = &t->cols[ci];
+				const struct cell *x = &t->cells[(size_t)r * t->ncols + ci];
+
+				if (!shown(c))
+					continue;
+				cell_text(c, x, buf, sizeof(buf));
+				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? buf : "-",
+					 ci == last);
+			}
+			fputc('\n', f);
+		}
+	}
+}

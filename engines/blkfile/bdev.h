@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The block device under a file: which one it is (st_dev through
+ * /sys/dev/block, or an explicit override), a node to open it by, its size
+ * and block size, and why there is none (tmpfs, NFS, FUSE, btrfs...).
+ *
+ * No fio dependency.
+ */
+#ifndef PERFPACK_BLKFILE_BDEV_H
+#define PERFPACK_BLKFILE_BDEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * The device to do @path's I/O on: @override when given (must be a block
+ * device), else @path itself when it is one (*is_bdev = 1), else the
+ * device holding it.  0, or -errno with a sentence in @why saying what
+ * kind of filesystem @path is on when it has no usable block device.
+ */
+int bf_dev_find(const char *path, const char *override, dev_t *dev,
+		int *is_bdev, char *why, size_t whylen);
+
+/*
+ * Open block device @dev with open(2) @flags through the first /dev node
+ * that really is it (/dev/NAME, /dev/block/MAJ:MIN, /dev/mapper/DMNAME);
+ * when there is none (a container without udev), through a node made
+ * with mknod(2) in a private temporary directory and unlinked at once.
+ * The node's path (or a description of the private one) goes to @path.
+ * Returns the fd, or -errno with the reason in @why.
+ */
+int bf_dev_open(dev_t dev, int flags, char *path, size_t pathlen,
+		char *why, size_t whylen);
+
+/* Size in bytes and logical block size of an open block device.  0 or -errno. */
+int bf_dev_geometry(int fd, uint64_t *size, uint32_t *lbs);
+
+/* Human name of a statfs f_type with no block device of its own, or NULL. */
+const char *bf_fs_without_bdev(unsigned long f_type);
+
+/*
+ * Refuse files whose data does not live where FIEMAP says on the device
+ * that st_dev names: XFS realtime files (their extents are on the realtime
+ * device) and ext4 data journalling (fresh data may still sit in the
+ * journal).  0, or -EINVAL with the reason in @why.
+ */
+int bf_file_data_on_dev(int fd, char *why, size_t whylen);
+
+#endif

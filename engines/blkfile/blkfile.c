@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blkfile: the same bytes through the file or through the block device
+ * under it, at the very sectors the file occupies.
+ *
+ * blkfile_via=file does the job's I/O on the file, like fio's psync or
+ * io_uring engines.  blkfile_via=bdev opens the device under the file
+ * (found from st_dev via /sys/dev/block, or blkfile_dev=), maps the file
+ * with FIEMAP after syncing it, and does each I/O at the device offsets of
+ * the file's extents, splitting those that cross extents.  So a comparison
+ * of the two differs only in the kernel path (page cache of the file vs of
+ * the device, filesystem vs raw block layer), never in which disk blocks
+ * were read.  fio's direct=1 gives O_DIRECT on either path: O_DIRECT on a
+ * block device is what "raw" I/O meant before /dev/raw went away (5.14).
+ *
+ * This file: options, opening files (and every refusal), cache
+ * invalidation; submission is in submit_sync.c and submit_uring.c.
+ */
+/* fio is built with its debug log (--debug=file); ours joins it. */
+#define FIO_INC_DEBUG
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fio.h"
+#include "optgroup.h"
+#include "engines/common/pp.h"
+#include "engines/blkfile/bdev.h"
+#include "engines/blkfile/blkfile.h"
+
+static struct fio_option options[] = {
+	{
+		.name	= "blkfile_via",
+		.lname	= "blkfile path",
+		.type	= FIO_OPT_STR,
+		.off1	= offsetof(struct blkfile_options, via),
+		.help	= "Do the I/O on the file, or on the block device at the file's sectors",
+		.def	= "file",
+		.posval	= {
+			{ .ival = "file", .oval = BF_VIA_FILE,
+			  .help = "Through the file and its filesystem" },
+			{ .ival = "bdev", .oval = BF_VIA_BDEV,
+			  .help = "Through the block device, at the file's extents (FIEMAP)" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_submit",
+		.lname	= "blkfile submission",
+		.type	= FIO_OPT_STR,
+		.off1	= offsetof(struct blkfile_options, submit),
+		.help	= "How I/O is submitted",
+		.def	= "sync",
+		.posval	= {
+			{ .ival = "sync", .oval = BF_SUBMIT_SYNC,
+			  .help = "pread/pwrite, one I/O at a time (like psync)" },
+			{ .ival = "uring", .oval = BF_SUBMIT_URING,
+			  .help = "io_uring via liburing, up to iodepth in flight" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_dev",
+		.lname	= "blkfile device",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, dev),
+		.help	= "Block device for blkfile_via=bdev (default: the one holding the file)",
+		.def	= "",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_allow_bdev_write",
+		.lname	= "blkfile device writes",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct blkfile_options, allow_bdev_write),
+		.help	= "Allow writes through the device (only ever inside the file's extents)",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_fixedbufs",
+		.lname	= "blkfile registered buffers",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct blkfile_options, fixedbufs),
+		.help	= "blkfile_submit=uring: register the I/O buffers with the ring",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_registerfiles",
+		.lname	= "blkfile registered files",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct blkfile_options, registerfiles),
+		.help	= "blkfile_submit=uring: register the file descriptors with the ring",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= NULL,
+	},
+};
+
+/* Does this job write through its files (a verify_only pass only reads)? */
+static int bf_job_writes(struct thread_data *td)
+{
+	return td_write(td) && !td->o.verify_only;
+}
+
+static int fio_blkfile_init(struct thread_data *td)
+{
+	struct blkfile_options *o = td->eo;
+	struct bf_data *bd;
+	int ret;
+
+	if (pp_abi_check(td, BF_ENGINE))
+		return 1;
+	if (td_trim(td)) {
+		pp_err(BF_ENGINE, "trim is not supported (it would discard device blocks under the filesystem)");
+		td_verror(td, EINVAL, "blkfile trim");
+		return 1;
+	}
+	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
+		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
+		td_verror(td, EINVAL, "blkfile options");
+		return 1;
+	}
+
+	bd = calloc(1, sizeof(*bd));
+	if (!bd) {
+		td_verror(td, ENOMEM, "blkfile init");
+		return 1;
+	}
+	bd->sub = o->submit == BF_SUBMIT_URING ? &bf_submit_uring : &bf_submit_sync;
+	td->io_ops_data = bd;
+
+	/*
+	 * One ops table serves both paths, so the flags that differ (a
+	 * synchronous ->queue, or issue times set at commit) go into this
+	 * job's copy rather than into the shared table.
+	 */
+	td->flags |= (unsigned long long)bd->sub->flags << TD_ENG_FLAG_SHIFT;
+
+	ret = bd->sub->init(td, o);
+	if (ret) {
+		td->io_ops_data = NULL;
+		free(bd);
+		return 1;
+	}
+	return 0;
+}
+
+static int fio_blkfile_post_init(struct thread_data *td)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub->post_init ? bd->sub->post_init(td) : 0;
+}
+
+static void fio_blkfile_cleanup(struct thread_data *td)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	if (!bd)
+		return;
+	bd->sub->cleanup(td);
+	free(bd);
+	td->io_ops_data = NULL;
+}
+
+static int fio_blkfile_io_u_init(struct thread_data *td, struct io_u *io_u)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub->io_u_init ? bd->sub->io_u_init(td, io_u) : 0;
+}
+
+static void fio_blkfile_io_u_free(struct thread_data *td, struct io_u *io_u)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	if (bd && bd->sub->io_u_free)
+		bd->sub->io_u_free(td, io_u);
+}
+
+static enum fio_q_status fio_blkfile_queue(struct thread_data *td,
+					   struct io_u *io_u)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	fio_ro_check(td, io_u);
+	return bd->sub->queue(td, io_u);
+}
+
+static int fio_blkfile_commit(struct thread_data *td)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub->commit ? bd->sub->commit(td) : 0;
+}
+
+static int fio_blkfile_getevents(struct thread_data *td, unsigned int min,
+				 unsigned int max, const struct timespec *t)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub->getevents ? bd->sub->getevents(td, min, max, t) : 0;
+}
+
+static struct io_u *fio_blkfile_event(struct thread_data *td, int ev)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub->event ? bd->sub->event(td, ev) : NULL;
+}
+
+/* Log "blkfile: FILE: WHY" and fail the job with @err. */
+static int refuse(struct thread_data *td, struct fio_file *f, int err,
+		  const char *why)
+{
+	pp_err(BF_ENGINE, "%s: %s", f->file_name, why);
+	td_verror(td, err, "blkfile open");
+	return 1;
+}
+
+static int dev_open_flags(struct thread_data *td)
+{
+	int flags = bf_job_writes(td) ? O_RDWR : O_RDONLY;
+
+	if (td->o.odirect)
+		flags |= O_DIRECT;
+	return flags | td->o.sync_io | O_NOATIME;
+}
+
+/*
+ * via=bdev on a regular file: map it, check every byte of the job's range
+ * may go through the device, open the device.  Leaves f->fd on the device.
+ */
+static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
+			     struct bf_file *bf)
+{
+	struct blkfile_options *o = td->eo;
+	char why[PATH_MAX + 512];
+	uint64_t dev_size;
+	uint32_t lbs;
+	dev_t dev;
+	int is_bdev, ret, fd;
+
+	ret = bf_dev_find(f->file_name, o->dev, &dev, &is_bdev, why, sizeof(why));
+	if (ret)
+		return refuse(td, f, -ret, why);
+	if (bf_job_writes(td) && !o->allow_bdev_write)
+		return refuse(td, f, EPERM,
+			      "blkfile_via=bdev would write the block device under a mounted filesystem: "
+			      "refused unless blkfile_allow_bdev_write=1 (writes then stay inside the file's extents)");
+
+	bf->file_fd = open(f->file_name, O_RDONLY | O_CLOEXEC | O_NOATIME);
+	if (bf->file_fd < 0)
+		bf->file_fd = open(f->file_name, O_RDONLY | O_CLOEXEC);
+	if (bf->file_fd < 0) {
+		snprintf(why, sizeof(why), "open: %s", strerror(errno));
+		return refuse(td, f, errno, why);
+	}
+	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
+	if (!ret)
+		ret = bf_map_load(&bf->map, bf->file_fd, why, sizeof(why));
+	if (ret)
+		return refuse(td, f, -ret, why);
+
+	fd = bf_dev_open(dev, dev_open_flags(td), bf->dev_path, sizeof(bf->dev_path),
+			 why, sizeof(why));
+	if (fd < 0)
+		return refuse(td, f, -fd, why);
+	f->fd = fd;
+	ret = bf_dev_geometry(fd, &dev_size, &lbs);
+	if (ret) {
+		snprintf(why, sizeof(why), "%s: size/block size: %s", bf->dev_path, strerror(-ret));
+		return refuse(td, f, -ret, why);
+	}
+	ret = bf_map_check(&bf->map, f->file_offset, f->io_size,
+			   bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ,
+			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));
+	if (ret)
+		return refuse(td, f, -ret, why);
+	bf->wrote = bf_job_writes(td);
+	dprint(FD_FILE, "blkfile: %s on %s, %zu extents\n", f->file_name,
+	       bf->dev_path, bf->map.n);
+	return 0;
+}
+
+static void bf_file_free(struct fio_file *f, struct bf_file *bf)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (bf->file_fd >= 0)
+		close(bf->file_fd);
+	bf_map_free(&bf->map);
+	free(bf);
+	FILE_SET_ENG_DATA(f, NULL);
+}
+
+static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
+{
+	struct blkfile_options *o = td->eo;
+	struct bf_data *bd = td->io_ops_data;
+	struct bf_file *bf;
+	int ret;
+
+	bf = calloc(1, sizeof(*bf));
+	if (!bf) {
+		td_verror(td, ENOMEM, "blkfile open");
+		return 1;
+	}
+	bf->file_fd = -1;
+	FILE_SET_ENG_DATA(f, bf);
+
+	if (o->via == BF_VIA_FILE || f->filetype != FIO_TYPE_FILE || !bd) {
+		/*
+		 * The file itself, or a whole device named as the target:
+		 * fio's own open, so via=file is exactly what psync does.
+		 * (fio also opens a device target before ->init, from the
+		 * parent process, just to read its size.)
+		 */
+		bf->identity = 1;
+		ret = generic_open_file(td, f);
+	} else {
+		ret = open_bdev_of_file(td, f, bf);
+	}
+	if (!ret && bd && bd->sub->file_opened)
+		ret = bd->sub->file_opened(td, f);
+	if (ret) {
+		bf_file_free(f, bf);
+		return 1;
+	}
+	return 0;
+}
+
+static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
+{
+	struct bf_data *bd = td->io_ops_data;
+	struct bf_file *bf = FILE_ENG_DATA(f);
+	int ret = 0;
+
+	if (!bf)
+		return generic_close_file(td, f);
+	if (bd && bd->sub->file_closing)
+		bd->sub->file_closing(td, f);
+	if (bf->wrote) {
+		/*
+		 * The file's page cache knows nothing of what we wrote under
+		 * it: get our writes to the disk, then drop its stale pages
+		 * so the next read through the file sees them.
+		 */
+		if (fsync(f->fd) < 0)
+			ret = errno;
+		posix_fadvise(bf->file_fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	bf_file_free(f, bf);
+	return ret;
+}
+
+/*
+ * fio's invalidate=1: drop the cached pages of exactly the bytes the job
+ * will touch, on the path it will touch them (the device's page cache at
+ * the file's extents for via=bdev; the file's own cache too, so neither
+ * side of a comparison starts warm).
+ */
+static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
+{
+	struct bf_file *bf = FILE_ENG_DATA(f);
+	uint64_t off = f->file_offset, end = f->file_offset + f->io_size;
+	uint64_t dev_off, n;
+	int ret;
+
+	(void)td;
+	if (!bf || bf->identity)
+		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
+				      POSIX_FADV_DONTNEED);
+	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n)
+			break;
+		ret = posix_fadvise(f->fd, dev_off, n, POSIX_FADV_DONTNEED);
+		if (ret)
+			return -ret;
+		off += n;
+	}
+	return 0;
+}
+
+PP_EXPORT struct ioengine_ops ioengine = {
+	.name			= BF_ENGINE,
+	.version		= FIO_IOOPS_VERSION,
+	.init			= fio_blkfile_init,
+	.post_init		= fio_blkfile_post_init,
+	.io_u_init		= fio_blkfile_io_u_init,
+	.io_u_free		= fio_blkfile_io_u_free,
+	.queue			= fio_blkfile_queue,
+	.commit			= fio_blkfile_commit,
+	.getevents		= fio_blkfile_getevents,
+	.event			= fio_blkfile_event,
+	.cleanup		= fio_blkfile_cleanup,
+	.open_file		= fio_blkfile_open_file,
+	.close_file		= fio_blkfile_close_file,
+	.invalidate		= fio_blkfile_invalidate,
+	.get_file_size		= generic_get_file_size,
+	.options		= options,
+	.option_struct_size	= sizeof(struct blkfile_options),
+};

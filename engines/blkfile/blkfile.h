@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What blkfile.c (options, files, safety) shares with the two submission
+ * paths, submit_sync.c and submit_uring.c.  Include after "fio.h".
+ */
+#ifndef PERFPACK_BLKFILE_H
+#define PERFPACK_BLKFILE_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "engines/blkfile/fiemap.h"
+
+#define BF_ENGINE "blkfile"
+
+enum bf_via {
+	BF_VIA_FILE = 1,	/* I/O on the file, through its filesystem */
+	BF_VIA_BDEV,		/* I/O on the device, at the file's sectors */
+};
+
+enum bf_submit {
+	BF_SUBMIT_SYNC = 1,	/* pread/pwrite, like fio's psync */
+	BF_SUBMIT_URING,	/* io_uring through liburing */
+};
+
+struct blkfile_options {
+	void *pad;
+	unsigned int via;
+	unsigned int submit;
+	char *dev;
+	unsigned int allow_bdev_write;
+	unsigned int fixedbufs;
+	unsigned int registerfiles;
+};
+
+/* Per fio file (f->engine_data): where its I/O goes. */
+struct bf_file {
+	int file_fd;		/* via=bdev: the file, kept for FIEMAP; else -1 */
+	int identity;		/* offsets pass through (via=file, or a device target) */
+	int wrote;		/* device writes: flush and drop the file's cache at close */
+	struct bf_map map;	/* via=bdev on a file: file -> device offsets */
+	char dev_path[PATH_MAX];
+};
+
+/*
+ * One piece of an I/O: file offsets [off, off + len) are device offsets
+ * [*dev_off, ...).  Returns the length of the contiguous piece starting at
+ * @off (at most @len), 0 when @off is not mapped (a bug once the map was
+ * checked at open; callers fail the I/O with EIO).
+ */
+static inline uint64_t bf_piece(const struct bf_file *bf, uint64_t off,
+				uint64_t len, uint64_t *dev_off)
+{
+	if (bf->identity) {
+		*dev_off = off;
+		return len;
+	}
+	return bf_map_resolve(&bf->map, off, len, dev_off);
+}
+
+/* The submission paths.  *priv is the path's per-job state. */
+struct bf_submit_ops {
+	int (*init)(struct thread_data *td, struct blkfile_options *o);
+	int (*post_init)(struct thread_data *td);
+	int (*io_u_init)(struct thread_data *td, struct io_u *io_u);
+	void (*io_u_free)(struct thread_data *td, struct io_u *io_u);
+	enum fio_q_status (*queue)(struct thread_data *td, struct io_u *io_u);
+	int (*commit)(struct thread_data *td);
+	int (*getevents)(struct thread_data *td, unsigned int min,
+			 unsigned int max, const struct timespec *t);
+	struct io_u *(*event)(struct thread_data *td, int ev);
+	int (*file_opened)(struct thread_data *td, struct fio_file *f);
+	void (*file_closing)(struct thread_data *td, struct fio_file *f);
+	void (*cleanup)(struct thread_data *td);
+	/* fio engine flags this path needs in td->flags. */
+	unsigned int flags;
+};
+
+extern const struct bf_submit_ops bf_submit_sync;	/* submit_sync.c */
+extern const struct bf_submit_ops bf_submit_uring;	/* submit_uring.c */
+
+/* Per job (td->io_ops_data). */
+struct bf_data {
+	const struct bf_submit_ops *sub;
+	void *sub_priv;
+};
+
+/* Record a completed piece-wise transfer of @done bytes (or -errno) in @io_u. */
+static inline void bf_io_u_result(struct io_u *io_u, long long done, int err)
+{
+	if (err) {
+		io_u->error = err;
+		return;
+	}
+	if ((unsigned long long)done != io_u->xfer_buflen)
+		io_u->resid = io_u->xfer_buflen - done;
+}
+
+#endif

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * File -> device extent map from FS_IOC_FIEMAP, and the rules for trusting
+ * it.  The checks are the engine's main safety net: via=bdev reads and
+ * writes the device under a mounted filesystem, so every byte it touches
+ * must be a byte the filesystem would itself read for that file offset.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+
+#include "engines/blkfile/fiemap.h"
+
+/* Extents fetched per FIEMAP call; the loop continues until the last one. */
+#define BF_FIEMAP_BATCH	256
+
+static void say(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !whylen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+}
+
+void bf_map_init(struct bf_map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void bf_map_free(struct bf_map *m)
+{
+	free(m->ext);
+	bf_map_init(m);
+}
+
+int bf_map_add(struct bf_map *m, uint64_t logical, uint64_t physical,
+	       uint64_t length, uint32_t flags)
+{
+	struct bf_extent *e;
+
+	if (!length)
+		return 0;
+	if (m->n) {
+		const struct bf_extent *last = &m->ext[m->n - 1];
+		uint64_t end = last->logical + last->length;
+
+		/*
+		 * A FIEMAP call starting inside an extent reports that extent
+		 * again: keep only the part we do not have yet.
+		 */
+		if (logical + length <= end)
+			return 0;
+		if (logical < end) {
+			if (flags & FIEMAP_EXTENT_NOT_ALIGNED)
+				return -EINVAL;
+			physical += end - logical;
+			length -= end - logical;
+			logical = end;
+		}
+	}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 16;
+
+		e = realloc(m->ext, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		m->ext = e;
+		m->cap = cap;
+	}
+	e = &m->ext[m->n++];
+	e->logical = logical;
+	e->physical = physical;
+	e->length = length;
+	e->flags = flags;
+	return 0;
+}
+
+int bf_map_identity(struct bf_map *m, uint64_t size)
+{
+	bf_map_free(m);
+	m->file_size = size;
+	return bf_map_add(m, 0, 0, size, FIEMAP_EXTENT_LAST);
+}
+
+int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
+{
+	struct fiemap *fm;
+	struct stat st;
+	uint64_t start = 0;
+	int ret = 0, last = 0;
+	uint32_t i;
+
+	bf_map_free(m);
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		say(why, whylen, "fstat: %s", strerror(-ret));
+		return ret;
+	}
+	m->file_size = st.st_size;
+
+	fm = calloc(1, sizeof(*fm) + BF_FIEMAP_BATCH * sizeof(fm->fm_extents[0]));
+	if (!fm)
+		return -ENOMEM;
+
+	while (!last && start < m->file_size) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		/* Sync first so delayed allocations get their blocks. */
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = BF_FIEMAP_BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
+			ret = -errno;
+			if (ret == -EOPNOTSUPP || ret == -ENOTTY)
+				say(why, whylen, "the filesystem does not support FIEMAP, so the file's device blocks cannot be found");
+			else
+				say(why, whylen, "FIEMAP failed: %s", strerror(-ret));
+			break;
+		}
+		if (!fm->fm_mapped_extents)
+			break;
+		for (i = 0; i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *fe = &fm->fm_extents[i];
+
+			ret = bf_map_add(m, fe->fe_logical, fe->fe_physical,
+					 fe->fe_length, fe->fe_flags);
+			if (ret) {
+				say(why, whylen, "FIEMAP returned overlapping unaligned extents at file offset %llu",
+				    (unsigned long long)fe->fe_logical);
+				goto out;
+			}
+			if (fe->fe_flags & FIEMAP_EXTENT_LAST)
+				last = 1;
+			start = fe->fe_logical + fe->fe_length;
+		}
+	}
+out:
+	free(fm);
+	if (ret)
+		bf_map_free(m);
+	return ret;
+}
+
+/* Index of the extent containing @off, or of the first one after it; m->n if none. */
+static size_t find(const struct bf_map *m, uint64_t off)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bf_extent *e = &m->ext[mid];
+
+		if (e->logical + e->length <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Why the device bytes of an extent with these flags are not the file's. */
+static const char *untrusted(uint32_t flags, enum bf_use use)
+{
+	if (flags & FIEMAP_EXTENT_DELALLOC)
+		return "is still delayed-allocated after sync (no device location yet)";
+	if (flags & FIEMAP_EXTENT_UNKNOWN)
+		return "has an unknown device location";
+	if (flags & FIEMAP_EXTENT_ENCODED)
+		return "is encoded (compressed): its device bytes are not the file's bytes";
+	if (flags & FIEMAP_EXTENT_DATA_ENCRYPTED)
+		return "is encrypted by the filesystem: its device bytes are ciphertext";
+	if (flags & FIEMAP_EXTENT_DATA_INLINE)
+		return "is inline data kept in filesystem metadata, not in data blocks of its own";
+	if (flags & FIEMAP_EXTENT_DATA_TAIL)
+		return "is a packed tail sharing a block with other files";
+	if (flags & FIEMAP_EXTENT_NOT_ALIGNED)
+		return "is not block-aligned";
+	if (flags & FIEMAP_EXTENT_UNWRITTEN)
+		return "is unwritten (preallocated, e.g. by fallocate): the file reads zeros there "
+		       "but the device holds stale bytes; write the file through the filesystem first";
+	if (use == BF_USE_WRITE && (flags & FIEMAP_EXTENT_SHARED))
+		return "is shared with another file (reflink, snapshot or dedupe): "
+		       "writing its device blocks would change that file too";
+	return NULL;
+}
+
+int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
+		 enum bf_use use, uint32_t align, uint64_t dev_size,
+		 char *why, size_t whylen)
+{
+	uint64_t end = off + len, pos = off;
+	size_t i;
+
+	if (end < off || end > m->file_size) {
+		say(why, whylen, "the job range %llu..%llu ends past the end of the file (%llu bytes)",
+		    (unsigned long long)off, (unsigned long long)end,
+		    (unsigned long long)m->file_size);
+		return -ERANGE;
+	}
+	for (i = find(m, off); pos < end; i++) {
+		const struct bf_extent *e = i < m->n ? &m->ext[i] : NULL;
+		const char *bad;
+
+		if (!e || e->logical > pos) {
+			uint64_t hole_end = e && e->logical < end ? e->logical : end;
+
+			say(why, whylen, "file offsets %llu..%llu are a hole (no device blocks): "
+			    "write the whole file first, or use blkfile_via=file",
+			    (unsigned long long)pos, (unsigned long long)hole_end);
+			return -EINVAL;
+		}
+		bad = untrusted(e->flags, use);
+		if (bad) {
+			say(why, whylen, "the extent at file offset %llu (%llu bytes) %s",
+			    (unsigned long long)e->logical,
+			    (unsigned long long)e->length, bad);
+			return -EINVAL;
+		}
+		if (align && (e->physical % align || e->logical % align)) {
+			say(why, whylen, "the extent at file offset %llu (device offset %llu) is not aligned to the device's %u-byte blocks",
+			    (unsigned long long)e->logical,
+			    (unsigned long long)e->physical, align);
+			return -EINVAL;
+		}
+		if (dev_size && (e->physical > dev_size ||
+				 e->length > dev_size - e->physical)) {
+			say(why, whylen, "the extent at file offset %llu maps to device bytes %llu..%llu, past the device's end (%llu bytes): wrong blkfile_dev?",
+			    (unsigned long long)e->logical,
+			    (unsigned long long)e->physical,
+			    (unsigned long long)(e->physical + e->length),
+			    (unsigned long long)dev_size);
+			return -ERANGE;
+		}
+		pos = e->logical + e->length;
+	}
+	return 0;
+}
+
+uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
+			uint64_t *phys)
+{
+	const struct bf_extent *e;
+	uint64_t n;
+	size_t i;
+
+	if (off >= m->file_size)
+		return 0;
+	if (len > m->file_size - off)
+		len = m->file_size - off;
+	i = find(m, off);
+	if (i == m->n)
+		return 0;
+	e = &m->ext[i];
+	if (e->logical > off)
+		return 0;
+	*phys = e->physical + (off - e->logical);
+	n = e->logical + e->length - off;
+	return n < len ? n : len;
+}
+
+uint64_t bf_map_bytes(const struct bf_map *m)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		const struct bf_extent *e = &m->ext[i];
+		uint64_t end = e->logical + e->length;
+
+		if (e->logical >= m->file_size)
+			break;
+		sum += (end > m->file_size ? m->file_size : end) - e->logical;
+	}
+	return sum;
+}

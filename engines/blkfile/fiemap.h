@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A file's map from file offsets to offsets on the block device under it,
+ * as FS_IOC_FIEMAP reports it after syncing the file, plus the checks that
+ * decide whether the device copy of the bytes can stand in for the file.
+ *
+ * No fio dependency: the checks run on synthetic maps in tests/unit.
+ */
+#ifndef PERFPACK_BLKFILE_FIEMAP_H
+#define PERFPACK_BLKFILE_FIEMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bf_extent {
+	uint64_t logical;	/* file offset, bytes */
+	uint64_t physical;	/* device offset, bytes */
+	uint64_t length;	/* bytes */
+	uint32_t flags;		/* FIEMAP_EXTENT_* */
+};
+
+struct bf_map {
+	struct bf_extent *ext;	/* sorted by logical, non-overlapping */
+	size_t n, cap;
+	uint64_t file_size;	/* i_size when mapped: reads never go past it */
+};
+
+/* What the caller is about to do through the device. */
+enum bf_use {
+	BF_USE_READ,
+	BF_USE_WRITE,
+};
+
+void bf_map_init(struct bf_map *m);
+void bf_map_free(struct bf_map *m);
+
+/* Append an extent (must come after the previous one).  0 or -ENOMEM/-EINVAL. */
+int bf_map_add(struct bf_map *m, uint64_t logical, uint64_t physical,
+	       uint64_t length, uint32_t flags);
+
+/*
+ * The identity map of a whole block device of @size bytes: the target is
+ * the device itself, so file offset == device offset.
+ */
+int bf_map_identity(struct bf_map *m, uint64_t size);
+
+/*
+ * Map the whole of the open regular file @fd with FIEMAP_FLAG_SYNC, so
+ * delayed allocations are resolved first.  0, or -errno with a reason in
+ * @why (e.g. -EOPNOTSUPP when the filesystem has no FIEMAP).
+ */
+int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen);
+
+/*
+ * May [@off, @off + @len) of the file be done through the device?  Every
+ * byte must lie in an extent whose device copy is the file's data: no
+ * holes, nothing delayed/unknown, encoded, encrypted, inline, tail-packed,
+ * unaligned to @align (the device's logical block size) or unwritten, no
+ * shared extents when writing, and every device range inside
+ * [0, @dev_size).  The range must also end within the file.  0, or
+ * -EINVAL / -ERANGE with a sentence in @why naming the first offending
+ * extent and what to do about it.
+ */
+int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
+		 enum bf_use use, uint32_t align, uint64_t dev_size,
+		 char *why, size_t whylen);
+
+/*
+ * Where file offset @off lives on the device: stores the device offset in
+ * *@phys and returns how many bytes (at most @len) are contiguous there,
+ * never past the end of the file.  0 when @off is unmapped or at/after EOF.
+ */
+uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
+			uint64_t *phys);
+
+/* Total bytes of the file mapped (sum of extent lengths, capped at EOF). */
+uint64_t bf_map_bytes(const struct bf_map *m);
+
+#endif

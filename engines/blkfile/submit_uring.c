@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blkfile_submit=uring: io_uring through liburing.  ->queue prepares one
+ * SQE per piece (a via=bdev request crossing extents becomes several, all
+ * tagged with the same io_u), ->commit submits, ->getevents hands an io_u
+ * back to fio once all of its pieces have completed.  Optional registered
+ * buffers (blkfile_fixedbufs) and files (blkfile_registerfiles), as in
+ * fio's own io_uring engine.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <liburing.h>
+
+#include "fio.h"
+#include "engines/common/pp.h"
+#include "engines/blkfile/blkfile.h"
+
+/* Completion state of one io_u, indexed by io_u->index. */
+struct ur_iou {
+	unsigned int parts_left;
+	int err;
+	long long done;
+};
+
+struct ur_data {
+	struct io_uring ring;
+	int ring_ok;
+	unsigned int depth;
+	struct ur_iou *st;
+	struct io_u **io_us;	/* by index, for registering buffers */
+	struct io_u **queued;	/* queued since the last commit */
+	unsigned int nr_queued;
+	struct io_u **events;	/* completed by the last getevents */
+	unsigned int nr_events;
+	int fixedbufs, files;
+};
+
+static struct ur_data *ur_of(struct thread_data *td)
+{
+	struct bf_data *bd = td->io_ops_data;
+
+	return bd->sub_priv;
+}
+
+static int uring_init(struct thread_data *td, struct blkfile_options *o)
+{
+	struct bf_data *bd = td->io_ops_data;
+	struct ur_data *ur;
+	unsigned int depth = td->o.iodepth ? td->o.iodepth : 1;
+	int ret;
+
+	ur = calloc(1, sizeof(*ur));
+	if (!ur)
+		goto nomem;
+	ur->depth = depth;
+	ur->fixedbufs = o->fixedbufs;
+	ur->files = o->registerfiles;
+	ur->st = calloc(depth, sizeof(*ur->st));
+	ur->io_us = calloc(depth, sizeof(*ur->io_us));
+	ur->queued = calloc(depth, sizeof(*ur->queued));
+	ur->events = calloc(depth, sizeof(*ur->events));
+	bd->sub_priv = ur;
+	if (!ur->st || !ur->io_us || !ur->queued || !ur->events)
+		goto nomem;
+
+	/*
+	 * Twice the depth: a via=bdev request crossing an extent takes one
+	 * SQE per piece.  More pieces than that are submitted early.
+	 */
+	ret = io_uring_queue_init(2 * depth < 8 ? 8 : 2 * depth, &ur->ring, 0);
+	if (ret < 0) {
+		pp_err(BF_ENGINE, "io_uring_queue_init: %s%s", strerror(-ret),
+		       ret == -ENOSYS ? " (no io_uring in this kernel)" : "");
+		td_verror(td, -ret, "io_uring_queue_init");
+		return 1;
+	}
+	ur->ring_ok = 1;
+	return 0;
+nomem:
+	td_verror(td, ENOMEM, "blkfile uring init");
+	return 1;
+}
+
+static void uring_cleanup(struct thread_data *td)
+{
+	struct ur_data *ur = ur_of(td);
+
+	if (!ur)
+		return;
+	if (ur->ring_ok && !(td->flags & TD_F_CHILD))
+		io_uring_queue_exit(&ur->ring);
+	free(ur->st);
+	free(ur->io_us);
+	free(ur->queued);
+	free(ur->events);
+	free(ur);
+	((struct bf_data *)td->io_ops_data)->sub_priv = NULL;
+}
+
+static int uring_io_u_init(struct thread_data *td, struct io_u *io_u)
+{
+	struct ur_data *ur = ur_of(td);
+
+	if (io_u->index >= ur->depth) {
+		td_verror(td, EINVAL, "blkfile: io_u index beyond iodepth");
+		return 1;
+	}
+	ur->io_us[io_u->index] = io_u;
+	return 0;
+}
+
+static int uring_post_init(struct thread_data *td)
+{
+	struct ur_data *ur = ur_of(td);
+	unsigned int i, nfiles = td->o.nr_files ? td->o.nr_files : 1;
+	int ret;
+
+	if (ur->fixedbufs) {
+		struct iovec *iov = calloc(ur->depth, sizeof(*iov));
+
+		if (!iov) {
+			td_verror(td, ENOMEM, "blkfile fixedbufs");
+			return 1;
+		}
+		for (i = 0; i < ur->depth; i++) {
+			iov[i].iov_base = ur->io_us[i] ? ur->io_us[i]->buf : NULL;
+			iov[i].iov_len = ur->io_us[i] ? td_max_bs(td) : 0;
+		}
+		ret = io_uring_register_buffers(&ur->ring, iov, ur->depth);
+		free(iov);
+		if (ret < 0) {
+			pp_err(BF_ENGINE, "registering %u buffers of %llu bytes: %s",
+			       ur->depth, (unsigned long long)td_max_bs(td), strerror(-ret));
+			td_verror(td, -ret, "io_uring_register_buffers");
+			return 1;
+		}
+	}
+	if (ur->files) {
+		/* A table of empty slots; each file fills slot f->fileno when opened. */
+		int *fds = malloc(nfiles * sizeof(*fds));
+
+		if (!fds) {
+			td_verror(td, ENOMEM, "blkfile registerfiles");
+			return 1;
+		}
+		for (i = 0; i < nfiles; i++)
+			fds[i] = -1;
+		ret = io_uring_register_files(&ur->ring, fds, nfiles);
+		free(fds);
+		if (ret < 0) {
+			pp_err(BF_ENGINE, "io_uring_register_files: %s", strerror(-ret));
+			td_verror(td, -ret, "io_uring_register_files");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int uring_file_opened(struct thread_data *td, struct fio_file *f)
+{
+	struct ur_data *ur = ur_of(td);
+	int ret;
+
+	if (!ur->files)
+		return 0;
+	ret = io_uring_register_files_update(&ur->ring, f->fileno, &f->fd, 1);
+	if (ret < 0) {
+		pp_err(BF_ENGINE, "%s: registering fd: %s", f->file_name, strerror(-ret));
+		td_verror(td, -ret, "io_uring_register_files_update");
+		return 1;
+	}
+	return 0;
+}
+
+static void uring_file_closing(struct thread_data *td, struct fio_file *f)
+{
+	struct ur_data *ur = ur_of(td);
+	int none = -1;
+
+	if (ur && ur->files)
+		io_uring_register_files_update(&ur->ring, f->fileno, &none, 1);
+}
+
+/* An SQE, submitting what is prepared to make room if the ring is full. */
+static struct io_uring_sqe *get_sqe(struct ur_data *ur)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ur->ring);
+
+	if (!sqe && io_uring_submit(&ur->ring) >= 0)
+		sqe = io_uring_get_sqe(&ur->ring);
+	return sqe;
+}
+
+static void prep_piece(struct ur_data *ur, struct io_uring_sqe *sqe,
+		       struct io_u *io_u, void *buf, unsigned int len,
+		       uint64_t dev_off)
+{
+	struct fio_file *f = io_u->file;
+	int fd = ur->files ? (int)f->fileno : f->fd;
+
+	if (ur->fixedbufs) {
+		if (io_u->ddir == DDIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, buf, len, dev_off, io_u->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, buf, len, dev_off, io_u->index);
+	} else if (io_u->ddir == DDIR_READ) {
+		io_uring_prep_read(sqe, fd, buf, len, dev_off);
+	} else {
+		io_uring_prep_write(sqe, fd, buf, len, dev_off);
+	}
+	if (ur->files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, io_u);
+}
+
+static enum fio_q_status uring_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct ur_data *ur = ur_of(td);
+	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+	struct ur_iou *st = &ur->st[io_u->index];
+	uint64_t off = io_u->offset, left = io_u->xfer_buflen, dev_off, n;
+	char *buf = io_u->xfer_buf;
+	struct io_uring_sqe *sqe;
+	unsigned int parts = 0;
+
+	if (!ddir_rw(io_u->ddir)) {
+		/* fsync/fdatasync: done in place, once what is queued is out. */
+		if (ur->nr_queued)
+			return FIO_Q_BUSY;
+		if (do_io_u_sync(td, io_u) < 0 && !io_u->error)
+			io_u->error = errno;
+		io_u_mark_submit(td, 1);
+		io_u_mark_complete(td, 1);
+		return FIO_Q_COMPLETED;
+	}
+	if (ur->nr_queued == ur->depth)
+		return FIO_Q_BUSY;
+
+	memset(st, 0, sizeof(*st));
+	while (left) {
+		n = bf_piece(bf, off, left, &dev_off);
+		sqe = n ? get_sqe(ur) : NULL;
+		if (!sqe) {
+			st->err = n ? EBUSY : EIO;
+			break;
+		}
+		prep_piece(ur, sqe, io_u, buf, n, dev_off);
+		parts++;
+		off += n;
+		buf += n;
+		left -= n;
+	}
+	if (!parts) {
+		io_u->error = st->err;
+		return FIO_Q_COMPLETED;
+	}
+	st->parts_left = parts;
+	ur->queued[ur->nr_queued++] = io_u;
+	return FIO_Q_QUEUED;
+}
+
+static int uring_commit(struct thread_data *td)
+{
+	struct ur_data *ur = ur_of(td);
+	struct timespec now;
+	unsigned int i;
+	int ret;
+
+	if (!ur->nr_queued)
+		return 0;
+	while (io_uring_sq_ready(&ur->ring)) {
+		ret = io_uring_submit(&ur->ring);
+		if (ret == -EINTR || ret == -EAGAIN)
+			continue;
+		if (ret < 0) {
+			td_verror(td, -ret, "io_uring_submit");
+			return ret;
+		}
+	}
+	if (fio_fill_issue_time(td)) {
+		fio_gettime(&now, NULL);
+		for (i = 0; i < ur->nr_queued; i++) {
+			memcpy(&ur->queued[i]->issue_time, &now, sizeof(now));
+			io_u_queued(td, ur->queued[i]);
+		}
+	}
+	io_u_mark_submit(td, ur->nr_queued);
+	ur->nr_queued = 0;
+	return 0;
+}
+
+static int uring_getevents(struct thread_data *td, unsigned int min,
+			   unsigned int max, const struct timespec *t)
+{
+	struct ur_data *ur = ur_of(td);
+	struct io_uring_cqe *cqe;
+	struct io_u *io_u;
+	struct ur_iou *st;
+	int ret;
+
+	(void)t;
+	ur->nr_events = 0;
+	while (ur->nr_events < max) {
+		ret = io_uring_peek_cqe(&ur->ring, &cqe);
+		if (ret == -EAGAIN) {
+			if (ur->nr_events >= min)
+				break;
+			ret = io_uring_wait_cqe(&ur->ring, &cqe);
+		}
+		if (ret == -EINTR || ret == -EAGAIN)
+			continue;
+		if (ret < 0) {
+			td_verror(td, -ret, "io_uring_wait_cqe");
+			return ret;
+		}
+		io_u = io_uring_cqe_get_data(cqe);
+		st = &ur->st[io_u->index];
+		if (cqe->res < 0) {
+			if (!st->err)
+				st->err = -cqe->res;
+		} else {
+			st->done += cqe->res;
+		}
+		io_uring_cqe_seen(&ur->ring, cqe);
+		if (--st->parts_left)
+			continue;
+		bf_io_u_result(io_u, st->done, st->err);
+		ur->events[ur->nr_events++] = io_u;
+	}
+	return ur->nr_events;
+}
+
+static struct io_u *uring_event(struct thread_data *td, int ev)
+{
+	return ur_of(td)->events[ev];
+}
+
+const struct bf_submit_ops bf_submit_uring = {
+	.init		= uring_init,
+	.post_init	= uring_post_init,
+	.io_u_init	= uring_io_u_init,
+	.queue		= uring_queue,
+	.commit		= uring_commit,
+	.getevents	= uring_getevents,
+	.event		= uring_event,
+	.file_opened	= uring_file_opened,
+	.file_closing	= uring_file_closing,
+	.cleanup	= uring_cleanup,
+	.flags		= FIO_ASYNCIO_SETS_ISSUE_TIME | FIO_NO_OFFLOAD,
+};

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Regenerates blockdev-perftest.fio (108 sections are too many to keep by
+# hand without a typo).  Run from this folder; commit the result.
+set -eu
+{
+cat <<'HDR'
+; SPDX-License-Identifier: GPL-2.0-only
+;
+; perfpack profile blockdev-perftest: SCST's scripts/blockdev-perftest as fio jobs.
+;
+; Thread:  seed 000, "[Scst-devel] Performance of block device I/O versus
+;          filesystem I/O" (2009): `blockdev-perftest -s 27 /dev/md4` and the same
+;          on a 1 GiB file on XFS (`dd if=/dev/zero of=block bs=1M count=1K`),
+;          ending in the "ratio of file I/O throughput to block I/O" table;
+;          and seed 001's read runs (`-s 30`, reads only, 64 MiB ... 16 KiB).
+; Table:   blocksize | W W W (s) | W(avg,MB/s) | W(std,MB/s) | W(IOPS) | R ... R(IOPS)
+;          -> `fiotab perftest RUN.json`, `fiotab ratio BLOCK.json FILE.json`
+; Matrix:  block sizes 2^26 ... 2^9 (64 MiB ... 512 B, the script's -M/-m), for each
+;          size 3 write iterations then 3 read iterations, every iteration its own
+;          stonewalled job: 18 x 2 x 3 = 108 jobs.  Job names: perftest-{w|r}-<bytes>-<iter> (fiotab's naming).
+; Variables (all required):
+;   TARGET  block device or file that is written (the runner refuses devices in use)
+;   SIZE    bytes per job = 2^s: 134217728 (-s 27, seed 000), 1073741824 (-s 30, seed 001)
+;   DIRECT  1 = O_DIRECT (the script's default), 0 = buffered variant
+; Caches:  invalidate=1 drops the target's page cache before every job;
+;          `perfpack run` also does `echo 3 >/proc/sys/vm/drop_caches` when root.
+; Runtime: full scale ~ 108 x SIZE / device rate plus the small-block penalty:
+;          seed 000 took ~10 min per target at 55 MB/s (-s 27), seed 001 ~40 min (-s 30).
+; One job with stock fio:
+;   TARGET=/dev/sdX SIZE=134217728 DIRECT=1 fio --section=perftest-r-4096-2 blockdev-perftest.fio
+
+[global]
+filename=${TARGET}
+size=${SIZE}
+direct=${DIRECT}
+ioengine=psync
+iodepth=1
+invalidate=1
+; each iteration waits for the previous one, as the script's sequential dd runs
+stonewall
+HDR
+for s in $(seq 26 -1 9); do
+	bs=$((1 << s))
+	for rw in write read; do
+		for i in 1 2 3; do
+			printf '\n[perftest-%s-%d-%d]\nrw=%s\nbs=%d\n' "${rw:0:1}" "$bs" "$i" "$rw" "$bs"
+		done
+	done
+done
+} >blockdev-perftest.fio

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Helpers of the fiotab tests: fio JSON documents built from the seeds'
+# tables (known run times -> known avg/std/IOPS), and an independent jq
+# implementation of the blockdev-perftest arithmetic to cross-check against.
+
+: "${FIOTAB:?run through make check}"
+JQ=${JQ:-jq}
+DATA=$TOP/tests/analysis/data
+
+# seed_json ROWS SIZE TARGET [HOST] [VERSION] [EXTRA_JOB_OPTIONS_JSON]
+# ROWS: "bs W1 W2 W3 Wavg Wstd Wiops R1 R2 R3 Ravg Rstd Riops" (13 fields) or
+# "bs R1 R2 R3 Ravg Rstd Riops" (7 fields, read only).  One job per block
+# size, direction and iteration, runtime = the seed's time in ms, io_bytes =
+# SIZE.  Prints warnings first, like fio does.
+seed_json() {
+	local rows=$1 size=$2 target=$3 host=${4:-} ver=${5:-fio-3.33} extra=${6:-}
+	awk -v size="$size" -v target="$target" -v host="$host" -v ver="$ver" \
+	    -v extra="$extra" '
+	function dirobj(bytes, ms, bs,    ios) {
+		ios = bs ? int(bytes / bs) : 0
+		return sprintf("{ \"io_bytes\" : %d, \"io_kbytes\" : %d, \"bw_bytes\" : %d, \"bw\" : %d, \"iops\" : %.6f, \"runtime\" : %d, \"total_ios\" : %d, \"clat_ns\" : { \"min\" : 1000, \"max\" : 90000, \"mean\" : 5000.5, \"stddev\" : 10.0, \"N\" : %d, \"percentile\" : { \"50.000000\" : 4992, \"99.000000\" : 70144, \"99.900000\" : 89600 } } }",
+			bytes, bytes / 1024, ms ? bytes * 1000 / ms : 0, ms ? bytes / ms * 1000 / 1024 : 0,
+			ms ? ios * 1000 / ms : 0, ms, ios, ios)
+	}
+	function zero() { return dirobj(0, 0, 0) }
+	function job(name, rw, bs, ms) {
+		printf "%s    {\n      \"jobname\" : \"%s\",\n      \"groupid\" : 0,\n      \"error\" : 0,\n", (nj++ ? ",\n" : ""), name
+		if (host != "")
+			printf "      \"hostname\" : \"%s\", \"port\" : 8765,\n", host
+		printf "      \"job options\" : { \"name\" : \"%s\", \"rw\" : \"%s\", \"bs\" : \"%d\"%s },\n", name, rw, bs, extra
+		printf "      \"read\" : %s,\n", rw == "read" ? dirobj(size, ms, bs) : zero()
+		printf "      \"write\" : %s,\n", rw == "write" ? dirobj(size, ms, bs) : zero()
+		printf "      \"trim\" : %s,\n", zero()
+		printf "      \"usr_cpu\" : 1.5, \"sys_cpu\" : 2.25\n    }"
+	}
+	BEGIN {
+		print "fio: this platform does not support process shared mutexes, forcing use of threads"
+		print "{\n  \"fio version\" : \"" ver "\",\n  \"timestamp\" : 1795980457,\n  \"global options\" : { \"filename\" : \"" target "\", \"size\" : \"" size "\", \"direct\" : \"1\" },"
+		printf "  \"%s\" : [\n", host != "" ? "client_stats" : "jobs"
+	}
+	{
+		bs = $1
+		if (NF == 13) {
+			for (i = 2; i <= 4; i++) job("perftest-w-" bs "-" (i - 1), "write", bs, $i * 1000 + 0.5)
+			for (i = 8; i <= 10; i++) job("perftest-r-" bs "-" (i - 7), "read", bs, $i * 1000 + 0.5)
+		} else {
+			for (i = 2; i <= 4; i++) job("perftest-r-" bs "-" (i - 1), "read", bs, $i * 1000 + 0.5)
+		}
+	}
+	END { print "\n  ]\n}" }' "$rows"
+}
+
+# jq_perftest FILE...: blockdev-perftest's avg/std/IOPS per direction and bs,
+# computed by jq from the same JSON (documents after warnings: jq -n inputs
+# cannot skip text, so strip lines before the first "{").
+jq_perftest() {
+	local f
+	for f; do sed -n '/^{/,$p' "$f"; done | "$JQ" -r -n '
+	  [inputs | (.jobs // .client_stats)[] | select(.error == 0) |
+	   . as $j | ("write", "read") as $d | select($j[$d].io_bytes > 0) |
+	   {d: $d, bs: ($j["job options"].bs | tonumber), t: ($j[$d].runtime / 1000),
+	    b: $j[$d].io_bytes}] |
+	  group_by(.d) | .[] | group_by(.bs) | reverse[] |
+	  (map(select(.t > 0) | .b / .t)) as $r |
+	  ($r | add / length) as $m |
+	  ((($r | map(. * .) | add / length) - $m * $m) | if . > 0 then sqrt else 0 end) as $s |
+	  [.[0].d, .[0].bs, $m / 1048576, $s / 1048576, $m / .[0].bs] | @tsv' |
+	awk -F'\t' '{ printf "%s %d %.3f %.3f %.3f\n", ($1 == "write" ? "W" : "R"), $2, $3, $4, $5 }'
+}

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fiotab perftest against the tables of the threads: fio JSON built from the
+# seed tables' run times (seed 000: block and file, W+R; seed 001: read only)
+# must give the seed's avg/std/IOPS (within the rounding of the seed's times),
+# exactly what an independent jq computation gives, in blockdev-perftest's
+# exact layout.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
+need_cmd "$JQ"
+
+# blockdev-perftest's header, from its printf calls ("%9s " then "%8s ").
+hdr() {	# hdr ITER DIRS...
+	local it=$1 d i l1 l2
+	shift
+	l1=$(printf "%9s " blocksize)
+	l2=$(printf "%9s " "(bytes)")
+	for d; do
+		for ((i = 0; i < it; i++)); do
+			l1+=$(printf "%8s " "$d")
+			l2+=$(printf "%8s " "(s)")
+		done
+		if [ "$d" = W ]; then
+			l1+=$(printf "%8s %8s %8s " "W(avg," "W(std," W)
+		else
+			l1+=$(printf "%8s %8s %8s " "R(avg," "R(std" R)
+		fi
+		l2+=$(printf "%8s %8s %8s " "MB/s)" ",MB/s)" "(IOPS)")
+	done
+	printf '%s\n%s\n' "$l1" "$l2"
+}
+
+# near A B RELTOL ABSTOL: |A-B| <= max(RELTOL*|B|, ABSTOL)
+check_close() {	# out seedrows ncols
+	paste -d' ' "$1" "$2" | awk -v n="$3" '
+	function abs(x) { return x < 0 ? -x : x }
+	{
+		for (i = 2; i <= n; i++) {
+			a = $i; b = $(i + n)
+			# std columns get an absolute tolerance: times are rounded to 1 ms
+			tol = (i == 6 || i == 12 || (n == 7 && i == 6)) ? 0.015 : 0.001 * abs(b)
+			if (abs(a - b) > tol + 1e-9) { printf "row %s col %d: %s vs seed %s\n", $1, i, a, b; bad = 1 }
+		}
+	}
+	END { exit bad }' || fail "$1 deviates from the seed table"
+}
+
+for s in block file; do
+	seed_json "$DATA/seed000-$s.txt" 134217728 "/dev/md4-$s" > "$T/$s.json"
+	"$FIOTAB" perftest "$T/$s.json" > "$T/$s.out" || fail "fiotab perftest $s failed"
+	# header: the script's two lines, after our "# " lines
+	grep -v '^# ' "$T/$s.out" | head -2 > "$T/$s.hdr"
+	hdr 3 W R > "$T/expect.hdr"
+	cmp "$T/expect.hdr" "$T/$s.hdr" || fail "header differs: $(diff "$T/expect.hdr" "$T/$s.hdr")"
+	grep -q '^# fio version: fio-3.33$' "$T/$s.out" || fail "no fio version line"
+	# rows: "%9d " then 12 x "%8.3f ", bs descending, 18 of them
+	rows=$(grep -v '^# ' "$T/$s.out" | tail -n +3)
+	assert_eq "$s rows" 18 "$(echo "$rows" | wc -l)"
+	echo "$rows" | grep -Evq '^[ 0-9]{9} ( *[0-9]+\.[0-9]{3} ){12}$' &&
+		fail "row layout: $(echo "$rows" | grep -Ev '^[ 0-9]{9} ( *[0-9]+\.[0-9]{3} ){12}$' | head -1)"
+	echo "$rows" | awk '{ if (NR > 1 && $1 >= p) exit 1; p = $1 }' || fail "block sizes not descending"
+	echo "$rows" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' > "$T/$s.rows"
+	check_close "$T/$s.rows" "$DATA/seed000-$s.txt" 13
+	# exact agreement with jq on the same JSON
+	awk '{ print "W", $1, $5, $6, $7; print "R", $1, $11, $12, $13 }' "$T/$s.rows" | sort > "$T/a"
+	jq_perftest "$T/$s.json" | sort > "$T/b"
+	diff "$T/a" "$T/b" > "$T/d" || fail "fiotab and jq disagree: $(head -4 "$T/d")"
+done
+
+# ratio file/block: exactly the seed's ratio table, and the noise test marks
+# the 4 KB write gain (p < 0.05) but not the 4 KB read loss (3 runs each)
+"$FIOTAB" ratio "$T/block.json" "$T/file.json" > "$T/ratio.out" || fail "ratio failed"
+grep -q "^blocksize        W        R     W(p)     R(p) $" "$T/ratio.out" || fail "ratio header"
+awk '$1 ~ /^[0-9]+$/ { print $1, $2, $3 }' "$T/ratio.out" > "$T/ratio.rows"
+diff "$T/ratio.rows" "$DATA/seed000-ratio.txt" > "$T/d" || fail "ratio differs from seed 000: $(cat "$T/d")"
+row=$(awk '$1 == 4096' "$T/ratio.out")
+assert_match "4 KB W significant" '^ +4096 +1\.82 +0\.72 +0\.0[0-4][0-9]\* +0\.[1-9][0-9]* *$' "$row"
+
+# seed 001: a read-only table prints only the R half
+seed_json "$DATA/seed001-read.txt" 1073741824 /mnt/ocfs2/file > "$T/r.json"
+"$FIOTAB" perftest "$T/r.json" > "$T/r.out" || fail "read-only perftest failed"
+grep -v '^# ' "$T/r.out" | head -2 > "$T/r.hdr"
+hdr 3 R > "$T/expect.hdr"
+cmp "$T/expect.hdr" "$T/r.hdr" || fail "read-only header: $(diff "$T/expect.hdr" "$T/r.hdr")"
+grep -v '^# ' "$T/r.out" | tail -n +3 | awk '{ print $1, $2, $3, $4, $5, $6, $7 }' > "$T/r.rows"
+check_close "$T/r.rows" "$DATA/seed001-read.txt" 7
+
+# both files at once: two tables, one per target, in input order
+"$FIOTAB" perftest "$T/block.json" "$T/file.json" > "$T/both.out"
+assert_eq "series lines" "# series /dev/md4-block
+# series /dev/md4-file" "$(grep '^# series' "$T/both.out")"
+
+# --series: capture group names the series; non-matching jobs are ignored
+"$FIOTAB" perftest --series '^perftest-(r)-' "$T/block.json" > "$T/sr.out"
+assert_eq "--series title" "# series r" "$(grep '^# series' "$T/sr.out")"
+grep -q 'W(avg,' "$T/sr.out" && fail "--series kept write jobs"
+
+# the t = 0 rule: an iteration with runtime 0 is shown but not averaged
+sed 's/"runtime" : 2359,/"runtime" : 0,/' "$T/block.json" > "$T/z.json"
+row=$("$FIOTAB" perftest "$T/z.json" | grep '^ 67108864')
+avg=$(awk 'BEGIN { printf "%.3f", (134217728/2.318 + 134217728/2.330) / 2 / 1048576 }')
+assert_eq "t=0 left out" "$avg" "$(echo "$row" | awk '{ print $5 }')"
+assert_eq "t=0 shown" "0.000" "$(echo "$row" | awk '{ print $2 }')"
+exit 0

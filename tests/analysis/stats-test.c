@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of fiotab's arithmetic: Student's t CDF and Welch's test
+ * against values computed independently (closed forms, and Simpson
+ * integration of the t density in Python, digits below), blockdev-perftest's
+ * std, and fio size strings with both kb_base conventions.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/fiotab.h"
+#include "analysis/stats.h"
+
+static int failures;
+
+static void near(const char *what, double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol)) {
+		printf("FAIL %s: got %.12g, want %.12g (tol %g)\n", what, got, want, tol);
+		failures++;
+	}
+}
+
+static void size_is(const char *s, unsigned base, long long want)
+{
+	uint64_t v = 0;
+	int rc = fio_parse_size(s, base, &v);
+
+	if (want < 0 ? rc == 0 : (rc || v != (uint64_t)want)) {
+		printf("FAIL size '%s' (kb_base %u): rc %d value %llu, want %lld\n", s, base, rc,
+		       (unsigned long long)v, want);
+		failures++;
+	}
+}
+
+int main(void)
+{
+	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6,
+				    23.1, 19.6, 19.0, 21.7, 21.4 };
+	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2,
+				    21.9, 22.1, 22.9, 20.5, 24.4 };
+	static const double same[] = { 5, 5, 5 }, other[] = { 6, 6, 6 }, one[] = { 5 };
+	static const double r[] = { 1, 2, 3, 4 };
+	double t, df;
+	uint64_t bs[NDIR];
+
+	/* closed forms: df=1 is Cauchy, df=2 has 1/2 + t/(2 sqrt(2+t^2)) */
+	near("t_cdf(0, 5)", stat_t_cdf(0, 5), 0.5, 1e-12);
+	near("t_cdf(1, 1)", stat_t_cdf(1, 1), 0.75, 1e-12);
+	near("t_cdf(-3, 2)", stat_t_cdf(-3, 2), 0.5 - 3 / (2 * sqrt(11)), 1e-12);
+	/* tables: t(0.975, 10) = 2.228138852 */
+	near("t_cdf(2.228138852, 10)", stat_t_cdf(2.228138852, 10), 0.975, 1e-9);
+	/* Simpson integration of the density (fractional df) */
+	near("t_cdf(1.5, 3.7)", stat_t_cdf(1.5, 3.7), 0.8932009154, 1e-9);
+	near("ibeta(2, 3, 0.4)", stat_ibeta(2, 3, 0.4), 0.5248, 1e-12);
+
+	/* Welch, Wikipedia's example 1: t = -2.4554, df = 24.9885, p = 0.0213780 */
+	near("welch p", stat_welch_p(a, 15, b, 15, &t, &df), 0.0213780015, 1e-8);
+	near("welch t", t, -2.455356398286006, 1e-9);
+	near("welch df", df, 24.98852929023142, 1e-9);
+	near("welch symmetric", stat_welch_p(b, 15, a, 15, NULL, NULL), 0.0213780015, 1e-8);
+	if (!isnan(stat_welch_p(one, 1, a, 15, NULL, NULL))) {
+		printf("FAIL welch with one run is not n/a\n");
+		failures++;
+	}
+	near("welch no spread, equal", stat_welch_p(same, 3, same, 3, NULL, NULL), 1, 0);
+	near("welch no spread, different", stat_welch_p(same, 3, other, 3, NULL, NULL), 0, 0);
+
+	/* blockdev-perftest's awk: population std from the sums */
+	near("mean", stat_mean(r, 4), 2.5, 0);
+	near("pstd", stat_pstd(r, 4), sqrt(1.25), 1e-15);
+	near("pstd of equal values", stat_pstd(same, 3), 0, 0);
+
+	/* fio sizes: kb_base=1024 compatibility mode (IEC spellings are 1000) */
+	size_is("4k", 1024, 4096);
+	size_is("4K", 1024, 4096);
+	size_is("64m", 1024, 67108864);
+	size_is("1g", 1024, 1073741824);
+	size_is("1gb", 1024, 1073741824);
+	size_is("1KiB", 1024, 1000);
+	size_is("1k", 1000, 1000);
+	size_is("1KiB", 1000, 1024);
+	size_is("512", 1024, 512);
+	size_is("1t", 1024, 1099511627776LL);
+	size_is("", 1024, -1);
+	size_is("4x", 1024, -1);
+	size_is("k", 1024, -1);
+	size_is("99999999999e", 1024, -1);
+	if (fio_parse_bs("8k,32k", 1024, 4096, bs) || bs[DIR_READ] != 8192 ||
+	    bs[DIR_WRITE] != 32768 || bs[DIR_TRIM] != 32768) {
+		printf("FAIL bs=8k,32k\n");
+		failures++;
+	}
+	if (fio_parse_bs(",8k", 1024, 4096, bs) || bs[DIR_READ] != 4096 || bs[DIR_WRITE] != 8192) {
+		printf("FAIL bs=,8k\n");
+		failures++;
+	}
+	if (fio_parse_bs("8k,32k,", 1024, 4096, bs) || bs[DIR_TRIM] != 4096) {
+		printf("FAIL bs=8k,32k,\n");
+		failures++;
+	}
+	if (!fio_parse_bs("1k,2k,3k,4k", 1024, 4096, bs)) {
+		printf("FAIL bs with 4 fields accepted\n");
+		failures++;
+	}
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every refusal of blkfile_via=bdev: the job fails with a message naming the
+# file and the reason, and nothing was written (the whole device, checked
+# while its filesystem is frozen, and the file are unchanged).  Flags that
+# ext4/XFS cannot be made to report (delalloc after sync, encoded,
+# encrypted, tail, not aligned) are covered by tests/unit/blkfile-map.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/engines/blkfile-lib.sh"
+need_root
+need_cmd fsfreeze fallocate
+
+read_job=(--name=r --bs=64k --rw=read --blkfile_via=bdev)
+write_job=(--name=w --bs=64k --rw=write --blkfile_via=bdev --blkfile_allow_bdev_write=1)
+
+# refused WHAT FILE REGEX FIO_ARGS...: the job on FILE is refused saying
+# "blkfile: FILE: ...REGEX" ("blkfile: ...REGEX" for option errors found
+# before any file is opened, with NAMED=0), and neither $BF_DEV nor FILE
+# changed.
+refused() {
+	local what=$1 file=$2 re=$3 dev0 dev1 f0 f1
+	shift 3
+	f0=$(bf_sum_file "$file")
+	bf_freeze "$BF_MNT"
+	dev0=$(bf_sum_dev "$BF_DEV")
+	if bf_fio --filename="$file" "$@" && echo "$BF_OUT" | grep -q "err= 0"; then
+		bf_thaw
+		fail "$what: not refused: $BF_OUT"
+	fi
+	dev1=$(bf_sum_dev "$BF_DEV")
+	bf_thaw
+	if [ "${NAMED:-1}" = 1 ]; then
+		assert_match "$what: message" "blkfile: $file: .*$re" "$BF_OUT"
+	else
+		assert_match "$what: message" "blkfile: .*$re" "$BF_OUT"
+	fi
+	assert_eq "$what: device unchanged" "$dev0" "$dev1"
+	f1=$(bf_sum_file "$file")
+	assert_eq "$what: file unchanged" "$f0" "$f1"
+	note "$what: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
+}
+
+# --- ext4 --------------------------------------------------------------------
+bf_fs ext4 128
+dd if=/dev/urandom of="$BF_MNT/data" bs=1M count=2 conv=fsync status=none
+
+refused "device write without permission" "$BF_MNT/data" \
+	"refused unless blkfile_allow_bdev_write=1" \
+	--name=w --bs=64k --rw=write --blkfile_via=bdev --size=2m
+
+fallocate -l 2M "$BF_MNT/prealloc"
+refused "unwritten extent, read" "$BF_MNT/prealloc" "unwritten" "${read_job[@]}" --size=2m
+
+truncate -s 2M "$BF_MNT/sparse"
+dd if=/dev/urandom of="$BF_MNT/sparse" bs=1M count=1 conv=notrunc,fsync status=none
+refused "hole" "$BF_MNT/sparse" "file offsets 1048576\.\.2097152 are a hole" \
+	"${read_job[@]}" --size=2m
+
+# A device smaller than where the file lives: a wrong blkfile_dev=.
+make_loop 1 >"$T/.small"
+refused "extent past the device's end" "$BF_MNT/data" "past the device's end" \
+	"${read_job[@]}" --size=2m --blkfile_dev="$(<"$T/.small")"
+
+NAMED=0 refused "trim" "$BF_MNT/data" "trim is not supported" \
+	--name=t --bs=64k --rw=trim --blkfile_via=bdev --size=2m
+
+NAMED=0 refused "registered buffers without io_uring" "$BF_MNT/data" "need blkfile_submit=uring" \
+	"${read_job[@]}" --size=2m --blkfile_fixedbufs=1
+
+# --- XFS: shared (reflinked) extents may be read but not written ---------------
+bf_fs xfs 320
+dd if=/dev/urandom of="$BF_MNT/orig" bs=1M count=2 conv=fsync status=none
+if cp --reflink=always "$BF_MNT/orig" "$BF_MNT/clone" 2>/dev/null; then
+	sync
+	refused "shared extent, write" "$BF_MNT/clone" "shared with another file" \
+		"${write_job[@]}" --size=2m
+	bf_fio_ok "shared extent, read" --filename="$BF_MNT/clone" "${read_job[@]}" --size=2m
+else
+	note "no reflink on this XFS: shared-extent refusal not tested here"
+fi
+fallocate -l 2M "$BF_MNT/prealloc"
+refused "unwritten extent, write" "$BF_MNT/prealloc" "unwritten" "${write_job[@]}" --size=2m
+
+# --- ext4 inline data ----------------------------------------------------------
+bf_fs ext4 64 -O inline_data
+printf 'tiny file kept inside its inode\n' >"$BF_MNT/tiny"
+sync
+refused "inline data" "$BF_MNT/tiny" "inline data" --name=r --bs=32 --size=32 \
+	--rw=read --blkfile_via=bdev
+
+# --- ext4 data=journal -----------------------------------------------------------
+MOUNT_OPTS=noatime,data=journal bf_fs ext4 64
+dd if=/dev/urandom of="$BF_MNT/data" bs=1M count=1 conv=fsync status=none
+refused "data journalling" "$BF_MNT/data" "data journalled" "${read_job[@]}" --size=1m
+
+# --- no block device: tmpfs ----------------------------------------------------
+mkdir -p "$T/tmpfs"
+mount -t tmpfs -o size=8m tmpfs "$T/tmpfs" || fail "mount tmpfs"
+_pp_mounts+=("$T/tmpfs")
+dd if=/dev/urandom of="$T/tmpfs/data" bs=1M count=1 status=none
+f0=$(bf_sum_file "$T/tmpfs/data")
+bf_fio --filename="$T/tmpfs/data" "${write_job[@]}" --size=1m &&
+	echo "$BF_OUT" | grep -q "err= 0" && fail "tmpfs: not refused: $BF_OUT"
+assert_match "tmpfs: message" "blkfile: $T/tmpfs/data: is on tmpfs" "$BF_OUT"
+assert_eq "tmpfs: file unchanged" "$f0" "$(bf_sum_file "$T/tmpfs/data")"
+note "tmpfs: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# profiles/: job files, the perfpack runner and their tests.
+TESTS += tests/profiles/parse-only.sh tests/profiles/job-counts.sh \
+	tests/profiles/safety.sh tests/profiles/quick-blockdev-perftest.sh \
+	tests/profiles/quick-bonnie.sh tests/profiles/quick-iozone.sh \
+	tests/profiles/quick-buffered-vs-raw.sh tests/profiles/client-server.sh \
+	tests/profiles/install-layout.sh
+SAN_TESTS += tests/profiles/parse-only.sh
