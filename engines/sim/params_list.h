@@ -13,12 +13,14 @@
 	X(a, b, client_ra_kb, 128, "Initiator read_ahead_kb (2.6.26 VM_MAX_READAHEAD = 128)") \
 	X(a, b, client_max_sectors_kb, 512, "Initiator max_sectors_kb = largest iSCSI command (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, client_qdepth, 32, "iSCSI commands outstanding per session (open-iscsi queue_depth = 32)") \
+	X(a, b, client_nr_requests, 128, "Initiator queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 7/8 (async readahead skipped)") \
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit cost on the initiator (~1 us, 2009 Xeon)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user rate on the initiator, MB/s (~2 GB/s memcpy of the era)") \
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE: 125 MB/s x 1448/1538 TCP payload)") \
 	X(a, b, link_latency_us, 50, "One-way latency per iSCSI PDU, us (half a ~100 us GbE round trip)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 VM_MAX_READAHEAD = 128; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (BLK_DEF_MAX_SECTORS = 512)") \
+	X(a, b, server_nr_requests, 128, "Target disk queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 113, clear below 103: 2.6.29 page_cache_async_readahead() then skips the window") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
 	X(a, b, target_iov_kb, 0, "SCST vdisk readv() segment, KiB: 0 = whole command (calibrated); 4 = a page per iovec, read one by one by 2.6.29 generic_file_aio_read") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \

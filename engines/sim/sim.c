@@ -128,6 +128,10 @@ void sim_report(const struct sim *s, FILE *f)
 		d->cache_hits);
 	fprintf(f, " tgt_ra_windows=%" PRIu64 " tgt_ra_asis=%" PRIu64 " tgt_merged=%" PRIu64,
 		t->rc.window_reads, t->rc.asis_reads, t->q.st.merged);
+	fprintf(f, " tgt_max_rq=%u tgt_congested=%" PRIu64 " tgt_ra_async_skipped=%" PRIu64
+		" cli_max_rq=%u cli_ra_async_skipped=%" PRIu64,
+		t->q.st.max_rq, t->q.st.congested, t->rc.async_skipped,
+		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
 	if (s->p.sched == SIM_SCHED_CFQ) {
 		const struct cfq_stats *c = elv_cfq_stats(t->q.e);
 

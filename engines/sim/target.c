@@ -42,6 +42,13 @@ static void tgt_io(void *ctx, uint32_t first, uint32_t n)
 	blkq_submit(&t->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, ioctx);
 }
 
+static bool tgt_congested(void *ctx)
+{
+	struct target *t = ctx;
+
+	return blkq_congested(&t->q);
+}
+
 static void disk_done_ev(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
@@ -279,10 +286,12 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 		ra_state_init(&t->th[i].ra, p->server_ra_kb);
 		t->idle[t->nidle++] = (int)i;
 	}
-	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io, .ctx = t };
+	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
+				 .congested = tgt_congested, .ctx = t };
 	disk_init(&t->disk, p);
 	if (blkq_init(&t->q, clk, p, p->sched, 1, (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
+	blkq_set_nr_requests(&t->q, p->server_nr_requests);
 	t->q.start = disk_start;
 	t->q.dev = t;
 	t->q.done = disk_data;
