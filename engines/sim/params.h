@@ -43,6 +43,7 @@ struct sim_params {
 	unsigned int target_iov_kb;		/* readv() segment size, 0 = whole cmd */
 	unsigned int handoff_us;		/* waking a sleeping thread for a cmd */
 	unsigned int wake_lifo;			/* most recently idle thread first */
+	unsigned int bind_at_run;		/* a woken thread takes the oldest cmd when it runs */
 	unsigned int jitter_us;			/* CPU scheduling noise per command start */
 	unsigned int seed;			/* of the jitter's PRNG (determinism) */
 

@@ -118,9 +118,9 @@ void sim_report(const struct sim *s, FILE *f)
 	fprintf(f, "model_time_ns=%" PRId64 " bytes=%" PRIu64 " reads=%" PRIu64
 		" MBps=%.3f", el, s->cli.bytes, s->cli.reads, mbs);
 	fprintf(f, " iscsi_cmds=%" PRIu64 " iscsi_avg_kb=%.1f tgt_handoffs=%" PRIu64
-		" tgt_out_of_order=%" PRIu64 " tgt_max_queued=%" PRIu64,
+		" tgt_out_of_order=%" PRIu64 " tgt_max_queued=%" PRIu64 " tgt_rebinds=%" PRIu64,
 		t->st.cmds, t->st.cmds ? (double)t->st.bytes / t->st.cmds / 1024 : 0,
-		t->st.handoffs, t->st.out_of_order, t->st.max_queued);
+		t->st.handoffs, t->st.out_of_order, t->st.max_queued, t->st.rebinds);
 	fprintf(f, " disk_reqs=%" PRIu64 " disk_avg_kb=%.1f disk_seeks=%" PRIu64
 		" disk_busy_pct=%.1f disk_rot_ms=%.1f disk_cache_hits=%" PRIu64,
 		d->requests, d->requests ? (double)d->bytes / d->requests / 1024 : 0,

@@ -123,15 +123,8 @@ static void thread_start(void *ctx, uint64_t arg)
 	struct tthread *th = &t->th[arg];
 
 	th->t_start = t->clk->now;
-	if (th->cmd->seq != t->expect) {
-		th->out_of_order++;
-		t->st.out_of_order++;
-	}
-	t->expect = th->cmd->seq + 1;
 	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
 		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
-	th->seg_next = th->cmd->off;
-	next_segment(t, th);
 	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
 }
 
@@ -148,6 +141,7 @@ static void assign(struct target *t, int id, struct tcmd *cmd)
 	t->nidle = k;
 	th->idle = false;
 	th->cmd = cmd;
+	th->begun = false;
 	t->executing++;
 	if (id == t->last_finisher && t->last_finish == t->clk->now)
 		cost = 0;
@@ -209,6 +203,7 @@ static void thread_done(void *ctx, uint64_t arg)
 		next = t->p->dispatch_rr ? fifo_pop(&th->own) : fifo_pop(&t->queue);
 	if (next) {
 		th->cmd = next;
+		th->begun = false;
 		t->executing++;
 		clk_at(t->clk, t->clk->now, thread_start, t, arg);
 		return;
@@ -216,6 +211,41 @@ static void thread_done(void *ctx, uint64_t arg)
 	th->idle = true;
 	t->idle[t->nidle++] = (int)arg;
 	try_dispatch(t);
+}
+
+/*
+ * The thread got the CPU and takes its command.  SCST's threads pop the head
+ * of the shared active command list when they run (scst_do_job_active()),
+ * not when they are woken: if a thread woken later runs first, it takes the
+ * oldest command, and the one woken for it takes a later one.  Commands
+ * thus start in arrival order while which thread (which struct file, which
+ * io_context) executes a command follows the scheduling noise.
+ */
+static void thread_begin(struct target *t, struct tthread *th)
+{
+	unsigned int i;
+
+	if (t->p->bind_at_run && !t->p->dispatch_rr) {
+		for (i = 0; i < t->p->threads; i++) {
+			struct tthread *o = &t->th[i];
+
+			if (o != th && o->cmd && !o->begun && o->cmd->seq < th->cmd->seq) {
+				struct tcmd *c = o->cmd;
+
+				o->cmd = th->cmd;
+				th->cmd = c;
+				t->st.rebinds++;
+			}
+		}
+	}
+	th->begun = true;
+	if (th->cmd->seq != t->expect) {
+		th->out_of_order++;
+		t->st.out_of_order++;
+	}
+	t->expect = th->cmd->seq + 1;
+	th->seg_next = th->cmd->off;
+	next_segment(t, th);
 }
 
 static void thread_run(void *ctx, uint64_t arg)
@@ -226,6 +256,8 @@ static void thread_run(void *ctx, uint64_t arg)
 	uint32_t wp;
 
 	t->cur = (int)arg;
+	if (!th->begun)
+		thread_begin(t, th);
 	do {
 		if (fread_step(&t->rc, ra, &th->rd, &wp)) {
 			th->waiting = true;

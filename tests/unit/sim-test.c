@@ -627,6 +627,33 @@ static void test_target_handoff(void)
 	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
 }
 
+/*
+ * Binding a command when the thread runs (bind_at_run): 5 threads, the
+ * initiator's 2 MiB readahead in 64 KiB commands (32 arrive together),
+ * 1 ms of scheduling noise.  Bound at wake-up, a thread that runs late starts
+ * its command after a later one (out of order > 0, no rebinds); bound when it
+ * runs, the first thread to run takes the oldest command, so commands start
+ * strictly in arrival order (out of order = 0) and some are taken by another
+ * thread than the one woken for them (rebinds > 0).
+ */
+static void test_bind_at_run(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_ra_kb = 2048;
+	p.client_max_sectors_kb = 64;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_out_of_order=") > 0, "%s", rep);
+	CHECK_EQ(field(rep, "tgt_rebinds="), 0);
+	p.bind_at_run = 1;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "tgt_out_of_order="), 0);
+	CHECK(field(rep, "tgt_rebinds=") > 0, "%s", rep);
+}
+
 static void test_determinism(void)
 {
 	struct sim_params p;
@@ -672,6 +699,7 @@ int main(void)
 	test_disk();
 	test_link();
 	test_target_handoff();
+	test_bind_at_run();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
