@@ -208,8 +208,13 @@ static void run_uring(struct coop_worker *w)
 
 	for (;;) {
 		/* Sleep for work only when nothing is in flight. */
-		while (inflight < w->ring_cap &&
-		       (part = take(w, inflight == 0))) {
+		while (inflight < w->ring_cap) {
+			part = take(w, inflight == 0);
+			if (!part) {
+				if (!inflight)
+					return;		/* stopped and drained */
+				break;
+			}
 			note_start(w, part);
 			if (!inflight)
 				busy_since = now_ns();
@@ -218,9 +223,6 @@ static void run_uring(struct coop_worker *w)
 			else if (!inflight)
 				w->st.busy_ns += now_ns() - busy_since;
 		}
-		if (!inflight)
-			return;		/* stopped and drained */
-
 		ret = io_uring_submit_and_wait(&w->ring, 1);
 		if (ret < 0) {
 			/*
