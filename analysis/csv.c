@@ -74,7 +74,7 @@ void out_csv(FILE *f, const struct tablist *l)
 					const struct cell *x = table_cell((struct table *)t, r, map[k]);
 
 					if (c->kind == COL_NUM && x->set)
-						snprintf(buf, sizeof(buf), "%.17g", x->v);
+						fmt_double(buf, sizeof(buf), x->v);
 					else
 						cell_text(c, x, buf, sizeof(buf));
 				}

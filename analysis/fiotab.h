@@ -59,6 +59,9 @@ struct jobset {
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);
+/* The same for a buffer (@buf[len] must be readable and '\0'). */
+int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
+		int keep_going);
 
 /* jobs.c */
 struct cJSON;
@@ -77,6 +80,7 @@ void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *fmt_double(char *buf, size_t len, double v);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

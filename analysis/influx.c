@@ -46,6 +46,7 @@ static void one(const struct sample *s, void *arg)
 {
 	struct line *ln = arg;
 	const char *ft = s->col->ftags ? s->col->ftags : "";
+	char num[40];
 	int i;
 
 	if (!isfinite(s->value))
@@ -68,7 +69,7 @@ static void one(const struct sample *s, void *arg)
 		fputc(',', ln->f);
 	}
 	esc(ln->f, s->col->field, ",= ");
-	fprintf(ln->f, "=%.17g", s->value);
+	fprintf(ln->f, "=%s", fmt_double(num, sizeof(num), s->value));
 }
 
 void out_influx(FILE *f, const struct tablist *l)

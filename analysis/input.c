@@ -120,22 +120,12 @@ static void report(const char *file, const char *buf, size_t len, size_t off,
 		keep_going ? " (document skipped)" : "");
 }
 
-int input_read(struct jobset *js, const char *file, int keep_going)
+int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
+		int keep_going)
 {
-	const char *name = strcmp(file, "-") ? file : "<stdin>";
-	const char *p, *end, *stop;
-	size_t len;
-	char *buf = slurp(file, &len);
+	const char *p = buf, *end = buf + len, *stop;
 	int ndocs = 0, nskip = 0, rc = 0;
 
-	if (!buf) {
-		warnx_("%s: %s", name, strerror(errno));
-		if (keep_going)
-			js->nskipped++;
-		return keep_going ? 0 : -1;
-	}
-	p = buf;
-	end = buf + len;
 	while ((p = next_doc(buf, p, end))) {
 		const char *why = NULL;
 		cJSON *doc;
@@ -177,13 +167,30 @@ int input_read(struct jobset *js, const char *file, int keep_going)
 	}
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
-		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n", name,
-			keep_going ? " (file skipped)" : "");
+		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",
+			name, keep_going ? " (file skipped)" : "");
 		if (keep_going)
 			js->nskipped++;
 		else
 			rc = -1;
 	}
+	return rc;
+}
+
+int input_read(struct jobset *js, const char *file, int keep_going)
+{
+	const char *name = strcmp(file, "-") ? file : "<stdin>";
+	size_t len;
+	char *buf = slurp(file, &len);
+	int rc;
+
+	if (!buf) {
+		warnx_("%s: %s", name, strerror(errno));
+		if (keep_going)
+			js->nskipped++;
+		return keep_going ? 0 : -1;
+	}
+	rc = input_parse(js, name, buf, len, keep_going);
 	free(buf);
 	return rc;
 }

@@ -39,7 +39,7 @@ static void name_part(char *out, size_t len, const char *s)
 static void add(const struct sample *s, void *arg)
 {
 	struct pcoll *pc = arg;
-	char fam[256] = "fiotab_", lbl[64];
+	char fam[256] = "fiotab_", lbl[64], num[40];
 	char *buf = NULL;
 	size_t blen = 0;
 	FILE *m = open_memstream(&buf, &blen);
@@ -47,7 +47,8 @@ static void add(const struct sample *s, void *arg)
 
 	if (!m)
 		die("out of memory");
-	name_part(fam, sizeof(fam), s->t->name);
+	/* promlint rejects type names in metric names: "summary" rows are jobs */
+	name_part(fam, sizeof(fam), strcmp(s->t->name, "summary") ? s->t->name : "job");
 	strcat(fam, "_");
 	name_part(fam, sizeof(fam), s->col->field);
 	fputs(fam, m);
@@ -74,7 +75,7 @@ static void add(const struct sample *s, void *arg)
 	else if (isinf(s->value))
 		fputs(s->value > 0 ? " +Inf" : " -Inf", m);
 	else
-		fprintf(m, " %.17g", s->value);
+		fprintf(m, " %s", fmt_double(num, sizeof(num), s->value));
 	fclose(m);
 	if (pc->n == pc->cap) {
 		pc->cap = pc->cap ? 2 * pc->cap : 64;

@@ -70,3 +70,17 @@ void warnx_(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+/* Shortest of %.15g/%.16g/%.17g that reads back as the same double. */
+const char *fmt_double(char *buf, size_t len, double v)
+{
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}

@@ -9,3 +9,9 @@ blkfile_LIBS := -luring
 TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
 	tests/engines/blkfile-refuse.sh tests/engines/blkfile-devices.sh \
 	tests/engines/blkfile-partition.sh tests/engines/blkfile-dm.sh
+
+PROGS += tests/unit/blkfile-map-test
+tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fiemap.c \
+	engines/blkfile/bdev.c engines/common/blkdev.c
+TESTS += tests/unit/blkfile-map.sh
+SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh

@@ -12,6 +12,7 @@
 struct thread_data;
 struct io_u;
 struct timespec;
+struct fio_file;
 struct coop_options;
 
 struct coop_backend_ops {
@@ -24,6 +25,12 @@ struct coop_backend_ops {
 			 unsigned int max, const struct timespec *t);
 	struct io_u *(*event)(struct thread_data *td, void *priv, int ev);
 	void (*cleanup)(struct thread_data *td, void *priv);
+	/*
+	 * Optional: called after fio's generic_open_file() succeeded and
+	 * before generic_close_file(); 0 or an errno (after pp_err()).
+	 */
+	int (*open_file)(struct thread_data *td, void *priv, struct fio_file *f);
+	void (*close_file)(struct thread_data *td, void *priv, struct fio_file *f);
 };
 
 extern const struct coop_backend_ops coop_pool_backend;	/* pool.c: psync, uring */

@@ -1,25 +1,261 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * coop_backend=sim: placeholder until the model (engines/sim/) is wired in.
- * It refuses at init with a clear message, so a job never runs half a model.
+ * coop_backend=sim: the fio job is the application on the 2009 initiator
+ * (dd reading a file over iSCSI from an SCST target); the model in
+ * engines/sim/ computes when each read completes on its virtual clock, and
+ * completions are handed to fio in real time at sim_time_scale x the
+ * modeled speed, so fio's rates are the modeled rates times the scale.
+ *
+ * The modeled numbers depend only on the modeled events, never on real
+ * time: a late completion (fio or the machine too slow for the scale) is
+ * counted and reported, the model itself is unaffected.  The per-job
+ * report (log, and sim_report=FILE) carries the modeled time and MB/s.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "fio.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
+#include "engines/coop/coop.h"
+#include "engines/sim/sim.h"
 
-static int coop_sim_init(struct thread_data *td, struct coop_options *o,
-			 void **priv)
+/*
+ * The report goes to stderr: with --output-format=json fio's stdout must stay
+ * pure JSON for fiotab.
+ */
+#define sim_note(fmt, ...) log_err("coop: sim: " fmt "\n", ##__VA_ARGS__)
+
+struct sim_job {
+	struct sim *s;
+	struct coop_options *o;
+	struct sim_params p;
+	struct io_u **events;
+	unsigned int nev, depth;
+	struct io_u *pend;		/* reaped from the model, not yet due */
+	sim_ns pend_t;
+	struct timespec t0;		/* real time of modeled time 0 */
+	sim_ns max_lag;
+	uint64_t late, done;
+};
+
+static int sim_job_params(struct thread_data *td, struct coop_options *o,
+			  struct sim_params *p)
 {
-	(void)o;
-	(void)priv;
-	pp_err("coop", "coop_backend=sim: the model is not built into this engine");
-	td_verror(td, ENOSYS, "coop_backend=sim");
-	return ENOSYS;
+	char err[256];
+
+	*p = o->sim.p;
+	p->threads = o->threads;
+	p->dispatch_rr = o->dispatch == COOP_DISPATCH_RR;
+	p->fd_shared = o->fd == COOP_FD_SHARED;
+	p->ioctx_shared = o->ioctx == COOP_IOCTX_SHARED;
+	p->server_ra = o->ra == COOP_RA_OFF ? SIM_RA_OFF :
+		       o->ra == COOP_RA_CONTEXT ? SIM_RA_CONTEXT : (int)o->sim.kernel_ra;
+	/* coop_split_kb is the initiator's max_sectors_kb, as on real storage */
+	if (o->split_kb)
+		p->client_max_sectors_kb = o->split_kb;
+	if (td_write(td) || td_trim(td)) {
+		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
+		return EINVAL;
+	}
+	if (td->o.nr_files > 1) {
+		pp_err("coop", "coop_backend=sim models one file per job (nrfiles=%u)",
+		       td->o.nr_files);
+		return EINVAL;
+	}
+	if (sim_params_check(p, err, sizeof(err))) {
+		pp_err("coop", "coop_backend=sim: %s", err);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int coop_sim_init(struct thread_data *td, struct coop_options *o, void **priv)
+{
+	struct sim_job *j;
+	int ret;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return ENOMEM;
+	ret = sim_job_params(td, o, &j->p);
+	if (ret) {
+		free(j);
+		return ret;
+	}
+	j->o = o;
+	j->depth = td->o.iodepth ? td->o.iodepth : 1;
+	j->events = calloc(j->depth, sizeof(*j->events));
+	if (!j->events) {
+		free(j);
+		return ENOMEM;
+	}
+	*priv = j;
+	return 0;
+}
+
+static int start_model(struct thread_data *td, struct sim_job *j, struct fio_file *f)
+{
+	uint64_t size = f->file_offset + f->io_size;
+	char err[256];
+
+	if (!f->io_size)
+		size = td->o.size;
+	j->s = sim_new(&j->p, size, err, sizeof(err));
+	if (!j->s) {
+		pp_err("coop", "coop_backend=sim: %s", err);
+		return EINVAL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &j->t0);
+	return 0;
+}
+
+static int coop_sim_queue(struct thread_data *td, void *priv, struct io_u *io_u)
+{
+	struct sim_job *j = priv;
+	int ret;
+
+	if (io_u->ddir != DDIR_READ) {
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	if (!j->s) {
+		ret = start_model(td, j, io_u->file);
+		if (ret) {
+			io_u->error = ret;
+			td_verror(td, ret, "coop_backend=sim");
+			return FIO_Q_COMPLETED;
+		}
+	}
+	io_u->resid = 0;
+	io_u->error = 0;
+	sim_submit(j->s, io_u->offset, io_u->xfer_buflen, io_u);
+	return FIO_Q_QUEUED;
+}
+
+static struct timespec due_time(const struct sim_job *j, sim_ns vt)
+{
+	sim_ns real = vt / j->o->sim.time_scale;
+	struct timespec ts = j->t0;
+
+	ts.tv_sec += real / SIM_S;
+	ts.tv_nsec += real % SIM_S;
+	if (ts.tv_nsec >= SIM_S) {
+		ts.tv_sec++;
+		ts.tv_nsec -= SIM_S;
+	}
+	return ts;
+}
+
+static sim_ns ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (a->tv_sec - b->tv_sec) * SIM_S + (a->tv_nsec - b->tv_nsec);
+}
+
+/* Take the pending completion if it is due (or wait for it when @block). */
+static bool take_pending(struct sim_job *j, bool block)
+{
+	struct timespec due = due_time(j, j->pend_t), now;
+	sim_ns lag;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	lag = ts_diff(&now, &due);
+	if (lag < 0) {
+		if (!block)
+			return false;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL) == EINTR)
+			;
+	} else if (lag > SIM_MS) {
+		j->late++;
+		if (lag > j->max_lag)
+			j->max_lag = lag;
+	}
+	j->events[j->nev++] = j->pend;
+	j->pend = NULL;
+	j->done++;
+	return true;
+}
+
+static int coop_sim_getevents(struct thread_data *td, void *priv, unsigned int min,
+			      unsigned int max, const struct timespec *t)
+{
+	struct sim_job *j = priv;
+	void *cookie;
+
+	(void)td;
+	(void)t;
+	j->nev = 0;
+	if (max > j->depth)
+		max = j->depth;
+	while (j->nev < max && j->s) {
+		if (!j->pend) {
+			if (!sim_reap(j->s, &cookie, &j->pend_t))
+				break;
+			j->pend = cookie;
+		}
+		if (!take_pending(j, j->nev < min))
+			break;
+	}
+	return (int)j->nev;
+}
+
+static struct io_u *coop_sim_event(struct thread_data *td, void *priv, int ev)
+{
+	struct sim_job *j = priv;
+
+	(void)td;
+	return j->events[ev];
+}
+
+static void coop_sim_cleanup(struct thread_data *td, void *priv)
+{
+	struct sim_job *j = priv;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!j)
+		return;
+	if (j->s) {
+		uint64_t reads, bytes;
+		sim_ns el;
+
+		sim_totals(j->s, &reads, &bytes, &el);
+		m = open_memstream(&line, &len);
+		if (m) {
+			fprintf(m, "job=%s time_scale=%u ", td->o.name, j->o->sim.time_scale);
+			sim_report(j->s, m);
+			fclose(m);
+		}
+		if (line) {
+			sim_note("%.*s", (int)(len && line[len - 1] == '\n' ? len - 1 : len),
+				line);
+			if (j->o->sim.report) {
+				FILE *f = fopen(j->o->sim.report, "a");
+
+				if (!f || fputs(line, f) == EOF || fclose(f))
+					pp_err("coop", "sim_report=%s: cannot append: %s",
+					       j->o->sim.report, strerror(errno));
+			}
+			free(line);
+		}
+		if (j->max_lag > (sim_ns)j->o->sim.lag_warn_ms * SIM_MS)
+			sim_note("job %s: real time fell behind the modeled schedule by up to %.1f ms (%llu of %llu completions late); fio's rates understate the model: lower sim_time_scale",
+				td->o.name, (double)j->max_lag / SIM_MS,
+				(unsigned long long)j->late, (unsigned long long)j->done);
+		sim_free(j->s);
+	}
+	free(j->events);
+	free(j);
 }
 
 const struct coop_backend_ops coop_sim_backend = {
-	.name	= "sim",
-	.init	= coop_sim_init,
+	.name		= "sim",
+	.init		= coop_sim_init,
+	.queue		= coop_sim_queue,
+	.getevents	= coop_sim_getevents,
+	.event		= coop_sim_event,
+	.cleanup	= coop_sim_cleanup,
 };

@@ -68,6 +68,15 @@ for s in block file; do
 	diff "$T/a" "$T/b" > "$T/d" || fail "fiotab and jq disagree: $(head -4 "$T/d")"
 done
 
+# ratio file/block: exactly the seed's ratio table, and the noise test marks
+# the 4 KB write gain (p < 0.05) but not the 4 KB read loss (3 runs each)
+"$FIOTAB" ratio "$T/block.json" "$T/file.json" > "$T/ratio.out" || fail "ratio failed"
+grep -q "^blocksize        W        R     W(p)     R(p) $" "$T/ratio.out" || fail "ratio header"
+awk '$1 ~ /^[0-9]+$/ { print $1, $2, $3 }' "$T/ratio.out" > "$T/ratio.rows"
+diff "$T/ratio.rows" "$DATA/seed000-ratio.txt" > "$T/d" || fail "ratio differs from seed 000: $(cat "$T/d")"
+row=$(awk '$1 == 4096' "$T/ratio.out")
+assert_match "4 KB W significant" '^ +4096 +1\.82 +0\.72 +0\.0[0-4][0-9]\* +0\.[1-9][0-9]* *$' "$row"
+
 # seed 001: a read-only table prints only the R half
 seed_json "$DATA/seed001-read.txt" 1073741824 /mnt/ocfs2/file > "$T/r.json"
 "$FIOTAB" perftest "$T/r.json" > "$T/r.out" || fail "read-only perftest failed"

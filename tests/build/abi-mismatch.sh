@@ -7,7 +7,7 @@ source "$TOP/tests/lib.sh"
 source "$TOP/tests/build/lib-build.sh"
 
 for e in $ENGINES; do
-	so=$B/tests/build/fio-$e-mismatch.so
+	so=$B/obj/mismatch/fio-$e-mismatch.so
 	[ -f "$so" ] || fail "$so not built"
 	mapfile -t args < <(smoke_job "$e")
 	run_fio --name="mismatch-$e" --ioengine="external:$so" "${args[@]}" \

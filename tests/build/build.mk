@@ -14,13 +14,13 @@ $(OBJ)/tests/build/abi-mismatch.o: engines/common/abi.c config.mk
 		-DPERFPACK_FIO_VERSION='"$(MISMATCH_VERSION)"' -c -o $@ $<
 
 define mismatch_rule
-$(B)/tests/build/fio-$(1)-mismatch.so: $$(patsubst %.c,$(OBJ)/%.o,$$($(1)_SRCS) $$(filter-out engines/common/abi.c,$$(COMMON_SRCS))) $(OBJ)/tests/build/abi-mismatch.o
+$(OBJ)/mismatch/fio-$(1)-mismatch.so: $$(patsubst %.c,$(OBJ)/%.o,$$($(1)_SRCS) $$(filter-out engines/common/abi.c,$$(COMMON_SRCS))) $(OBJ)/tests/build/abi-mismatch.o
 	@mkdir -p $$(@D)
 	$$(CC) $$(ENGINE_LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
 endef
 $(foreach e,$(ENGINES),$(eval $(call mismatch_rule,$(e))))
 
-CHECK_DEPS += $(foreach e,$(ENGINES),$(B)/tests/build/fio-$(e)-mismatch.so)
+CHECK_DEPS += $(foreach e,$(ENGINES),$(OBJ)/mismatch/fio-$(e)-mismatch.so)
 TESTS += tests/build/engines-load.sh tests/build/abi-mismatch.sh \
 	tests/build/configure.sh tests/build/install.sh
 SAN_TESTS += tests/build/engines-load.sh

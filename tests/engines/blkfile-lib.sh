@@ -8,6 +8,8 @@
 # from the engine's own FIEMAP code, so a bug there cannot hide itself.
 
 BF_ENGINE=$(engine blkfile)
+# fio leaves verify state files in its working directory: keep them in $T.
+cd "$T" || exit 1
 
 # bf_fs TYPE SIZE_MB [mkfs options...]: sets BF_DEV and BF_MNT.  Runs in this
 # shell (not in $(...)) so lib.sh's teardown knows the loop and the mount.

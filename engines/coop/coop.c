@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fio-coop.so: a pool of cooperating I/O threads serving one stream.
+ *
+ * fio's side of the engine: the coop_* options, the ABI guard, opening and
+ * closing files, and handing queue/getevents/event/cleanup to the backend
+ * chosen by coop_backend= (the real pool, psync or uring, in pool_fio.c;
+ * the 2009 testbed model in backend_sim.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fio.h"
+#include "optgroup.h"
+#include "engines/common/pp.h"
+#include "engines/coop/backend.h"
+#include "engines/coop/coop.h"
+
+struct coop_data {
+	const struct coop_backend_ops *be;
+	void *priv;
+};
+
+static struct fio_option options[];
+
+/* For SIM_FIO_OPTIONS(), see the option table. */
+typedef struct coop_options type;
+
+/*
+ * Enum options are parsed by us rather than by fio's posval matching so a
+ * typo gets a "coop:" message naming the option and its valid values.
+ * fio passes the engine's option struct as @data.  Each also needs a string
+ * field (off1): with off1 = 0 fio would strdup() what sits at offset 0 of
+ * the struct -- the thread_data pointer fio keeps there.
+ */
+static int parse_enum(const char *name, const char *str, unsigned int *out)
+{
+	const struct fio_option *o;
+	char valid[256] = "";
+	int i;
+
+	for (o = options; o->name; o++)
+		if (!strcmp(o->name, name))
+			break;
+	if (!o->name)
+		return 1;
+	for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++) {
+		if (!strcmp(o->posval[i].ival, str)) {
+			*out = (unsigned int)o->posval[i].oval;
+			return 0;
+		}
+		if (i)
+			strncat(valid, ", ", sizeof(valid) - strlen(valid) - 1);
+		strncat(valid, o->posval[i].ival, sizeof(valid) - strlen(valid) - 1);
+	}
+	pp_err("coop", "%s=%s: unknown value (valid: %s)", name, str, valid);
+	return 1;
+}
+
+#define COOP_ENUM_CB(field)						\
+static int str_##field##_cb(void *data, const char *str)		\
+{									\
+	return parse_enum("coop_" #field, str,				\
+			  &((struct coop_options *)data)->field);	\
+}
+COOP_ENUM_CB(dispatch)
+COOP_ENUM_CB(fd)
+COOP_ENUM_CB(ioctx)
+COOP_ENUM_CB(ra)
+COOP_ENUM_CB(backend)
+
+static struct fio_option options[] = {
+	{
+		.name	= "coop_threads",
+		.lname	= "coop worker threads",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct coop_options, threads),
+		.help	= "Worker threads in each job's pool, 1..1024 (SCST's default is 5)",
+		.def	= "5",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_dispatch",
+		.lname	= "coop dispatch policy",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, dispatch_str),
+		.cb	= str_dispatch_cb,
+		.help	= "How commands reach workers",
+		.def	= "queue",
+		.posval	= {
+			{ .ival = "queue", .oval = COOP_DISPATCH_QUEUE,
+			  .help = "One shared FIFO, any idle worker takes the next command (SCST)" },
+			{ .ival = "rr", .oval = COOP_DISPATCH_RR,
+			  .help = "Command k goes to worker k mod coop_threads" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_fd",
+		.lname	= "coop file descriptors",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, fd_str),
+		.cb	= str_fd_cb,
+		.help	= "Whether workers share one open file",
+		.def	= "shared",
+		.posval	= {
+			{ .ival = "shared", .oval = COOP_FD_SHARED,
+			  .help = "All workers use fio's open file (one readahead state)" },
+			{ .ival = "per-thread", .oval = COOP_FD_PER_THREAD,
+			  .help = "Each worker opens the target itself (readahead state per worker)" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_ioctx",
+		.lname	= "coop io_context",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ioctx_str),
+		.cb	= str_ioctx_cb,
+		.help	= "Whether workers share one kernel io_context",
+		.def	= "private",
+		.posval	= {
+			{ .ival = "private", .oval = COOP_IOCTX_PRIVATE,
+			  .help = "pthreads, an io_context each" },
+			{ .ival = "shared", .oval = COOP_IOCTX_SHARED,
+			  .help = "clone(CLONE_IO): one io_context (and ioprio) for the pool" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_ra",
+		.lname	= "coop readahead",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ra_str),
+		.cb	= str_ra_cb,
+		.help	= "Who reads ahead for the stream",
+		.def	= "kernel",
+		.posval	= {
+			{ .ival = "kernel", .oval = COOP_RA_KERNEL,
+			  .help = "The kernel, per open file" },
+			{ .ival = "off", .oval = COOP_RA_OFF,
+			  .help = "Nobody: POSIX_FADV_RANDOM on every descriptor" },
+			{ .ival = "context", .oval = COOP_RA_CONTEXT,
+			  .help = "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_ra_kb",
+		.lname	= "coop readahead window",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct coop_options, ra_kb),
+		.help	= "Largest coop_ra=context window in KiB (windows double up to it)",
+		.def	= "512",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_split_kb",
+		.lname	= "coop split size",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct coop_options, split_kb),
+		.help	= "Cut each I/O into commands of at most this many KiB (0: no split)",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_backend",
+		.lname	= "coop backend",
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, backend_str),
+		.cb	= str_backend_cb,
+		.help	= "How workers do I/O",
+		.def	= "psync",
+		.posval	= {
+			{ .ival = "psync", .oval = COOP_BACKEND_PSYNC,
+			  .help = "pread()/pwrite()" },
+			{ .ival = "uring", .oval = COOP_BACKEND_URING,
+			  .help = "Each worker drives its own io_uring" },
+			{ .ival = "sim", .oval = COOP_BACKEND_SIM,
+			  .help = "The 2009 SCST testbed model (sim_* options)" },
+		},
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "coop_stats",
+		.lname	= "coop statistics",
+		.type	= FIO_OPT_BOOL,
+		.off1	= offsetof(struct coop_options, stats),
+		.help	= "Print per-worker and per-device statistics when the job ends",
+		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	/*
+	 * SIM_FIO_OPTIONS(type, m) names its parameter "type", which also
+	 * rewrites its ".type =" designator; passing a typedef literally
+	 * named "type" keeps both meanings valid.
+	 */
+	SIM_FIO_OPTIONS(type, sim),
+	{
+		.name	= NULL,
+	},
+};
+
+static int fio_coop_init(struct thread_data *td)
+{
+	struct coop_options *o = td->eo;
+	struct coop_data *cd;
+	int ret;
+
+	if (pp_abi_check(td, "coop"))
+		return 1;
+	cd = calloc(1, sizeof(*cd));
+	if (!cd) {
+		td_verror(td, ENOMEM, "coop init");
+		return 1;
+	}
+	cd->be = o->backend == COOP_BACKEND_SIM ? &coop_sim_backend :
+						  &coop_pool_backend;
+	ret = cd->be->init(td, o, &cd->priv);
+	if (ret) {
+		if (!td->error)
+			td_verror(td, ret, "coop init");
+		free(cd);
+		return 1;
+	}
+	td->io_ops_data = cd;
+	return 0;
+}
+
+static void fio_coop_cleanup(struct thread_data *td)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	if (!cd)
+		return;
+	if (cd->be->cleanup)
+		cd->be->cleanup(td, cd->priv);
+	free(cd);
+	td->io_ops_data = NULL;
+}
+
+static enum fio_q_status fio_coop_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	fio_ro_check(td, io_u);
+	return cd->be->queue(td, cd->priv, io_u);
+}
+
+static int fio_coop_getevents(struct thread_data *td, unsigned int min,
+			      unsigned int max, const struct timespec *t)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	return cd->be->getevents(td, cd->priv, min, max, t);
+}
+
+static struct io_u *fio_coop_event(struct thread_data *td, int ev)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	return cd->be->event(td, cd->priv, ev);
+}
+
+static int fio_coop_open_file(struct thread_data *td, struct fio_file *f)
+{
+	struct coop_data *cd = td->io_ops_data;
+	int ret;
+
+	ret = generic_open_file(td, f);
+	/* fio opens block devices to size them before the engine's init. */
+	if (ret || !cd || !cd->be->open_file)
+		return ret;
+	ret = cd->be->open_file(td, cd->priv, f);
+	if (ret && generic_close_file(td, f))
+		pp_err("coop", "%s: close after a failed open also failed", f->file_name);
+	return ret;
+}
+
+static int fio_coop_close_file(struct thread_data *td, struct fio_file *f)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	if (cd && cd->be->close_file)
+		cd->be->close_file(td, cd->priv, f);
+	return generic_close_file(td, f);
+}
+
+PP_EXPORT struct ioengine_ops ioengine = {
+	.name			= "coop",
+	.version		= FIO_IOOPS_VERSION,
+	.init			= fio_coop_init,
+	.cleanup		= fio_coop_cleanup,
+	.queue			= fio_coop_queue,
+	.getevents		= fio_coop_getevents,
+	.event			= fio_coop_event,
+	.open_file		= fio_coop_open_file,
+	.close_file		= fio_coop_close_file,
+	.get_file_size		= generic_get_file_size,
+	.options		= options,
+	.option_struct_size	= sizeof(struct coop_options),
+};

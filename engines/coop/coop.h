@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The coop engine's options, as fio's parser fills them in.
+ *
+ * Field names are an interface: the model (engines/sim/, coop_backend=sim)
+ * reads threads, dispatch, fd, ioctx, ra, ra_kb, split_kb and stats to set
+ * up the simulated pool the same way the real one would be.
+ */
+#ifndef PERFPACK_COOP_H
+#define PERFPACK_COOP_H
+
+#include "engines/coop/dispatch.h"
+#include "engines/coop/readahead.h"
+#include "engines/sim/sim_opts.h"
+
+/* The most workers a pool may have (coop_threads). */
+#define COOP_MAX_THREADS	1024
+
+/* coop_fd= values. */
+enum coop_fd_mode {
+	COOP_FD_SHARED = 0,	/* every worker uses fio's open file */
+	COOP_FD_PER_THREAD,	/* each worker open()s the target itself */
+};
+
+/* coop_ioctx= values. */
+enum coop_ioctx_mode {
+	COOP_IOCTX_PRIVATE = 0,	/* pthreads: an io_context each */
+	COOP_IOCTX_SHARED,	/* clone(CLONE_IO): one io_context for the pool */
+};
+
+/* coop_backend= values. */
+enum coop_backend_kind {
+	COOP_BACKEND_PSYNC = 0,	/* workers call pread()/pwrite() */
+	COOP_BACKEND_URING,	/* each worker drives its own io_uring */
+	COOP_BACKEND_SIM,	/* the 2009 testbed model, engines/sim/ */
+};
+
+struct coop_options {
+	void *pad;		/* fio's option parser needs offset 0 unused */
+	unsigned int threads;	/* coop_threads: workers in the pool, 1..1024 */
+	unsigned int dispatch;	/* coop_dispatch: enum coop_dispatch_mode */
+	unsigned int fd;	/* coop_fd: enum coop_fd_mode */
+	unsigned int ioctx;	/* coop_ioctx: enum coop_ioctx_mode */
+	unsigned int ra;	/* coop_ra: enum coop_ra_mode */
+	unsigned int ra_kb;	/* coop_ra_kb: largest context readahead window, KiB */
+	unsigned int split_kb;	/* coop_split_kb: largest part, KiB; 0 = no split */
+	unsigned int backend;	/* coop_backend: enum coop_backend_kind */
+	unsigned int stats;	/* coop_stats: print per-worker stats at exit */
+	/*
+	 * The enum options as written (fio's parser stores, duplicates and
+	 * frees these; the values above are what counts).
+	 */
+	char *dispatch_str, *fd_str, *ioctx_str, *ra_str, *backend_str;
+	struct sim_options sim;	/* sim_*: the model's own options */
+};
+
+#endif

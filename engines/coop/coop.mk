@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The coop engine: a pool of cooperating I/O threads serving one stream.
+# The model's sources (engines/sim/*.c) build into the same .so.
+ENGINES += coop
+coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim.c \
+	engines/coop/pool.c engines/coop/worker.c engines/coop/thread.c \
+	engines/coop/stats.c engines/coop/dispatch.c engines/coop/split.c \
+	engines/coop/readahead.c engines/coop/sync.c \
+	$(wildcard engines/sim/*.c)
+coop_LIBS := -luring -lpthread
+
+TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
+	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
+	tests/engines/coop-errors.sh tests/engines/coop-profile.sh tests/engines/coop-soak.sh
+SAN_TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
+	tests/engines/coop-errors.sh tests/engines/coop-profile.sh tests/engines/coop-soak.sh
+
+PROGS += tests/unit/coop-probe
+tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
+
+# The pool without fio, for TSan/ASan and the soak.
+PROGS += tests/unit/coop-pool-test
+tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.c \
+	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
+	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
+tests/unit/coop-pool-test_LIBS := -luring -lpthread
+
+BENCHES += tests/bench/coop-vs-psync.sh

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The job's side of the pool: create and stop it, bind files, submit
+ * requests (split, readahead windows, dispatch) and reap completions.
+ * See pool.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engines/coop/pool_int.h"
+
+
+static unsigned int ring_entries(const struct coop_pool *p)
+{
+	unsigned int want = p->cfg.depth * p->maxparts + COOP_RA_SLOTS;
+	unsigned int e = 1;
+
+	while (e < want && e < COOP_RING_MAX)
+		e <<= 1;
+	return e;
+}
+
+static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
+{
+	unsigned int i, entries = ring_entries(p);
+	int ret;
+
+	/*
+	 * Rings are set up here, by the job's thread, because liburing's
+	 * setup allocates; a worker only submits and reaps.
+	 */
+	for (i = 0; i < p->cfg.threads; i++) {
+		struct coop_worker *w = &p->w[i];
+
+		ret = io_uring_queue_init(entries, &w->ring, 0);
+		if (ret < 0) {
+			snprintf(err, errlen, "coop_backend=uring: io_uring_queue_init(%u) for worker %u: %s%s",
+				 entries, i, strerror(-ret),
+				 ret == -ENOSYS || ret == -EPERM ?
+				 " (io_uring disabled? see /proc/sys/kernel/io_uring_disabled)" : "");
+			return ret;
+		}
+		w->ring_ok = true;
+		w->ring_cap = entries;
+	}
+	return 0;
+}
+
+int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
+		     char *err, size_t errlen)
+{
+	struct coop_pool *p;
+	unsigned int i;
+	int ret;
+
+	*pp = NULL;
+	if (cfg->threads < 1 || cfg->threads > COOP_MAX_THREADS) {
+		snprintf(err, errlen, "coop_threads=%u: must be 1..%u", cfg->threads,
+			 COOP_MAX_THREADS);
+		return -EINVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		goto enomem;
+	p->cfg = *cfg;
+	if (!p->cfg.depth)
+		p->cfg.depth = 1;
+	p->maxparts = coop_split_count(cfg->max_len, cfg->split);
+	coop_lock_init(&p->dlock);
+	coop_event_init(&p->devent);
+	atomic_init(&p->ndone, 0);
+	atomic_init(&p->max_started, 0);
+	for (i = 0; i < COOP_RA_SLOTS; i++)
+		atomic_init(&p->ra_slot[i].busy, 0);
+	p->w = aligned_alloc(64, sizeof(*p->w) * cfg->threads);
+	if (!p->w) {
+		free(p);
+		goto enomem;
+	}
+	memset(p->w, 0, sizeof(*p->w) * cfg->threads);
+	for (i = 0; i < cfg->threads; i++) {
+		p->w[i].p = p;
+		p->w[i].idx = i;
+		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",
+			 (unsigned short)i);
+	}
+	if (coop_dispatch_init(&p->disp, cfg->dispatch, cfg->threads)) {
+		free(p->w);
+		free(p);
+		goto enomem;
+	}
+	*pp = p;
+	if (cfg->backend == COOP_BACKEND_URING) {
+		ret = setup_rings(p, err, errlen);
+		if (ret)
+			goto fail;
+	}
+	ret = coop_threads_start(p, err, errlen);
+	if (ret)
+		goto fail;
+	return 0;
+
+fail:
+	coop_pool_destroy(p);
+	*pp = NULL;
+	return ret;
+enomem:
+	snprintf(err, errlen, "out of memory for %u workers", cfg->threads);
+	return -ENOMEM;
+}
+
+void coop_pool_stop(struct coop_pool *p)
+{
+	if (p->stopped)
+		return;
+	coop_dispatch_stop(&p->disp);
+	coop_threads_join(p);
+	p->stopped = true;
+}
+
+void coop_pool_destroy(struct coop_pool *p)
+{
+	unsigned int i;
+
+	if (!p)
+		return;
+	coop_pool_stop(p);
+	for (i = 0; i < p->cfg.threads; i++)
+		if (p->w[i].ring_ok)
+			io_uring_queue_exit(&p->w[i].ring);
+	coop_dispatch_destroy(&p->disp);
+	free(p->w);
+	free(p);
+}
+
+/* Wait until no readahead window is in flight on any file. */
+static void ra_quiesce(struct coop_pool *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < COOP_RA_SLOTS; i++)
+		while (atomic_load_explicit(&p->ra_slot[i].busy, memory_order_acquire))
+			usleep(100);
+}
+
+int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
+			const char *path, int flags, int fd, int is_bdev,
+			char *err, size_t errlen)
+{
+	unsigned int i;
+	int ret;
+
+	cf->fd = fd;
+	cf->wfd = NULL;
+	cf->is_bdev = is_bdev;
+	coop_ra_init(&cf->ra, p->cfg.ra_max);
+	if (p->cfg.ra == COOP_RA_OFF)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	if (p->cfg.fd != COOP_FD_PER_THREAD)
+		return 0;
+
+	cf->wfd = malloc(sizeof(int) * p->cfg.threads);
+	if (!cf->wfd) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/*
+	 * One open() per worker: its own struct file, hence its own
+	 * readahead state, as each SCST thread had before 2.6.31.
+	 */
+	flags &= ~(O_CREAT | O_TRUNC | O_EXCL);
+	for (i = 0; i < p->cfg.threads; i++) {
+		cf->wfd[i] = open(path, flags | O_CLOEXEC);
+		if (cf->wfd[i] < 0) {
+			ret = -errno;
+			snprintf(err, errlen, "coop_fd=per-thread: open(%s) for worker %u: %s",
+				 path, i, strerror(errno));
+			while (i--)
+				close(cf->wfd[i]);
+			free(cf->wfd);
+			cf->wfd = NULL;
+			return ret;
+		}
+		if (p->cfg.ra == COOP_RA_OFF)
+			posix_fadvise(cf->wfd[i], 0, 0, POSIX_FADV_RANDOM);
+	}
+	return 0;
+}
+
+void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf)
+{
+	unsigned int i;
+
+	/* A readahead window may still use the descriptors. */
+	ra_quiesce(p);
+	if (!cf->wfd)
+		return;
+	for (i = 0; i < p->cfg.threads; i++)
+		close(cf->wfd[i]);
+	free(cf->wfd);
+	cf->wfd = NULL;
+}
+
+struct coop_req *coop_req_alloc(struct coop_pool *p)
+{
+	struct coop_req *req;
+
+	req = calloc(1, sizeof(*req) + p->maxparts * sizeof(req->parts[0]));
+	if (req)
+		req->maxparts = p->maxparts;
+	return req;
+}
+
+void coop_req_free(struct coop_req *req)
+{
+	free(req);
+}
+
+/* Queue a context readahead window, if a slot is free. */
+static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
+		      uint64_t len)
+{
+	struct coop_part *part;
+	unsigned int i, s;
+
+	for (i = 0; i < COOP_RA_SLOTS; i++) {
+		s = (p->ra_next + i) % COOP_RA_SLOTS;
+		if (!atomic_load_explicit(&p->ra_slot[s].busy, memory_order_acquire))
+			break;
+	}
+	if (i == COOP_RA_SLOTS) {
+		p->ra_dropped++;
+		return;
+	}
+	p->ra_next = s + 1;
+	part = &p->ra_slot[s];
+
+	atomic_store_explicit(&part->busy, 1, memory_order_relaxed);
+	part->req = NULL;
+	part->file = cf;
+	part->off = off;
+	part->len = len;
+	part->buf = NULL;
+	part->op = COOP_OP_READAHEAD;
+	part->flags = 0;
+	part->seq = p->disp.seq;
+	coop_dispatch_push(&p->disp, &part->qi);
+}
+
+void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
+{
+	bool rw = req->op == COOP_OP_READ || req->op == COOP_OP_WRITE ||
+		  req->op == COOP_OP_TRIM;
+	unsigned int i, n;
+	uint64_t ra_off, ra_len;
+	bool ra;
+
+	/* Only data moves are split; a sync is one command. */
+	n = rw ? coop_split_count(req->len, p->cfg.split) : 1;
+	if (n > req->maxparts)
+		n = req->maxparts;	/* larger than max_len: last part is bigger */
+	ra = p->cfg.ra == COOP_RA_CONTEXT && !p->cfg.direct &&
+	     req->op == COOP_OP_READ &&
+	     coop_ra_access(&req->file->ra, req->off, req->len, &ra_off, &ra_len);
+
+	req->error = 0;
+	req->resid = 0;
+	coop_split_begin(&req->st, n);
+	for (i = 0; i < n; i++) {
+		struct coop_part *part = &req->parts[i];
+		uint64_t off, len;
+
+		coop_split_part(req->off, req->len, rw ? p->cfg.split : 0, i, &off, &len);
+		if (i == n - 1)
+			len = req->off + req->len - off;
+		part->req = req;
+		part->file = req->file;
+		part->off = off;
+		part->len = len;
+		part->buf = (char *)req->buf + (off - req->off);
+		part->op = req->op;
+		part->flags = req->flags;
+		part->seq = p->disp.seq;
+		coop_dispatch_push(&p->disp, &part->qi);
+	}
+	/* After the read itself: the window is for what comes next. */
+	if (ra)
+		submit_ra(p, req->file, ra_off, ra_len);
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static unsigned int take_done(struct coop_pool *p, unsigned int n,
+			      unsigned int max, struct coop_req **out)
+{
+	struct coop_req *req;
+
+	while (n < max && (req = p->done_head)) {
+		p->done_head = req->done_next;
+		if (!p->done_head)
+			p->done_tail = NULL;
+		atomic_fetch_sub_explicit(&p->ndone, 1, memory_order_relaxed);
+		out[n++] = req;
+	}
+	return n;
+}
+
+unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
+			    unsigned int max, int64_t timeout_ns,
+			    struct coop_req **out)
+{
+	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
+	bool expired = timeout_ns == 0;
+	unsigned int n = 0, seen;
+
+	if (min > max)
+		min = max;
+	/*
+	 * No spinning here: on a loaded machine the job's thread spinning for
+	 * completions steals the CPU its workers need (see dispatch.c).
+	 */
+	for (;;) {
+		coop_lock(&p->dlock);
+		p->waiting = false;
+		n = take_done(p, n, max, out);
+		if (n >= min || n == max || expired) {
+			coop_unlock(&p->dlock);
+			return n;
+		}
+		p->want = min - n;
+		p->waiting = true;
+		seen = coop_event_get(&p->devent);
+		coop_unlock(&p->dlock);
+
+		if (timeout_ns < 0) {
+			coop_event_wait(&p->devent, seen, -1);
+		} else {
+			int64_t left = deadline - mono_ns();
+
+			if (left > 0)
+				coop_event_wait(&p->devent, seen, left);
+			expired = mono_ns() >= deadline;
+		}
+	}
+}
+
+unsigned int coop_pool_threads(const struct coop_pool *p)
+{
+	return p->cfg.threads;
+}
+
+int coop_pool_worker_tid(const struct coop_pool *p, unsigned int w)
+{
+	return atomic_load_explicit(&p->w[w].tid, memory_order_acquire);
+}
+
+void coop_pool_worker_stats(const struct coop_pool *p, unsigned int w,
+			    struct coop_worker_stats *st)
+{
+	*st = p->w[w].st;
+	st->tid = coop_pool_worker_tid(p, w);
+}
+
+uint64_t coop_pool_ra_dropped(const struct coop_pool *p)
+{
+	return p->ra_dropped;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The pool of cooperating I/O workers serving one job's stream.
+ *
+ * No fio here (pool_fio.c is the glue), so the pool runs in a plain host
+ * program too: tests/unit/coop-pool-test.c drives it under TSan/ASan.
+ *
+ * The job's thread is the only producer: it submits requests (one per fio
+ * io_u), which are split into parts (split.h) and queued to the workers
+ * (dispatch.h); context readahead windows (readahead.h) are queued as extra
+ * parts.  A worker executes a part with pread/pwrite (psync) or on its own
+ * io_uring (uring); the worker finishing a request's last part puts it on
+ * the completion list, which the job's thread reaps.
+ *
+ * Workers never call into libc's thread state (see sys.h): with
+ * coop_ioctx=shared they are raw clone(CLONE_IO) threads.
+ */
+#ifndef PERFPACK_COOP_POOL_H
+#define PERFPACK_COOP_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/coop/coop.h"
+#include "engines/coop/dispatch.h"
+#include "engines/coop/readahead.h"
+#include "engines/coop/split.h"
+
+struct coop_pool;
+
+struct coop_pool_cfg {
+	unsigned int threads;
+	enum coop_dispatch_mode dispatch;
+	enum coop_fd_mode fd;
+	enum coop_ioctx_mode ioctx;
+	enum coop_ra_mode ra;
+	uint64_t ra_max;	/* bytes */
+	uint64_t split;		/* bytes, 0 = no split */
+	enum coop_backend_kind backend;	/* PSYNC or URING */
+	unsigned int depth;	/* most requests in flight at once */
+	uint64_t max_len;	/* largest request, bytes */
+	int direct;		/* files are O_DIRECT: no readahead to do */
+};
+
+enum coop_op {
+	COOP_OP_READ,
+	COOP_OP_WRITE,
+	COOP_OP_TRIM,
+	COOP_OP_SYNC,		/* fsync */
+	COOP_OP_DATASYNC,	/* fdatasync */
+	COOP_OP_SYNC_RANGE,	/* sync_file_range(flags) */
+	COOP_OP_READAHEAD,	/* context readahead window (internal) */
+};
+
+/* One open target as the pool sees it. */
+struct coop_file {
+	int fd;			/* the job's own descriptor (coop_fd=shared) */
+	int *wfd;		/* coop_fd=per-thread: worker w's descriptor */
+	int is_bdev;		/* trim with BLKDISCARD rather than a hole punch */
+	struct coop_ra ra;	/* context readahead (job's thread only) */
+};
+
+/* One command as a worker executes it. */
+struct coop_part {
+	struct coop_qitem qi;
+	struct coop_req *req;	/* NULL for a readahead window */
+	struct coop_file *file;
+	uint64_t off, len;
+	void *buf;
+	uint64_t seq;		/* position in the stream, for out-of-order stats */
+	unsigned int op;	/* enum coop_op */
+	unsigned int flags;	/* sync_file_range flags */
+	_Atomic int busy;	/* readahead slots: owned by a worker */
+};
+
+/* One request of the job (a fio io_u). */
+struct coop_req {
+	/* Set by the submitter. */
+	unsigned int op;	/* enum coop_op, not READAHEAD */
+	unsigned int flags;
+	struct coop_file *file;
+	uint64_t off, len;
+	void *buf;
+	void *cookie;		/* the io_u */
+	/* Results once reaped: 0 or a positive errno; bytes not transferred. */
+	int error;
+	uint64_t resid;
+	/* Private. */
+	struct coop_split_state st;
+	struct coop_req *done_next;
+	unsigned int maxparts;
+	struct coop_part parts[];
+};
+
+/*
+ * Start the workers.  0, or -errno with a one-line reason in @err (no
+ * "coop:" prefix: the caller adds its own).
+ */
+int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
+		     char *err, size_t errlen);
+/*
+ * Stop and join the workers once their queues are drained (idempotent);
+ * every submitted request should have been reaped.
+ */
+void coop_pool_stop(struct coop_pool *p);
+/* Stop if needed and free everything. */
+void coop_pool_destroy(struct coop_pool *p);
+
+/*
+ * Bind an open descriptor @fd of @path: opens the workers' own descriptors
+ * (coop_fd=per-thread) and applies coop_ra=off.  0 or -errno (@err set).
+ */
+int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
+			const char *path, int flags, int fd, int is_bdev,
+			char *err, size_t errlen);
+/* Close what coop_pool_file_open() opened (not @fd). */
+void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf);
+
+/* A request able to carry @cfg->max_len bytes; NULL on ENOMEM. */
+struct coop_req *coop_req_alloc(struct coop_pool *p);
+void coop_req_free(struct coop_req *req);
+
+/* Queue @req to the workers. */
+void coop_pool_submit(struct coop_pool *p, struct coop_req *req);
+
+/*
+ * Reap between @min and @max completed requests into @out, waiting at
+ * most @timeout_ns (< 0: forever) for @min.  Returns how many.
+ */
+unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
+			    unsigned int max, int64_t timeout_ns,
+			    struct coop_req **out);
+
+/* What a worker did, for coop_stats. */
+struct coop_worker_stats {
+	int tid;
+	uint64_t reqs;		/* parts executed */
+	uint64_t bytes;
+	uint64_t busy_ns;
+	uint64_t out_of_order;	/* started after a later part of the stream */
+	uint64_t ra_windows;	/* readahead windows issued */
+	int ioprio;		/* ioprio_get() of the worker when it stopped */
+};
+
+unsigned int coop_pool_threads(const struct coop_pool *p);
+/* Thread id of worker @w (known from coop_pool_create() on). */
+int coop_pool_worker_tid(const struct coop_pool *p, unsigned int w);
+/* Worker @w's counters; only after coop_pool_stop(). */
+void coop_pool_worker_stats(const struct coop_pool *p, unsigned int w,
+			    struct coop_worker_stats *st);
+/* Readahead windows dropped because every readahead slot was busy. */
+uint64_t coop_pool_ra_dropped(const struct coop_pool *p);
+
+#endif

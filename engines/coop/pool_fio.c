@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * coop_backend=psync|uring: fio's side of the worker pool (pool.h).
+ *
+ * Each io_u is one struct coop_req (allocated on its first queue), each
+ * fio file one struct coop_file; completions come back as io_u events.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fio.h"
+#include "engines/common/blkdev.h"
+#include "engines/common/pp.h"
+#include "engines/coop/backend.h"
+#include "engines/coop/pool.h"
+#include "engines/coop/stats.h"
+
+struct coop_pool_job {
+	struct coop_pool *pool;
+	struct coop_options *o;
+	struct coop_req **reaped;
+	struct io_u **events;
+	unsigned int depth;
+	/* Requests by io_u->index. */
+	struct coop_req **reqs;
+	unsigned int reqs_cap;
+	struct coop_devstats dev;
+};
+
+static uint64_t max_bs(struct thread_data *td)
+{
+	uint64_t m = 0;
+	int d;
+
+	for (d = 0; d < DDIR_RWDIR_CNT; d++)
+		if (td->o.max_bs[d] > m)
+			m = td->o.max_bs[d];
+	return m ? m : 4096;
+}
+
+static int check_options(struct thread_data *td, const struct coop_options *o)
+{
+	if (o->threads < 1 || o->threads > COOP_MAX_THREADS) {
+		pp_err("coop", "coop_threads=%u: must be between 1 and %u",
+		       o->threads, COOP_MAX_THREADS);
+		return EINVAL;
+	}
+	if (o->ra == COOP_RA_CONTEXT && !o->ra_kb) {
+		pp_err("coop", "coop_ra=context needs coop_ra_kb > 0");
+		return EINVAL;
+	}
+	if (o->split_kb && td->o.odirect && (o->split_kb * 1024ull) % 512) {
+		pp_err("coop", "coop_split_kb=%u with direct=1: parts must be sector multiples",
+		       o->split_kb);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int coop_pool_init(struct thread_data *td, struct coop_options *o,
+			  void **priv)
+{
+	struct coop_pool_cfg cfg = {
+		.threads	= o->threads,
+		.dispatch	= o->dispatch,
+		.fd		= o->fd,
+		.ioctx		= o->ioctx,
+		.ra		= o->ra,
+		.ra_max		= (uint64_t)o->ra_kb << 10,
+		.split		= (uint64_t)o->split_kb << 10,
+		.backend	= o->backend,
+		.depth		= td->o.iodepth,
+		.max_len	= max_bs(td),
+		.direct		= td->o.odirect,
+	};
+	struct coop_pool_job *j;
+	char err[256] = "";
+	int ret;
+
+	ret = check_options(td, o);
+	if (ret) {
+		td_verror(td, ret, "coop options");
+		return ret;
+	}
+	/*
+	 * fio applies its own fadvise hint (SEQUENTIAL for rw=read) after
+	 * opening a file, which would undo coop_ra=off's POSIX_FADV_RANDOM.
+	 */
+	if (o->ra == COOP_RA_OFF)
+		td->o.fadvise_hint = F_ADV_NONE;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		goto enomem;
+	j->o = o;
+	j->depth = td->o.iodepth ? td->o.iodepth : 1;
+	j->reaped = calloc(j->depth, sizeof(*j->reaped));
+	j->events = calloc(j->depth, sizeof(*j->events));
+	if (!j->reaped || !j->events)
+		goto enomem;
+	ret = coop_pool_create(&cfg, &j->pool, err, sizeof(err));
+	if (ret) {
+		pp_err("coop", "%s", err);
+		td_verror(td, -ret, "coop pool");
+		free(j->reaped);
+		free(j->events);
+		free(j);
+		return -ret;
+	}
+	*priv = j;
+	return 0;
+
+enomem:
+	if (j) {
+		free(j->reaped);
+		free(j->events);
+		free(j);
+	}
+	pp_err("coop", "out of memory");
+	td_verror(td, ENOMEM, "coop init");
+	return ENOMEM;
+}
+
+static int coop_pool_open_file(struct thread_data *td, void *priv,
+			       struct fio_file *f)
+{
+	struct coop_pool_job *j = priv;
+	struct coop_file *cf;
+	char err[256] = "";
+	int flags, ret;
+
+	cf = calloc(1, sizeof(*cf));
+	if (!cf) {
+		td_verror(td, ENOMEM, "coop open");
+		return ENOMEM;
+	}
+	/* The same flags fio used, so per-thread opens behave alike. */
+	flags = fcntl(f->fd, F_GETFL);
+	if (flags < 0)
+		flags = td_write(td) ? O_RDWR : O_RDONLY;
+	ret = coop_pool_file_open(j->pool, cf, f->file_name, flags, f->fd,
+				  f->filetype == FIO_TYPE_BLOCK, err, sizeof(err));
+	if (ret) {
+		pp_err("coop", "%s", err);
+		td_verror(td, -ret, "coop open");
+		free(cf);
+		return -ret;
+	}
+	if (j->o->stats)
+		coop_devstats_add(&j->dev, f->file_name);
+	FILE_SET_ENG_DATA(f, cf);
+	return 0;
+}
+
+static void coop_pool_close_file(struct thread_data *td, void *priv,
+				 struct fio_file *f)
+{
+	struct coop_pool_job *j = priv;
+	struct coop_file *cf = FILE_ENG_DATA(f);
+
+	(void)td;
+	if (!cf)
+		return;
+	coop_pool_file_close(j->pool, cf);
+	free(cf);
+	FILE_SET_ENG_DATA(f, NULL);
+}
+
+/*
+ * The request of @io_u, by fio's io_u->index (engine_data shares a union
+ * with it), allocated on first use.
+ */
+static struct coop_req *req_of(struct coop_pool_job *j, struct io_u *io_u)
+{
+	unsigned int i = io_u->index;
+	struct coop_req **n;
+
+	if (i >= j->reqs_cap) {
+		unsigned int cap = i + 16;
+
+		n = realloc(j->reqs, sizeof(*n) * cap);
+		if (!n)
+			return NULL;
+		memset(n + j->reqs_cap, 0, sizeof(*n) * (cap - j->reqs_cap));
+		j->reqs = n;
+		j->reqs_cap = cap;
+	}
+	if (!j->reqs[i])
+		j->reqs[i] = coop_req_alloc(j->pool);
+	return j->reqs[i];
+}
+
+static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u)
+{
+	struct coop_pool_job *j = priv;
+	struct coop_req *req;
+
+	req = req_of(j, io_u);
+	if (!req) {
+		io_u->error = ENOMEM;
+		return FIO_Q_COMPLETED;
+	}
+	switch (io_u->ddir) {
+	case DDIR_READ:
+		req->op = COOP_OP_READ;
+		break;
+	case DDIR_WRITE:
+		req->op = COOP_OP_WRITE;
+		break;
+	case DDIR_TRIM:
+		req->op = COOP_OP_TRIM;
+		break;
+	case DDIR_SYNC:
+		req->op = COOP_OP_SYNC;
+		break;
+	case DDIR_DATASYNC:
+		req->op = COOP_OP_DATASYNC;
+		break;
+	case DDIR_SYNC_FILE_RANGE:
+		req->op = COOP_OP_SYNC_RANGE;
+		break;
+	default:
+		io_u->error = EINVAL;
+		return FIO_Q_COMPLETED;
+	}
+	/* A file fio opened before our init is bound on first use. */
+	if (!FILE_ENG_DATA(io_u->file) &&
+	    coop_pool_open_file(td, j, io_u->file)) {
+		io_u->error = td->error ? td->error : EIO;
+		return FIO_Q_COMPLETED;
+	}
+	req->flags = td->o.sync_file_range;
+	req->file = FILE_ENG_DATA(io_u->file);
+	req->off = io_u->offset;
+	req->len = io_u->xfer_buflen;
+	req->buf = io_u->xfer_buf;
+	req->cookie = io_u;
+	coop_pool_submit(j->pool, req);
+	return FIO_Q_QUEUED;
+}
+
+static int coop_pool_getevents(struct thread_data *td, void *priv,
+			       unsigned int min, unsigned int max,
+			       const struct timespec *t)
+{
+	struct coop_pool_job *j = priv;
+	int64_t timeout = t ? (int64_t)t->tv_sec * 1000000000 + t->tv_nsec : -1;
+	unsigned int i, n;
+
+	(void)td;
+	if (max > j->depth)
+		max = j->depth;
+	n = coop_pool_reap(j->pool, min, max, timeout, j->reaped);
+	for (i = 0; i < n; i++) {
+		struct io_u *io_u = j->reaped[i]->cookie;
+
+		io_u->error = j->reaped[i]->error;
+		io_u->resid = j->reaped[i]->resid;
+		j->events[i] = io_u;
+	}
+	return (int)n;
+}
+
+static struct io_u *coop_pool_event(struct thread_data *td, void *priv, int ev)
+{
+	struct coop_pool_job *j = priv;
+
+	(void)td;
+	return j->events[ev];
+}
+
+static void emit_line(void *ctx, const char *line)
+{
+	struct thread_data *td = ctx;
+
+	/*
+	 * With --output-format=json (or terse) fio's log goes into the same
+	 * file as the document, and a stray line would make it unparseable:
+	 * then the statistics go to stderr.
+	 */
+	if (output_format & FIO_OUTPUT_NORMAL)
+		pp_info("coop", "%s: %s", td->o.name, line);
+	else
+		fprintf(stderr, "coop: %s: %s\n", td->o.name, line);
+}
+
+static void coop_pool_cleanup(struct thread_data *td, void *priv)
+{
+	struct coop_pool_job *j = priv;
+	unsigned int i;
+
+	coop_pool_stop(j->pool);
+	if (j->o->stats)
+		coop_stats_emit(j->pool, &j->dev, emit_line, td);
+	/* Files fio left open still hold the workers' descriptors. */
+	for (i = 0; i < td->o.nr_files && td->files; i++)
+		if (td->files[i] && FILE_ENG_DATA(td->files[i]))
+			coop_pool_close_file(td, j, td->files[i]);
+	coop_pool_destroy(j->pool);
+	for (i = 0; i < j->reqs_cap; i++)
+		coop_req_free(j->reqs[i]);
+	free(j->reqs);
+	free(j->reaped);
+	free(j->events);
+	free(j);
+}
+
+const struct coop_backend_ops coop_pool_backend = {
+	.name		= "pool",
+	.init		= coop_pool_init,
+	.queue		= coop_pool_queue,
+	.getevents	= coop_pool_getevents,
+	.event		= coop_pool_event,
+	.cleanup	= coop_pool_cleanup,
+	.open_file	= coop_pool_open_file,
+	.close_file	= coop_pool_close_file,
+};

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside the pool: shared between pool.c (the job's side), worker.c (the
+ * workers' side) and thread.c (starting and joining workers).
+ */
+#ifndef PERFPACK_COOP_POOL_INT_H
+#define PERFPACK_COOP_POOL_INT_H
+
+#include <liburing.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "engines/coop/pool.h"
+#include "engines/coop/sync.h"
+
+/* Readahead windows in flight at once; more are dropped (and counted). */
+#define COOP_RA_SLOTS		64
+/* Largest io_uring per worker: a worker takes no more parts than this. */
+#define COOP_RING_MAX		256
+
+struct coop_worker {
+	struct coop_pool *p;
+	unsigned int idx;
+	char name[16];		/* comm, set by the worker itself */
+	atomic_int tid;		/* published by the worker when it runs */
+
+	/* thread.c */
+	pthread_t pt;
+	bool started;
+	void *stack;		/* clone(CLONE_IO) workers: mmap()ed stack */
+	size_t stack_size;
+	/* CLONE_CHILD_CLEARTID: the kernel zeroes it and futex-wakes on exit */
+	atomic_int ctid;
+
+	/* uring backend */
+	struct io_uring ring;
+	bool ring_ok;
+	unsigned int ring_cap;
+
+	/* Written by the worker only; read after it was joined. */
+	struct coop_worker_stats st;
+} __attribute__((aligned(64)));
+
+struct coop_pool {
+	struct coop_pool_cfg cfg;
+	struct coop_dispatch disp;
+	unsigned int maxparts;	/* parts of the largest request */
+
+	/* Completed requests, FIFO; workers append, the job's thread reaps. */
+	struct coop_lock dlock;
+	struct coop_req *done_head, *done_tail;
+	atomic_uint ndone;
+	unsigned int want;	/* reaper sleeps until ndone >= want */
+	bool waiting;
+	struct coop_event devent;
+
+	atomic_uint_least64_t max_started;	/* highest stream seq started */
+	struct coop_part ra_slot[COOP_RA_SLOTS];
+	unsigned int ra_next;	/* where to look for a free slot */
+	uint64_t ra_dropped;
+
+	bool stopped;
+	struct coop_worker *w;
+};
+
+/* worker.c: the body of every worker thread. */
+int coop_worker_main(void *arg);
+
+/* thread.c */
+int coop_threads_start(struct coop_pool *p, char *err, size_t errlen);
+void coop_threads_join(struct coop_pool *p);
+
+#endif

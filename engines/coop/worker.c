@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a worker does: take commands from its queue, execute them with
+ * pread/pwrite or on its own io_uring, and complete the request whose last
+ * part it finished.
+ *
+ * Runs in threads that may have no TLS (coop_ioctx=shared): only coop_sys(),
+ * atomics, the futex primitives and liburing's submission/completion calls
+ * (raw syscalls, no errno) are allowed here -- no errno, malloc or stdio.
+ */
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <linux/ioprio.h>
+#include <linux/prctl.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "engines/coop/pool_int.h"
+#include "engines/coop/sys.h"
+
+#define container_of_part(it) \
+	((struct coop_part *)((char *)(it) - offsetof(struct coop_part, qi)))
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	/* vDSO clock_gettime: no syscall and no TLS on success. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int part_fd(const struct coop_worker *w, const struct coop_part *part)
+{
+	return part->file->wfd ? part->file->wfd[w->idx] : part->file->fd;
+}
+
+/* Count commands that start after a later command of the stream started. */
+static void note_start(struct coop_worker *w, const struct coop_part *part)
+{
+	uint64_t max = atomic_load_explicit(&w->p->max_started,
+					    memory_order_relaxed);
+
+	while (part->seq > max) {
+		if (atomic_compare_exchange_weak_explicit(&w->p->max_started,
+							  &max, part->seq,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			return;
+	}
+	if (part->seq < max)
+		w->st.out_of_order++;
+}
+
+static long do_trim(int fd, const struct coop_part *part)
+{
+	uint64_t range[2] = { part->off, part->len };
+
+	if (part->file->is_bdev)
+		return coop_sys(SYS_ioctl, fd, BLKDISCARD, range);
+	return coop_sys(SYS_fallocate, fd,
+			FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			part->off, part->len);
+}
+
+/* Execute @part synchronously: bytes transferred or -errno. */
+static long exec_sync(struct coop_worker *w, const struct coop_part *part)
+{
+	int fd = part_fd(w, part);
+
+	switch (part->op) {
+	case COOP_OP_READ:
+		return coop_sys(SYS_pread64, fd, part->buf, part->len, part->off);
+	case COOP_OP_WRITE:
+		return coop_sys(SYS_pwrite64, fd, part->buf, part->len, part->off);
+	case COOP_OP_TRIM:
+		return do_trim(fd, part);
+	case COOP_OP_SYNC:
+		return coop_sys(SYS_fsync, fd);
+	case COOP_OP_DATASYNC:
+		return coop_sys(SYS_fdatasync, fd);
+	case COOP_OP_SYNC_RANGE:
+		return coop_sys(SYS_sync_file_range, fd, part->off, part->len,
+				part->flags);
+	case COOP_OP_READAHEAD:
+		return coop_sys(SYS_readahead, fd, part->off, part->len);
+	}
+	return -EINVAL;
+}
+
+static void complete_req(struct coop_pool *p, struct coop_req *req)
+{
+	bool wake;
+
+	req->error = coop_split_error(&req->st);
+	req->resid = coop_split_resid(&req->st);
+	req->done_next = NULL;
+
+	coop_lock(&p->dlock);
+	if (p->done_tail)
+		p->done_tail->done_next = req;
+	else
+		p->done_head = req;
+	p->done_tail = req;
+	atomic_fetch_add_explicit(&p->ndone, 1, memory_order_relaxed);
+	wake = p->waiting && atomic_load_explicit(&p->ndone, memory_order_relaxed) >= p->want;
+	if (wake)
+		p->waiting = false;
+	coop_unlock(&p->dlock);
+	if (wake)
+		coop_event_wake(&p->devent, 1);
+}
+
+/* @part finished with @res (bytes or -errno). */
+static void finish(struct coop_worker *w, struct coop_part *part, long res)
+{
+	struct coop_req *req = part->req;
+	uint64_t resid = 0;
+	int error = 0;
+
+	if (res < 0)
+		error = (int)-res;
+	else if ((part->op == COOP_OP_READ || part->op == COOP_OP_WRITE) &&
+		 (uint64_t)res < part->len)
+		resid = part->len - (uint64_t)res;	/* short I/O, as psync */
+
+	w->st.reqs++;
+	if (!req) {
+		w->st.ra_windows++;
+		/* Hand the slot back to the job's thread. */
+		atomic_store_explicit(&part->busy, 0, memory_order_release);
+		return;
+	}
+	if (res > 0 && part->op != COOP_OP_TRIM)
+		w->st.bytes += (uint64_t)res;
+	if (coop_split_done(&req->st, error, resid))
+		complete_req(w->p, req);
+}
+
+static struct coop_part *take(struct coop_worker *w, bool wait)
+{
+	struct coop_qitem *it = coop_dispatch_pop(&w->p->disp, w->idx, wait);
+
+	return it ? container_of_part(it) : NULL;
+}
+
+static void run_psync(struct coop_worker *w)
+{
+	struct coop_part *part;
+	uint64_t t0;
+	long res;
+
+	while ((part = take(w, true))) {
+		t0 = now_ns();
+		note_start(w, part);
+		res = exec_sync(w, part);
+		w->st.busy_ns += now_ns() - t0;
+		finish(w, part, res);
+	}
+}
+
+/* Queue @part on the worker's ring; false if it was done synchronously. */
+static bool prep_uring(struct coop_worker *w, struct coop_part *part)
+{
+	struct io_uring_sqe *sqe;
+	int fd = part_fd(w, part);
+
+	if (part->op == COOP_OP_TRIM) {
+		/* io_uring has no discard for files or this kernel's bdevs. */
+		finish(w, part, do_trim(fd, part));
+		return false;
+	}
+	sqe = io_uring_get_sqe(&w->ring);	/* never NULL: bounded by ring_cap */
+	switch (part->op) {
+	case COOP_OP_READ:
+		io_uring_prep_read(sqe, fd, part->buf, part->len, part->off);
+		break;
+	case COOP_OP_WRITE:
+		io_uring_prep_write(sqe, fd, part->buf, part->len, part->off);
+		break;
+	case COOP_OP_SYNC:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	case COOP_OP_DATASYNC:
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+		break;
+	case COOP_OP_SYNC_RANGE:
+		io_uring_prep_sync_file_range(sqe, fd, part->len, part->off,
+					      part->flags);
+		break;
+	case COOP_OP_READAHEAD:
+		io_uring_prep_fadvise(sqe, fd, part->off, part->len,
+				      POSIX_FADV_WILLNEED);
+		break;
+	}
+	io_uring_sqe_set_data(sqe, part);
+	return true;
+}
+
+static void run_uring(struct coop_worker *w)
+{
+	struct io_uring_cqe *cqe;
+	struct coop_part *part;
+	unsigned int inflight = 0, head, n;
+	uint64_t busy_since = 0;
+	int ret;
+
+	for (;;) {
+		/* Sleep for work only when nothing is in flight. */
+		while (inflight < w->ring_cap &&
+		       (part = take(w, inflight == 0))) {
+			note_start(w, part);
+			if (!inflight)
+				busy_since = now_ns();
+			if (prep_uring(w, part))
+				inflight++;
+			else if (!inflight)
+				w->st.busy_ns += now_ns() - busy_since;
+		}
+		if (!inflight)
+			return;		/* stopped and drained */
+
+		ret = io_uring_submit_and_wait(&w->ring, 1);
+		if (ret < 0) {
+			/*
+			 * A valid ring only fails transiently here (EINTR,
+			 * EAGAIN, EBUSY): what is queued stays queued and
+			 * what is in flight completes, so just retry.
+			 */
+			coop_sys(SYS_sched_yield);
+		}
+		n = 0;
+		io_uring_for_each_cqe(&w->ring, head, cqe) {
+			finish(w, io_uring_cqe_get_data(cqe), cqe->res);
+			n++;
+		}
+		io_uring_cq_advance(&w->ring, n);
+		inflight -= n;
+		if (!inflight)
+			w->st.busy_ns += now_ns() - busy_since;
+	}
+}
+
+int coop_worker_main(void *arg)
+{
+	struct coop_worker *w = arg;
+
+	coop_sys(SYS_prctl, PR_SET_NAME, w->name);
+	atomic_store_explicit(&w->tid, (int)coop_sys(SYS_gettid),
+			      memory_order_release);
+	if (w->ring_ok)
+		run_uring(w);
+	else
+		run_psync(w);
+	w->st.ioprio = (int)coop_sys(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0);
+	return 0;
+}

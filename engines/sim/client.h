@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The initiator: the application's read(2)s (the fio job, i.e. dd) go
+ * through the client's page cache and readahead; misses become block
+ * requests cut at client_max_sectors_kb, ordered by the client's elevator
+ * and sent as iSCSI commands (at most client_qdepth outstanding).
+ */
+#ifndef PERFPACK_SIM_CLIENT_H
+#define PERFPACK_SIM_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engines/sim/blkq.h"
+#include "engines/sim/link.h"
+#include "engines/sim/pagecache.h"
+#include "engines/sim/readahead.h"
+#include "engines/sim/target.h"
+
+struct areq {
+	uint64_t off, len;
+	void *cookie;
+	struct file_read rd;
+	bool waiting;
+	uint32_t wait_page;
+	sim_ns t_done;
+	struct areq *next;
+	struct areq *all;
+};
+
+struct client {
+	struct sim_clock *clk;
+	const struct sim_params *p;
+	struct link *link;
+	struct target *tgt;
+	struct pagecache pc;
+	struct ra_state ra;		/* dd's struct file */
+	struct ra_ctx rc;
+	struct blkq q;
+	struct areq *active;		/* reads in progress */
+	struct areq *done_head, *done_tail;
+	struct areq *free_list, *all;
+	uint64_t reads, bytes;
+};
+
+int client_init(struct client *c, struct sim_clock *clk, const struct sim_params *p,
+		struct link *link, struct target *tgt, uint64_t file_size);
+void client_free(struct client *c);
+/* The application calls read(2) for [off, off+len) now. */
+void client_read(struct client *c, uint64_t off, uint64_t len, void *cookie);
+/* A finished read (oldest first), or NULL. */
+struct areq *client_reap(struct client *c);
+void client_put(struct client *c, struct areq *a);
+
+#endif

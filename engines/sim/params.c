@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Default values of the model and where each comes from.  Nothing here is
+ * a published throughput: the thread's tables are what the model is
+ * compared against (profiles/scst-coop/README.md), never an input.
+ */
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/sim/params.h"
+#include "engines/sim/params_list.h"
+
+void sim_params_default(struct sim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+#define X(a, b, f, dv, help) p->f = dv;
+	SIM_UPARAMS(X, 0, 0)
+#undef X
+	p->client_sched = SIM_SCHED_CFQ;	/* Debian lenny default elevator */
+	p->threads = 5;			/* scst_vdisk num_threads default */
+	p->fd_shared = 0;		/* scst_vdisk: a struct file per thread */
+	p->server_ra = SIM_RA_CLASSIC;	/* 2.6.29 per-struct-file readahead */
+	p->sched = SIM_SCHED_CFQ;	/* the thread: CFQ on the target */
+}
+
+const char *sim_sched_name(int s)
+{
+	switch (s) {
+	case SIM_SCHED_CFQ: return "cfq";
+	case SIM_SCHED_DEADLINE: return "deadline";
+	case SIM_SCHED_NOOP: return "noop";
+	}
+	return "?";
+}
+
+const char *sim_ra_name(int r)
+{
+	switch (r) {
+	case SIM_RA_CLASSIC: return "classic";
+	case SIM_RA_CONTEXT: return "context";
+	case SIM_RA_OFF: return "off";
+	}
+	return "?";
+}
+
+#define NEED(cond, what)						\
+	do {								\
+		if (!(cond)) {						\
+			snprintf(err, errlen, "%s", what);		\
+			return -1;					\
+		}							\
+	} while (0)
+
+int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
+{
+	NEED(p->threads >= 1 && p->threads <= 1024, "threads must be 1..1024");
+	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
+	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
+	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");
+	NEED(p->link_mbps >= 1, "sim_link_mbps must be >= 1");
+	NEED(p->client_copy_mbps >= 1 && p->target_copy_mbps >= 1,
+	     "sim_*_copy_mbps must be >= 1");
+	NEED(p->disk_rpm >= 1000, "sim_disk_rpm must be >= 1000");
+	NEED(p->disk_media_mbps >= 1, "sim_disk_media_mbps must be >= 1");
+	NEED(p->disk_iface_mbps >= 1, "sim_disk_iface_mbps must be >= 1");
+	NEED(p->disk_capacity_gb >= 1, "sim_disk_capacity_gb must be >= 1");
+	NEED(p->disk_seek_max_us >= p->disk_seek_min_us,
+	     "sim_disk_seek_max_us must be >= sim_disk_seek_min_us");
+	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
+	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
+	NEED(p->dl_fifo_batch >= 1, "sim_deadline_fifo_batch must be >= 1");
+	return 0;
+}
+
+#define U(n) { #n, offsetof(struct sim_params, n), NULL },
+#define E(n, f, names) { n, offsetof(struct sim_params, f), names }
+
+static const struct {
+	const char *name;
+	size_t off;
+	const char *const *names;	/* enum values, index = value */
+} ptab[] = {
+#define X(a, b, f, dv, help) U(f)
+	SIM_UPARAMS(X, 0, 0)
+#undef X
+	U(threads)
+	E("sched", sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
+	E("client_sched", client_sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
+	E("ra", server_ra, ((const char *const[]){ "classic", "context", "off", NULL })),
+	E("order", order, ((const char *const[]){ "simple", "ordered", NULL })),
+	E("ioctx", ioctx_shared, ((const char *const[]){ "private", "shared", NULL })),
+	E("fd", fd_shared, ((const char *const[]){ "per-thread", "shared", NULL })),
+	E("dispatch", dispatch_rr, ((const char *const[]){ "queue", "rr", NULL })),
+};
+
+int sim_params_set(struct sim_params *p, const char *name, const char *val,
+		   char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ptab) / sizeof(ptab[0]); i++) {
+		char *end;
+		unsigned long v;
+		int k;
+
+		if (strcmp(ptab[i].name, name))
+			continue;
+		if (ptab[i].names) {
+			for (k = 0; ptab[i].names[k]; k++)
+				if (!strcmp(ptab[i].names[k], val)) {
+					*(int *)((char *)p + ptab[i].off) = k;
+					return 0;
+				}
+			snprintf(err, errlen, "%s: unknown value '%s'", name, val);
+			return -1;
+		}
+		v = strtoul(val, &end, 10);
+		if (!*val || *end || v > UINT32_MAX) {
+			snprintf(err, errlen, "%s: '%s' is not a number", name, val);
+			return -1;
+		}
+		*(unsigned int *)((char *)p + ptab[i].off) = (unsigned int)v;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown parameter '%s'", name);
+	return -1;
+}

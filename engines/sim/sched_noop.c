@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * noop: FIFO order, only contiguous merges (the generic merge hash).
+ */
+#include <stdlib.h>
+
+#include "engines/sim/blkq.h"
+
+struct noop {
+	struct blkq *q;
+	struct rqlist rq;
+};
+
+void *elv_noop_new(struct blkq *q, const struct sim_params *p)
+{
+	struct noop *n = calloc(1, sizeof(*n));
+
+	(void)p;
+	if (n)
+		n->q = q;
+	return n;
+}
+
+static bool noop_add(void *e, struct sim_req *r)
+{
+	struct noop *n = e;
+
+	if (rql_merge(&n->rq, r, n->q->max_bytes))
+		return true;
+	rql_insert(&n->rq, r);
+	return false;
+}
+
+static struct sim_req *noop_next(void *e)
+{
+	struct noop *n = e;
+	struct sim_req *r = rql_oldest(&n->rq);
+
+	if (r)
+		rql_remove(&n->rq, r);
+	return r;
+}
+
+static void noop_completed(void *e, struct sim_req *r)
+{
+	(void)e;
+	(void)r;
+}
+
+static void noop_free(void *e)
+{
+	struct noop *n = e;
+
+	rql_free(&n->rq);
+	free(n);
+}
+
+const struct elv_ops elv_noop_ops = {
+	.name		= "noop",
+	.add		= noop_add,
+	.next		= noop_next,
+	.completed	= noop_completed,
+	.free		= noop_free,
+};

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The 2009 SCST testbed model: fio-independent library (linked into the coop
+# engine by coop's fragment via SIM_SRCS) + host tools/tests.
+SIM_SRCS := engines/sim/clock.c engines/sim/params.c engines/sim/pagecache.c \
+	engines/sim/readahead.c engines/sim/blkq.c engines/sim/sched_noop.c \
+	engines/sim/sched_deadline.c engines/sim/sched_cfq.c engines/sim/disk.c \
+	engines/sim/link.c engines/sim/target.c engines/sim/client.c engines/sim/sim.c
+
+PROGS += tests/unit/simrun
+tests/unit/simrun_SRCS := tests/unit/sim-run.c $(SIM_SRCS)
+
+PROGS += tests/unit/sim-test
+tests/unit/sim-test_SRCS := tests/unit/sim-test.c $(SIM_SRCS)
+
+TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
+SAN_TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SCST target threads (see target.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "engines/sim/target.h"
+#include "engines/sim/trace.h"
+
+static void fifo_push(struct tcmd_fifo *f, struct tcmd *c)
+{
+	c->next = NULL;
+	if (f->tail)
+		f->tail->next = c;
+	else
+		f->head = c;
+	f->tail = c;
+	f->n++;
+}
+
+static struct tcmd *fifo_pop(struct tcmd_fifo *f)
+{
+	struct tcmd *c = f->head;
+
+	if (c) {
+		f->head = c->next;
+		if (!f->head)
+			f->tail = NULL;
+		f->n--;
+	}
+	return c;
+}
+
+static void tgt_io(void *ctx, uint32_t first, uint32_t n)
+{
+	struct target *t = ctx;
+	int ioctx = t->p->ioctx_shared ? 0 : t->cur + 1;
+
+	SIM_TRACE(t->clk, "thr%d  submit off=%uK len=%uK", t->cur, first * 4, n * 4);
+
+	blkq_submit(&t->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, ioctx);
+}
+
+static void disk_done_ev(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+
+	blkq_complete(&t->q, (struct sim_req *)(uintptr_t)arg);
+}
+
+static void disk_start(void *dev, struct sim_req *r)
+{
+	struct target *t = dev;
+	sim_ns done = disk_service(&t->disk, t->clk->now, r->off, r->len);
+
+	SIM_TRACE(t->clk, "disk  start ioctx=%d off=%lluK len=%lluK done=%.3f", r->ioctx,
+		  (unsigned long long)r->off >> 10, (unsigned long long)r->len >> 10,
+		  (double)done / SIM_MS);
+
+	clk_at(t->clk, done, disk_done_ev, t, (uintptr_t)r);
+}
+
+static void thread_run(void *ctx, uint64_t arg);
+
+static void disk_data(void *owner, const struct sim_req *r)
+{
+	struct target *t = owner;
+	uint32_t first = (uint32_t)(r->off >> PC_SHIFT);
+	uint32_t n = (uint32_t)(r->len >> PC_SHIFT);
+	unsigned int i;
+
+	pc_complete(&t->pc, first, n);
+	for (i = 0; i < t->p->threads; i++) {
+		struct tthread *th = &t->th[i];
+
+		if (th->waiting && th->wait_page >= first && th->wait_page < first + n) {
+			th->waiting = false;
+			clk_at(t->clk, t->clk->now, thread_run, t, (uint64_t)i);
+		}
+	}
+}
+
+/* Scheduling noise: deterministic (seeded xorshift64), uniform in [0, jitter_us). */
+static sim_ns jitter(struct target *t)
+{
+	if (!t->p->jitter_us)
+		return 0;
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	return (sim_ns)(t->rng % ((uint64_t)t->p->jitter_us * SIM_US));
+}
+
+static void thread_start(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tthread *th = &t->th[arg];
+
+	th->t_start = t->clk->now;
+	if (th->cmd->seq != t->expect) {
+		th->out_of_order++;
+		t->st.out_of_order++;
+	}
+	t->expect = th->cmd->seq + 1;
+	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
+		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
+	fread_begin(&th->rd, th->cmd->off, th->cmd->len);
+	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
+}
+
+/* Give @cmd to idle thread @id; waking it costs a hand-off unless it never slept. */
+static void assign(struct target *t, int id, struct tcmd *cmd)
+{
+	struct tthread *th = &t->th[id];
+	sim_ns cost = (sim_ns)t->p->handoff_us * SIM_US;
+	int i, k = 0;
+
+	for (i = 0; i < t->nidle; i++)
+		if (t->idle[i] != id)
+			t->idle[k++] = t->idle[i];
+	t->nidle = k;
+	th->idle = false;
+	th->cmd = cmd;
+	t->executing++;
+	if (id == t->last_finisher && t->last_finish == t->clk->now)
+		cost = 0;
+	else
+		t->st.handoffs++;
+	clk_after(t->clk, cost, thread_start, t, (uint64_t)id);
+}
+
+static void try_dispatch(struct target *t)
+{
+	int i;
+
+	if (t->p->dispatch_rr) {
+		for (i = 0; i < t->nidle; i++) {
+			int id = t->idle[i];
+
+			if (t->th[id].own.n && !(t->p->order == SIM_ORDER_ORDERED && t->executing)) {
+				assign(t, id, fifo_pop(&t->th[id].own));
+				i = -1;		/* idle[] changed */
+			}
+		}
+		return;
+	}
+	while (t->queue.n && t->nidle) {
+		if (t->p->order == SIM_ORDER_ORDERED && t->executing)
+			return;
+		assign(t, t->idle[0], fifo_pop(&t->queue));
+	}
+}
+
+static void respond_ev(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tcmd *c = (struct tcmd *)(uintptr_t)arg;
+
+	t->respond(t->rctx, c->cookie, t->clk->now);
+	c->next = t->free_cmds;
+	t->free_cmds = c;
+}
+
+static void thread_done(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tthread *th = &t->th[arg];
+	struct tcmd *c = th->cmd, *next = NULL;
+
+	clk_at(t->clk, link_data(t->link, t->clk->now, c->len), respond_ev, t, (uintptr_t)c);
+	th->cmds++;
+	th->bytes += c->len;
+	th->busy_ns += t->clk->now - th->t_start;
+	t->st.cmds++;
+	t->st.bytes += c->len;
+	t->executing--;
+	th->cmd = NULL;
+	t->last_finisher = (int)arg;
+	t->last_finish = t->clk->now;
+	/* a running SCST thread loops over its list before sleeping */
+	if (t->p->order != SIM_ORDER_ORDERED)
+		next = t->p->dispatch_rr ? fifo_pop(&th->own) : fifo_pop(&t->queue);
+	if (next) {
+		th->cmd = next;
+		t->executing++;
+		clk_at(t->clk, t->clk->now, thread_start, t, arg);
+		return;
+	}
+	th->idle = true;
+	t->idle[t->nidle++] = (int)arg;
+	try_dispatch(t);
+}
+
+static void thread_run(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tthread *th = &t->th[arg];
+	struct ra_state *ra = t->p->fd_shared ? &t->shared_ra : &th->ra;
+	uint32_t wp;
+
+	t->cur = (int)arg;
+	if (fread_step(&t->rc, ra, &th->rd, &wp)) {
+		th->waiting = true;
+		th->wait_page = wp;
+		return;
+	}
+	clk_after(t->clk, (sim_ns)((double)th->cmd->len * 1000.0 / t->p->target_copy_mbps),
+		  thread_done, t, arg);
+}
+
+void target_cmd(struct target *t, uint64_t off, uint64_t len, void *cookie)
+{
+	struct tcmd *c = t->free_cmds;
+
+	if (c)
+		t->free_cmds = c->next;
+	else {
+		if (!(c = malloc(sizeof(*c))))
+			abort();
+		c->all = t->all_cmds;
+		t->all_cmds = c;
+	}
+	c->off = off;
+	c->len = len;
+	c->cookie = cookie;
+	c->seq = t->seq++;
+	if (t->p->dispatch_rr)
+		fifo_push(&t->th[c->seq % t->p->threads].own, c);
+	else
+		fifo_push(&t->queue, c);
+	if (t->queue.n > t->st.max_queued)
+		t->st.max_queued = t->queue.n;
+	try_dispatch(t);
+}
+
+int target_init(struct target *t, struct sim_clock *clk, const struct sim_params *p,
+		struct link *link, uint64_t file_size)
+{
+	unsigned int i;
+
+	*t = (struct target){ 0 };
+	t->clk = clk;
+	t->p = p;
+	t->link = link;
+	t->last_finisher = -1;
+	t->rng = 0x9E3779B97F4A7C15ULL ^ p->seed;
+	if (pc_init(&t->pc, file_size))
+		return -1;
+	t->th = calloc(p->threads, sizeof(*t->th));
+	t->idle = calloc(p->threads, sizeof(*t->idle));
+	if (!t->th || !t->idle)
+		return -1;
+	ra_state_init(&t->shared_ra, p->server_ra_kb);
+	for (i = 0; i < p->threads; i++) {
+		t->th[i].id = (int)i;
+		t->th[i].idle = true;
+		ra_state_init(&t->th[i].ra, p->server_ra_kb);
+		t->idle[t->nidle++] = (int)i;
+	}
+	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io, .ctx = t };
+	disk_init(&t->disk, p);
+	if (blkq_init(&t->q, clk, p, p->sched, 1, (uint64_t)p->server_max_sectors_kb * 1024))
+		return -1;
+	t->q.start = disk_start;
+	t->q.dev = t;
+	t->q.done = disk_data;
+	t->q.owner = t;
+	return 0;
+}
+
+void target_free(struct target *t)
+{
+	struct tcmd *c;
+
+	blkq_free(&t->q);
+	pc_free(&t->pc);
+	while ((c = t->all_cmds)) {
+		t->all_cmds = c->all;
+		free(c);
+	}
+	free(t->th);
+	free(t->idle);
+	t->th = NULL;
+	t->idle = NULL;
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bad coop options and an unusable backend end the job at init with a
+# "coop:" message naming the culprit and a nonzero exit -- never a hang.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/engines/lib-coop.sh"
+probe=$B/tests/unit/coop-probe
+[ -x "$probe" ] || fail "$probe not built"
+truncate -s 4m "$T/target"
+
+# refused REGEX [WRAPPER...] -- FIO_ARGS...: the job must fail, quickly,
+# with REGEX in its output.
+refused() {
+	local re=$1 wrap=() out rc
+	shift
+	while [ "$1" != -- ]; do
+		wrap+=("$1")
+		shift
+	done
+	shift
+	out=$(timeout -k 5 60 "${wrap[@]}" "$FIO" --ioengine="external:$COOP_SO" \
+		"${mode[@]}" --name=bad --filename="$T/target" --size=4m --rw=read --bs=4k "$@" 2>&1)
+	rc=$?
+	[ $rc = 124 ] || [ $rc = 137 ] && fail "$* hung"
+	[ $rc != 0 ] || fail "$* was accepted: $out"
+	assert_match "message for $*" "$re" "$out"
+	note "refused ($rc): $* -> $(echo "$out" | grep -m1 -E 'coop:')"
+}
+
+# Sanitizer runtimes must be preloaded for the engine to load at all.
+pre=
+case ${SANITIZE:-} in
+*address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;;
+*thread*) pre=$(${CC:-cc} -print-file-name=libtsan.so) ;;
+esac
+env=(env ${pre:+LD_PRELOAD=$pre} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1})
+# TSan cannot follow fio's fork mode.
+mode=()
+coop_is_tsan && mode=(--thread)
+
+refused 'coop: coop_threads=0: must be between 1 and 1024' "${env[@]}" -- --coop_threads=0
+refused 'coop: coop_threads=1025: must be between 1 and 1024' "${env[@]}" -- --coop_threads=1025
+refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
+refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
+refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
+refused 'coop: coop_ra=sideways: unknown value \(valid: kernel, off, context\)' "${env[@]}" -- --coop_ra=sideways
+refused 'coop: coop_backend=aio: unknown value' "${env[@]}" -- --coop_backend=aio
+refused 'coop: coop_ra=context needs coop_ra_kb > 0' "${env[@]}" -- --coop_ra=context --coop_ra_kb=0
+refused 'coop: coop_backend=uring: io_uring_queue_init.*Function not implemented' \
+	"$probe" nouring "${env[@]}" -- --coop_backend=uring --coop_threads=8
+# Every job of several fails alike, none hangs waiting for the others.
+refused 'coop: coop_backend=uring' "$probe" nouring "${env[@]}" -- \
+	--coop_backend=uring --coop_ioctx=shared --numjobs=3
+# The filter only takes io_uring away: the psync pool runs under it.
+"$probe" nouring "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" --name=ok \
+	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
+	>"$T/ok.out" 2>&1 || fail "psync pool failed under the no-io_uring filter: $(cat "$T/ok.out")"
+if coop_is_tsan; then
+	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared
+fi

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# coop_backend=sim end to end through fio: the model runs, completions are
+# paced at sim_time_scale (fio's rate = modeled rate x scale), the per-job
+# report is bit-for-bit the same on a second run, the io_context effect
+# shows, bad input is refused with a clear message.
+source "$TOP/tests/lib.sh"
+need_cmd "$FIO"
+so=$(engine coop)
+JQ=${JQ:-jq}
+need_cmd "$JQ"
+
+job() {	# job NAME EXTRA-OPTIONS...: 32 MiB read of /dev/zero in the model
+	local name=$1
+	shift
+	printf '[%s]\nioengine=external:%s\nfilename=/dev/zero\nsize=32m\nrw=read\nbs=1m\n' "$name" "$so"
+	printf 'coop_backend=sim\ncoop_fd=per-thread\nsim_time_scale=10\nsim_report=%s\n' "$T/report"
+	printf '%s\n' "$@"
+}
+
+job c5 coop_ioctx=shared >"$T/c5.fio"
+job c1 coop_ioctx=private >"$T/c1.fio"
+run_fio --output-format=json "$T/c5.fio" >"$T/c5.json" 2>"$T/c5.err" || { cat "$T/c5.err"; fail "fio c5"; }
+run_fio --output-format=json "$T/c5.fio" >"$T/c5b.json" 2>>"$T/c5.err" || fail "fio c5 again"
+run_fio --output-format=json "$T/c1.fio" >"$T/c1.json" 2>"$T/c1.err" || fail "fio c1"
+"$JQ" -e . "$T/c5.json" >/dev/null || fail "fio's JSON is polluted by the report"
+
+assert_eq "report lines" 3 "$(wc -l <"$T/report")"
+r1=$(sed -n 1p "$T/report")
+r2=$(sed -n 2p "$T/report")
+assert_eq "determinism (same job twice)" "$r1" "$r2"
+assert_match "report on stderr" 'coop: sim: job=c5' "$(cat "$T/c5.err")"
+
+mbs() { echo "$1" | sed -n 's/.*MBps=\([0-9.]*\).*/\1/p'; }
+m5=$(mbs "$r1")
+m1=$(mbs "$(sed -n 3p "$T/report")")
+note "modeled: shared io_context $m5 MB/s, private $m1 MB/s"
+awk -v a="$m5" -v b="$m1" 'BEGIN { exit !(a > 1.2 * b) }' || fail "io_context patch effect missing: $m5 vs $m1"
+
+# fio's rate / scale matches the modeled rate (pacing), within 10 %
+bw=$("$JQ" '.jobs[0].read.bw_bytes' "$T/c5.json")
+awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r < 1.1) }' ||
+	fail "paced rate $bw B/s is not 10 x $m5 MB/s"
+
+# the options are visible and bad input is refused
+assert_match "enghelp" 'sim_server_ra_kb' "$("$FIO" --enghelp="$so" 2>&1)"
+job w rw=write >"$T/w.fio"
+sed -i '/^rw=read$/d' "$T/w.fio"
+if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the model"; fi
+assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.out")"
+job bad sim_disk_rpm=10 >"$T/bad.fio"
+if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
+assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
+exit 0

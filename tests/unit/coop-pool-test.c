@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The coop pool without fio, so ThreadSanitizer and ASan see all of it.
+ *
+ *   coop-pool-test FILE [SOAK_SECONDS]
+ *
+ * 1. split, dispatch and readahead window logic (pure functions);
+ * 2. data through every combination of dispatch x fd x split x backend x
+ *    ioctx (shared only outside TSan), with read-back checks;
+ * 3. io_context sharing through ioprio, asked of the workers' tids;
+ * 4. a soak: 64 workers, 256 requests in flight, random reads and writes
+ *    of 1..16 KiB split at 4 KiB, context readahead, every read checked
+ *    against what was last written there, for SOAK_SECONDS (default 5).
+ *
+ * FILE is created (64 MiB) and removed.  Exit 0 pass, 1 fail.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/ioprio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engines/coop/pool.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define TSAN 1
+#else
+#define TSAN 0
+#endif
+
+#define BLK		4096u
+#define NBLK		16384u		/* 64 MiB */
+#define MAXBLKS		4u		/* largest request: 16 KiB */
+
+static const char *path;
+static int failures;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond) && failures++ < 20) {			\
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+		}							\
+	} while (0)
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- 1. pure logic ------------------------------------------------------- */
+
+static void test_split(void)
+{
+	struct coop_split_state st;
+	uint64_t off, len;
+
+	CHECK(coop_split_count(16384, 0) == 1, "no split");
+	CHECK(coop_split_count(16384, 4096) == 4, "16k/4k");
+	CHECK(coop_split_count(10000, 4096) == 3, "10000/4096");
+	CHECK(coop_split_count(0, 4096) == 1, "zero length is one part");
+	coop_split_part(8192, 10000, 4096, 2, &off, &len);
+	CHECK(off == 8192 + 8192 && len == 10000 - 8192, "last part %llu+%llu",
+	      (unsigned long long)off, (unsigned long long)len);
+
+	coop_split_begin(&st, 3);
+	CHECK(!coop_split_done(&st, 0, 0), "1st of 3 not last");
+	CHECK(!coop_split_done(&st, EIO, 100), "2nd of 3 not last");
+	CHECK(coop_split_done(&st, ENOSPC, 50), "3rd of 3 is last");
+	CHECK(coop_split_error(&st) == EIO, "first error wins: %d", coop_split_error(&st));
+	CHECK(coop_split_resid(&st) == 150, "residuals add up");
+}
+
+static void test_dispatch_policy(void)
+{
+	CHECK(coop_dispatch_nqueues(COOP_DISPATCH_QUEUE, 5) == 1, "queue: 1 FIFO");
+	CHECK(coop_dispatch_nqueues(COOP_DISPATCH_RR, 5) == 5, "rr: N queues");
+	CHECK(coop_dispatch_queue_of(COOP_DISPATCH_RR, 12, 5) == 2, "rr: 12 mod 5");
+	CHECK(coop_dispatch_queue_of(COOP_DISPATCH_QUEUE, 12, 5) == 0, "queue: FIFO 0");
+	CHECK(coop_dispatch_queue_for(COOP_DISPATCH_RR, 3) == 3, "rr: own queue");
+}
+
+static void test_readahead(void)
+{
+	struct coop_ra ra;
+	uint64_t o, l, off = 0, last = 0;
+	int i, issued = 0;
+
+	coop_ra_init(&ra, 256 << 10);
+	CHECK(!coop_ra_access(&ra, 0, 16384, &o, &l), "first read: no stream yet");
+	off = 16384;
+	for (i = 0; i < 64; i++, off += 16384) {
+		if (!coop_ra_access(&ra, off, 16384, &o, &l))
+			continue;
+		CHECK(o >= off + 16384, "window %d starts ahead of the reader", issued);
+		if (issued == 0)
+			CHECK(l == coop_ra_init_window(16384, 256 << 10) && l == 65536,
+			      "first window %llu", (unsigned long long)l);
+		else
+			CHECK(l == (last * 2 < (256 << 10) ? last * 2 : 256 << 10),
+			      "window doubles to the cap: %llu after %llu",
+			      (unsigned long long)l, (unsigned long long)last);
+		last = l;
+		issued++;
+	}
+	CHECK(issued >= 4 && last == 256 << 10, "windows issued %d, last %llu",
+	      issued, (unsigned long long)last);
+	/* A jump elsewhere ends the stream; the next read restarts it. */
+	CHECK(!coop_ra_access(&ra, 1ull << 30, 16384, &o, &l), "random read: no window");
+	CHECK(coop_ra_access(&ra, (1ull << 30) + 16384, 16384, &o, &l) && l == 65536,
+	      "new stream starts at the initial window");
+	/* Reads inside the window (reordered commands) stay in stream. */
+	CHECK(!coop_ra_access(&ra, (1ull << 30) + 3 * 16384, 16384, &o, &l) ||
+	      o >= (1ull << 30) + 4 * 16384, "out-of-order read inside the window");
+	CHECK(ra.seq >= 3, "still one stream");
+}
+
+/* --- 2./4. data through the pool ------------------------------------------ */
+
+struct blkstate {
+	uint32_t gen;
+	int busy;
+};
+
+/* What each block of FILE holds, across pools. */
+static struct blkstate blkstate[NBLK];
+
+struct ctx {
+	struct coop_pool *p;
+	struct coop_file cf;
+	int fd;
+	struct blkstate *blk;
+	struct coop_req **reqs;
+	struct coop_req **done;
+	unsigned int depth;
+	uint64_t ios, bytes;
+};
+
+static void fill(void *buf, uint32_t blk, uint32_t gen)
+{
+	uint32_t *w = buf;
+	unsigned int i;
+
+	for (i = 0; i < BLK / 4; i++)
+		w[i] = blk * 2654435761u ^ gen * 40503u ^ i;
+}
+
+static int check_blk(const void *buf, uint32_t blk, uint32_t gen)
+{
+	const uint32_t *w = buf;
+	unsigned int i;
+
+	for (i = 0; i < BLK / 4; i++)
+		if (w[i] != (blk * 2654435761u ^ gen * 40503u ^ i))
+			return 0;
+	return 1;
+}
+
+static void prepare_file(void)
+{
+	static char buf[BLK];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	uint32_t b;
+
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	for (b = 0; b < NBLK; b++) {
+		fill(buf, b, 0);
+		if (pwrite(fd, buf, BLK, (off_t)b * BLK) != BLK) {
+			perror("pwrite");
+			exit(1);
+		}
+	}
+	close(fd);
+}
+
+static int ctx_open(struct ctx *c, const struct coop_pool_cfg *cfg)
+{
+	char err[256];
+	unsigned int i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->depth = cfg->depth;
+	ret = coop_pool_create(cfg, &c->p, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "pool: %s\n", err);
+		return ret;
+	}
+	c->fd = open(path, O_RDWR);
+	ret = coop_pool_file_open(c->p, &c->cf, path, O_RDWR, c->fd, 0, err, sizeof(err));
+	CHECK(!ret, "file open: %s", err);
+	c->blk = blkstate;
+	c->reqs = calloc(c->depth, sizeof(*c->reqs));
+	c->done = calloc(c->depth, sizeof(*c->done));
+	for (i = 0; i < c->depth; i++) {
+		c->reqs[i] = coop_req_alloc(c->p);
+		c->reqs[i]->buf = aligned_alloc(4096, MAXBLKS * BLK);
+	}
+	return 0;
+}
+
+static void ctx_close(struct ctx *c)
+{
+	unsigned int i;
+
+	coop_pool_stop(c->p);
+	coop_pool_file_close(c->p, &c->cf);
+	coop_pool_destroy(c->p);
+	close(c->fd);
+	for (i = 0; i < c->depth; i++) {
+		free(c->reqs[i]->buf);
+		coop_req_free(c->reqs[i]);
+	}
+	free(c->reqs);
+	free(c->done);
+}
+
+/* Submit @req as a random read or write on blocks nobody else holds. */
+static void submit_random(struct ctx *c, struct coop_req *req, int seq_read,
+			  uint32_t *seq_pos)
+{
+	uint32_t start, n, b;
+
+	for (;;) {
+		n = 1 + rnd() % MAXBLKS;
+		start = seq_read ? *seq_pos : rnd() % (NBLK - n);
+		if (seq_read && start + n > NBLK)
+			start = *seq_pos = 0;
+		for (b = start; b < start + n; b++)
+			if (c->blk[b].busy)
+				break;
+		if (b == start + n)
+			break;
+		if (seq_read)
+			*seq_pos = (*seq_pos + n) % (NBLK - MAXBLKS);
+	}
+	if (seq_read)
+		*seq_pos = start + n;
+	req->op = (!seq_read && rnd() % 2) ? COOP_OP_WRITE : COOP_OP_READ;
+	req->file = &c->cf;
+	req->off = (uint64_t)start * BLK;
+	req->len = (uint64_t)n * BLK;
+	req->flags = 0;
+	for (b = start; b < start + n; b++) {
+		c->blk[b].busy = 1;
+		if (req->op == COOP_OP_WRITE) {
+			c->blk[b].gen++;
+			fill((char *)req->buf + (b - start) * BLK, b, c->blk[b].gen);
+		}
+	}
+	coop_pool_submit(c->p, req);
+}
+
+static void complete(struct ctx *c, struct coop_req *req)
+{
+	uint32_t start = req->off / BLK, n = req->len / BLK, b;
+
+	CHECK(req->error == 0 && req->resid == 0, "request %s %llu+%llu: error %d resid %llu",
+	      req->op == COOP_OP_WRITE ? "write" : "read",
+	      (unsigned long long)req->off, (unsigned long long)req->len,
+	      req->error, (unsigned long long)req->resid);
+	for (b = start; b < start + n; b++) {
+		if (req->op == COOP_OP_READ)
+			CHECK(check_blk((char *)req->buf + (b - start) * BLK, b, c->blk[b].gen),
+			      "block %u: stale or torn data (gen %u)", b, c->blk[b].gen);
+		c->blk[b].busy = 0;
+	}
+	c->ios++;
+	c->bytes += req->len;
+}
+
+/* Keep @c->depth requests in flight for @secs (or @min_ios requests). */
+static void run_load(struct ctx *c, double secs, uint64_t min_ios, int seq_read)
+{
+	double end = now_s() + secs;
+	unsigned int nfree = c->depth, inflight = 0, n, i;
+	struct coop_req **freel = malloc(sizeof(*freel) * c->depth);
+	uint32_t seq_pos = 0;
+
+	memcpy(freel, c->reqs, sizeof(*freel) * c->depth);
+	while (c->ios < min_ios || now_s() < end) {
+		while (nfree) {
+			submit_random(c, freel[--nfree], seq_read, &seq_pos);
+			inflight++;
+		}
+		/* Now and then poll without waiting, as fio does with min=0. */
+		n = coop_pool_reap(c->p, rnd() % 8 ? 1 : 0, c->depth,
+				   rnd() % 8 ? -1 : 0, c->done);
+		for (i = 0; i < n; i++) {
+			complete(c, c->done[i]);
+			freel[nfree++] = c->done[i];
+		}
+		inflight -= n;
+		if (failures > 20)
+			break;
+	}
+	while (inflight) {
+		n = coop_pool_reap(c->p, inflight, c->depth, 1000000000, c->done);
+		for (i = 0; i < n; i++)
+			complete(c, c->done[i]);
+		inflight -= n;
+	}
+	free(freel);
+}
+
+static void test_combinations(void)
+{
+	static const char *const be[] = { "psync", "uring" };
+	unsigned int d, fd, sp, b, io;
+	struct ctx c;
+
+	for (d = 0; d < 2; d++)
+	for (fd = 0; fd < 2; fd++)
+	for (sp = 0; sp < 2; sp++)
+	for (b = 0; b < 2; b++)
+	for (io = 0; io < (TSAN ? 1u : 2u); io++) {
+		struct coop_pool_cfg cfg = {
+			.threads = 3, .dispatch = d, .fd = fd, .ioctx = io,
+			.ra = COOP_RA_CONTEXT, .ra_max = 128 << 10,
+			.split = sp ? 4096 : 0,
+			.backend = b ? COOP_BACKEND_URING : COOP_BACKEND_PSYNC,
+			.depth = 16, .max_len = MAXBLKS * BLK,
+		};
+
+		if (ctx_open(&c, &cfg)) {
+			CHECK(0, "pool %u/%u/%u/%s/%u did not start", d, fd, sp, be[b], io);
+			continue;
+		}
+		run_load(&c, 0, 2000, 0);
+		run_load(&c, 0, 500, 1);
+		ctx_close(&c);
+	}
+}
+
+/* --- 3. io_context sharing --------------------------------------------- */
+
+static void test_ioprio(void)
+{
+	int io;
+
+	if (TSAN)
+		return;
+	for (io = 0; io < 2; io++) {
+		struct coop_pool_cfg cfg = {
+			.threads = 4, .ioctx = io, .depth = 1, .max_len = BLK,
+		};
+		int prio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7);
+		struct coop_pool *p;
+		char err[256];
+		long got;
+
+		if (coop_pool_create(&cfg, &p, err, sizeof(err))) {
+			CHECK(0, "pool: %s", err);
+			continue;
+		}
+		CHECK(syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS,
+			      coop_pool_worker_tid(p, 0), prio) == 0,
+		      "ioprio_set on worker 0: %s", strerror(errno));
+		got = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, coop_pool_worker_tid(p, 2));
+		if (io)
+			CHECK(got == prio, "shared io_context: worker 2 has ioprio %ld, not %d", got, prio);
+		else
+			CHECK(got != prio, "private io_context: worker 2 got worker 0's ioprio");
+		coop_pool_destroy(p);
+	}
+}
+
+/* --- 4. soak -------------------------------------------------------------- */
+
+static void soak(double secs)
+{
+	static const struct { unsigned int d, fd, be; } phase[] = {
+		{ COOP_DISPATCH_QUEUE, COOP_FD_SHARED, COOP_BACKEND_PSYNC },
+		{ COOP_DISPATCH_RR, COOP_FD_PER_THREAD, COOP_BACKEND_URING },
+		{ COOP_DISPATCH_QUEUE, COOP_FD_PER_THREAD, COOP_BACKEND_URING },
+		{ COOP_DISPATCH_RR, COOP_FD_SHARED, COOP_BACKEND_PSYNC },
+	};
+	unsigned int i, n = sizeof(phase) / sizeof(phase[0]);
+	struct ctx c;
+
+	for (i = 0; i < n; i++) {
+		struct coop_pool_cfg cfg = {
+			.threads = 64, .dispatch = phase[i].d, .fd = phase[i].fd,
+			.ioctx = TSAN ? COOP_IOCTX_PRIVATE : (i % 2),
+			.ra = COOP_RA_CONTEXT, .ra_max = 512 << 10, .split = 4096,
+			.backend = phase[i].be, .depth = 256, .max_len = MAXBLKS * BLK,
+		};
+		double t0 = now_s();
+
+		if (ctx_open(&c, &cfg)) {
+			CHECK(0, "soak pool %u did not start", i);
+			continue;
+		}
+		run_load(&c, secs / n / 2, 0, 0);
+		run_load(&c, secs / n / 2, 0, 1);
+		printf("soak phase %u: %llu requests, %.0f MiB in %.1f s\n", i,
+		       (unsigned long long)c.ios, c.bytes / 1048576.0, now_s() - t0);
+		ctx_close(&c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 2 ? atof(argv[2]) : 5;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: coop-pool-test FILE [SOAK_SECONDS]\n");
+		return 2;
+	}
+	path = argv[1];
+	test_split();
+	test_dispatch_policy();
+	test_readahead();
+	prepare_file();
+	test_combinations();
+	printf("combinations: %d failures\n", failures);
+	test_ioprio();
+	soak(secs);
+	unlink(path);
+	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+	return failures ? 1 : 0;
+}

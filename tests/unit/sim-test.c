@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the model's mechanisms in isolation, with expectations
+ * computed by hand in the comments: event clock, readahead state machine
+ * (classic and context), CFQ idling and io_context sharing, deadline order,
+ * disk service time, link, SCST hand-offs, determinism of a whole run.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/sim/blkq.h"
+#include "engines/sim/client.h"
+#include "engines/sim/disk.h"
+#include "engines/sim/link.h"
+#include "engines/sim/readahead.h"
+#include "engines/sim/sched_cfq.h"
+#include "engines/sim/sim.h"
+#include "engines/sim/target.h"
+
+static int failures;
+
+#define CHECK(cond, ...)							\
+	do {								\
+		if (!(cond)) {						\
+			failures++;					\
+			printf("FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+		}							\
+	} while (0)
+
+#define CHECK_EQ(a, b)								\
+	CHECK((int64_t)(a) == (int64_t)(b), "%s = %" PRId64 ", expected %" PRId64, \
+	      #a, (int64_t)(a), (int64_t)(b))
+
+/* ---- clock ---------------------------------------------------------- */
+
+static char order_log[16];
+static int order_n;
+
+static void rec(void *ctx, uint64_t arg)
+{
+	(void)ctx;
+	order_log[order_n++] = (char)arg;
+}
+
+static void test_clock(void)
+{
+	struct sim_clock c;
+
+	clk_init(&c);
+	clk_at(&c, 30, rec, NULL, 'c');
+	clk_at(&c, 10, rec, NULL, 'a');
+	clk_at(&c, 30, rec, NULL, 'd');	/* same time: insertion order */
+	clk_at(&c, 20, rec, NULL, 'b');
+	while (clk_step(&c))
+		;
+	order_log[order_n] = 0;
+	CHECK(!strcmp(order_log, "abcd"), "order %s", order_log);
+	CHECK_EQ(c.now, 30);
+	CHECK_EQ(c.nevents, 4);
+	clk_free(&c);
+}
+
+/* ---- readahead ------------------------------------------------------ */
+
+struct io_rec {
+	uint32_t first[64], n[64];
+	int k;
+};
+
+static void rec_io(void *ctx, uint32_t first, uint32_t n)
+{
+	struct io_rec *r = ctx;
+
+	r->first[r->k] = first;
+	r->n[r->k++] = n;
+}
+
+static void test_readahead_classic(void)
+{
+	struct pagecache pc;
+	struct io_rec io = { .k = 0 };
+	struct ra_ctx rc = { .pc = &pc, .algo = SIM_RA_CLASSIC, .io = rec_io, .ctx = &io };
+	struct ra_state ra;
+	struct file_read r;
+	uint32_t w;
+
+	pc_init(&pc, 64 << 20);
+	ra_state_init(&ra, 128);		/* max 32 pages */
+	CHECK_EQ(ra.ra_pages, 32);
+
+	/*
+	 * First 16 KiB read at 0: req 4 pages, get_init_ra_size(4, 32):
+	 * roundup 4, 4 <= 32/4 -> x2 = 8 pages; async_size 8 - 4 = 4, so the
+	 * marker sits on page 8 - 4 = 4.  One I/O of pages [0, 8).
+	 */
+	fread_begin(&r, 0, 16384);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 1);
+	CHECK_EQ(w, 0);
+	CHECK_EQ(io.k, 1);
+	CHECK_EQ(io.first[0], 0);
+	CHECK_EQ(io.n[0], 8);
+	CHECK_EQ(ra.start, 0);
+	CHECK_EQ(ra.size, 8);
+	CHECK_EQ(ra.async_size, 4);
+	CHECK(pc_marked(&pc, 4), "marker on page 4");
+	pc_complete(&pc, 0, 8);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 0);
+	CHECK_EQ(ra.prev_pos, 16384);
+
+	/*
+	 * Second read [16K, 32K) hits the marker on page 4: offset 4 ==
+	 * start + size - async_size, so the window moves on: start 8, size
+	 * get_next_ra_size(8) = 8 < 32/16? no -> x2 = 16, async 16: I/O
+	 * [8, 24), marker on its first page.
+	 */
+	fread_begin(&r, 16384, 16384);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 0);
+	CHECK_EQ(io.k, 2);
+	CHECK_EQ(io.first[1], 8);
+	CHECK_EQ(io.n[1], 16);
+	CHECK_EQ(ra.size, 16);
+	CHECK(pc_marked(&pc, 8), "marker on page 8");
+	pc_complete(&pc, 8, 16);
+
+	/* next window ramps to the 32-page maximum and stays there */
+	fread_begin(&r, 32768, 4096);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 0);
+	CHECK_EQ(io.first[2], 24);
+	CHECK_EQ(io.n[2], 32);
+
+	/*
+	 * A random 8 KiB read at 1 MiB (page 256) by this file: not
+	 * sequential, no marker: read as is (2 pages), state untouched.
+	 */
+	fread_begin(&r, 1 << 20, 8192);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 1);
+	CHECK_EQ(io.first[3], 256);
+	CHECK_EQ(io.n[3], 2);
+	CHECK_EQ(ra.start, 24);
+	pc_free(&pc);
+}
+
+/*
+ * Two SCST threads, each its own struct file, reading a stream in turns of
+ * 64 KiB.  Thread B's first read at 64K is not sequential for its file and
+ * finds no marker: classic reads exactly 16 pages; context readahead sees
+ * 16 cached pages behind it (A's read) and starts a window instead.
+ */
+static void test_readahead_interleaved(void)
+{
+	int algo;
+
+	for (algo = SIM_RA_CLASSIC; algo <= SIM_RA_CONTEXT; algo++) {
+		struct pagecache pc;
+		struct io_rec io = { .k = 0 };
+		struct ra_ctx rc = { .pc = &pc, .algo = algo, .io = rec_io, .ctx = &io };
+		struct ra_state a, b;
+		struct file_read r;
+		uint32_t w;
+
+		pc_init(&pc, 64 << 20);
+		ra_state_init(&a, 128);
+		ra_state_init(&b, 128);
+		/* A at 0, 64K: req 16, init size 16 <= 32/4? no -> max 32, async 32-16 = 16 */
+		fread_begin(&r, 0, 65536);
+		fread_step(&rc, &a, &r, &w);
+		CHECK_EQ(io.n[0], 32);
+		pc_complete(&pc, 0, 32);
+		fread_step(&rc, &a, &r, &w);
+		/* B at 128K (page 32): A's window [0,32) is cached behind it */
+		fread_begin(&r, 131072, 65536);
+		fread_step(&rc, &b, &r, &w);
+		if (algo == SIM_RA_CLASSIC) {
+			CHECK_EQ(io.first[1], 32);
+			CHECK_EQ(io.n[1], 16);	/* as is */
+		} else {
+			/*
+			 * history 32 pages >= offset 32: doubled to 64;
+			 * get_init_ra_size(64 + 16, 32) = 32 (max), async 32;
+			 * offset == start and size == async: the next window
+			 * is merged in: 32 + get_next_ra_size = 64 pages.
+			 */
+			CHECK_EQ(io.first[1], 32);
+			CHECK_EQ(io.n[1], 64);
+		}
+		pc_free(&pc);
+	}
+}
+
+/* ---- elevators ------------------------------------------------------ */
+
+struct fakedev {
+	struct blkq *q;
+	struct sim_clock *clk;
+	sim_ns svc;
+	int n;
+	sim_ns t[64];
+	int ioctx[64];
+	uint64_t off[64];
+};
+
+static void fake_done(void *ctx, uint64_t arg)
+{
+	struct fakedev *d = ctx;
+
+	blkq_complete(d->q, (struct sim_req *)(uintptr_t)arg);
+}
+
+static void fake_start(void *dev, struct sim_req *r)
+{
+	struct fakedev *d = dev;
+
+	d->t[d->n] = d->clk->now;
+	d->ioctx[d->n] = r->ioctx;
+	d->off[d->n++] = r->off;
+	clk_after(d->clk, d->svc, fake_done, d, (uintptr_t)r);
+}
+
+static void fake_data(void *owner, const struct sim_req *r)
+{
+	(void)owner;
+	(void)r;
+}
+
+struct submit_ev {
+	struct blkq *q;
+	uint64_t off;
+	int ioctx;
+};
+
+static void submit_cb(void *ctx, uint64_t arg)
+{
+	struct submit_ev *e = ctx;
+
+	(void)arg;
+	blkq_submit(e->q, e->off, 65536, e->ioctx);
+}
+
+/*
+ * HZ 250 (4 ms jiffies), slice_idle 8 ms = 2 jiffies, device 1 ms/request.
+ * t=0: queue 1 submits at 0 and 64K.  t=0.5 ms: queue 2 submits at 1 MiB
+ * (far: no close preemption).  Queue 1 is served 0..1, 1..2 ms, then runs
+ * empty at 2 ms: idle armed until jiffy 0 + 2 = 8 ms.  Queue 2's request
+ * waits for the timer: dispatched at 8 ms.  With one shared io_context the
+ * same three requests go back to back: the third at 2 ms (sorted: 0, 64K, 1M).
+ */
+static void test_cfq_idle(void)
+{
+	int shared;
+
+	for (shared = 0; shared <= 1; shared++) {
+		struct sim_params p;
+		struct sim_clock clk;
+		struct blkq q = { 0 };
+		struct fakedev d = { .svc = SIM_MS };
+		struct submit_ev e1 = { &q, 0, 1 }, e2 = { &q, 65536, 1 },
+				 e3 = { &q, 1 << 20, shared ? 1 : 2 };
+		const struct cfq_stats *st;
+
+		sim_params_default(&p);
+		clk_init(&clk);
+		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+		d.q = &q;
+		d.clk = &clk;
+		q.start = fake_start;
+		q.dev = &d;
+		q.done = fake_data;
+		q.owner = &d;
+		/* separate submissions so they are not merged */
+		clk_at(&clk, 0, submit_cb, &e1, 0);
+		clk_at(&clk, 1, submit_cb, &e2, 0);
+		clk_at(&clk, SIM_MS / 2, submit_cb, &e3, 0);
+		while (clk_step(&clk))
+			;
+		st = elv_cfq_stats(q.e);
+		CHECK_EQ(d.n, 3);
+		CHECK_EQ(d.off[2], 1 << 20);
+		if (!shared) {
+			CHECK_EQ(d.t[2], 8 * SIM_MS);
+			CHECK_EQ(st->idle_expired, 1);
+			CHECK_EQ(st->queues, 2);
+		} else {
+			CHECK_EQ(d.t[2], 2 * SIM_MS);
+			CHECK_EQ(st->queues, 1);
+		}
+		blkq_free(&q);
+		clk_free(&clk);
+	}
+}
+
+/*
+ * The same scene with the idling queue's next request arriving at 5 ms
+ * (inside the idle window): it is served at once (idle hit), before
+ * queue 2's request.
+ */
+static void test_cfq_idle_hit(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	struct submit_ev e1 = { &q, 0, 1 }, e2 = { &q, 1 << 20, 2 }, e3 = { &q, 65536, 1 };
+	const struct cfq_stats *st;
+
+	sim_params_default(&p);
+	clk_init(&clk);
+	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+	d.q = &q;
+	d.clk = &clk;
+	q.start = fake_start;
+	q.dev = &d;
+	q.done = fake_data;
+	q.owner = &d;
+	clk_at(&clk, 0, submit_cb, &e1, 0);
+	clk_at(&clk, SIM_MS / 2, submit_cb, &e2, 0);
+	clk_at(&clk, 5 * SIM_MS, submit_cb, &e3, 0);
+	while (clk_step(&clk))
+		;
+	st = elv_cfq_stats(q.e);
+	CHECK_EQ(d.n, 3);
+	CHECK_EQ(d.off[1], 65536);
+	CHECK_EQ(d.t[1], 5 * SIM_MS);
+	CHECK_EQ(d.off[2], 1 << 20);
+	CHECK_EQ(st->idle_hits, 1);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
+/* deadline: ascending batch from the head, then the FIFO's oldest */
+static void test_deadline_order(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	struct submit_ev e[4] = { { &q, 4 << 20, 0 }, { &q, 1 << 20, 1 },
+				  { &q, 3 << 20, 2 }, { &q, 2 << 20, 3 } };
+	int i;
+
+	sim_params_default(&p);
+	clk_init(&clk);
+	blkq_init(&q, &clk, &p, SIM_SCHED_DEADLINE, 1, 512 << 10);
+	d.q = &q;
+	d.clk = &clk;
+	q.start = fake_start;
+	q.dev = &d;
+	q.done = fake_data;
+	q.owner = &d;
+	for (i = 0; i < 4; i++)
+		clk_at(&clk, 0, submit_cb, &e[i], 0);
+	while (clk_step(&clk))
+		;
+	/* 4M dispatched alone at t=0; no successor -> FIFO oldest 1M, then 2M, 3M */
+	CHECK_EQ(d.off[0], 4 << 20);
+	CHECK_EQ(d.off[1], 1 << 20);
+	CHECK_EQ(d.off[2], 2 << 20);
+	CHECK_EQ(d.off[3], 3 << 20);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
+/* ---- disk ----------------------------------------------------------- */
+
+static void test_disk(void)
+{
+	struct sim_params p;
+	struct disk d;
+	sim_ns t1, t2;
+
+	sim_params_default(&p);
+	disk_init(&d, &p);
+	/* 7200 rpm: 8333333 ns per turn; track = 90e6 * 8.333333 ms = 750000 bytes */
+	CHECK_EQ(d.rot_ns, 8333333);
+	CHECK_EQ(d.track_bytes, 749999);
+	/*
+	 * 128 KiB at 0 from t=0: 100 us command, no seek (same track), the
+	 * head is at angle 100 us, sector 0 at angle 0: wait 8333333 - 100000,
+	 * then 131072 B / 90 MB/s = 1456355 ns.
+	 */
+	t1 = disk_service(&d, 0, 0, 131072);
+	CHECK_EQ(t1, 100000 + 8233333 + 1456355);
+	/* the next 128 KiB right away: look-ahead is streaming, no rotation */
+	t2 = disk_service(&d, t1, 131072, 131072);
+	CHECK_EQ(t2, t1 + 1456355);
+	/* seek curve: within a track 0, full stroke = max */
+	CHECK_EQ(disk_seek_time(&d, 1000), 0);
+	CHECK_EQ(disk_seek_time(&d, d.capacity), 16000 * SIM_US);
+
+	/* without look-ahead, the same sequential request misses a turn */
+	p.disk_prefetch_kb = 0;
+	disk_init(&d, &p);
+	t1 = disk_service(&d, 0, 0, 131072);
+	t2 = disk_service(&d, t1, 131072, 131072);
+	CHECK(t2 - t1 > 7 * SIM_MS, "sequential without look-ahead took %" PRId64 " ns", t2 - t1);
+}
+
+/* ---- link ----------------------------------------------------------- */
+
+static void test_link(void)
+{
+	struct sim_params p;
+	struct link l;
+	sim_ns a, b;
+
+	sim_params_default(&p);
+	link_init(&l, &p);
+	CHECK_EQ(link_cmd(&l, 1000), 1000 + 50000);
+	/* 1 MiB at 117 MB/s = 8962188 ns on the wire, FIFO, + 50 us */
+	a = link_data(&l, 0, 1 << 20);
+	b = link_data(&l, 0, 1 << 20);
+	CHECK_EQ(a, 8962188 + 50000);
+	CHECK_EQ(b, 2 * 8962188 + 50000);
+}
+
+/* ---- target hand-offs and determinism ------------------------------- */
+
+static void run_sweep(const struct sim_params *p, uint64_t size, uint64_t bs, char *out, size_t n)
+{
+	char err[128];
+	struct sim *s = sim_new(p, size, err, sizeof(err));
+	FILE *f = fmemopen(out, n, "w");
+	uint64_t off;
+	sim_ns t;
+	void *ck;
+
+	CHECK(s != NULL, "%s", err);
+	if (!s || !f)
+		return;
+	for (off = 0; off < size; off += bs) {
+		sim_submit(s, off, bs, (void *)(uintptr_t)off);
+		CHECK(sim_reap(s, &ck, &t), "reap");
+		CHECK_EQ((uintptr_t)ck, off);
+	}
+	sim_report(s, f);
+	fclose(f);
+	sim_free(s);
+}
+
+static uint64_t field(const char *rep, const char *key)
+{
+	const char *p = strstr(rep, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : ~0ULL;
+}
+
+static void test_target_handoff(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	/* ordered execution with 2 threads: every command after the first is
+	 * woken on the other thread (the one that just finished goes to sleep) */
+	sim_params_default(&p);
+	p.threads = 2;
+	p.order = SIM_ORDER_ORDERED;
+	run_sweep(&p, 4 << 20, 1 << 20, rep, sizeof(rep));
+	/* 4 MiB in 128 KiB commands = 32 commands, each a hand-off */
+	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
+	CHECK_EQ(field(rep, "tgt_handoffs="), 32);
+	/*
+	 * one thread: it takes the next command itself when one is waiting;
+	 * it is only woken when it had gone to sleep on an empty queue
+	 */
+	p.threads = 1;
+	run_sweep(&p, 4 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_handoffs=") < 32, "%s", rep);
+	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
+}
+
+static void test_determinism(void)
+{
+	struct sim_params p;
+	char a[2048], b[2048];
+
+	sim_params_default(&p);
+	p.jitter_us = 300;
+	run_sweep(&p, 32 << 20, 65536, a, sizeof(a));
+	run_sweep(&p, 32 << 20, 65536, b, sizeof(b));
+	CHECK(!strcmp(a, b), "two runs differ:\n%s%s", a, b);
+	p.seed = 2;
+	run_sweep(&p, 32 << 20, 65536, b, sizeof(b));
+	CHECK(strcmp(a, b), "seed has no effect");
+}
+
+/* The io_context patch effect end to end: shared beats private by >20%. */
+static void test_ioctx_effect(void)
+{
+	struct sim_params p;
+	char a[2048], b[2048];
+
+	sim_params_default(&p);
+	run_sweep(&p, 64 << 20, 1 << 20, a, sizeof(a));
+	p.ioctx_shared = 1;
+	run_sweep(&p, 64 << 20, 1 << 20, b, sizeof(b));
+	CHECK(field(b, "model_time_ns=") * 12 < field(a, "model_time_ns=") * 10,
+	      "shared %s private %s", b, a);
+	CHECK_EQ(field(b, "cfq_queues="), 1);
+	CHECK_EQ(field(a, "cfq_queues="), 5);
+}
+
+int main(void)
+{
+	test_clock();
+	test_readahead_classic();
+	test_readahead_interleaved();
+	test_cfq_idle();
+	test_cfq_idle_hit();
+	test_deadline_order();
+	test_disk();
+	test_link();
+	test_target_handoff();
+	test_determinism();
+	test_ioctx_effect();
+	if (failures) {
+		printf("%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("all sim unit tests passed\n");
+	return 0;
+}
