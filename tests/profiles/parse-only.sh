@@ -18,7 +18,8 @@ for conf in "$PROFDIR"/*/profile.conf; do
 		for scale in --quick --full; do
 			profile_env "$p" "$v" $scale
 			for j in $jobs; do
-				out=$(env "${penv[@]}" "$FIO" --parse-only "$PROFDIR/$p/$j" 2>&1) ||
+				# run_fio: sanitizer builds need their runtime preloaded to load an engine
+				out=$(export "${penv[@]}"; run_fio --parse-only "$PROFDIR/$p/$j" 2>&1) ||
 					fail "$p/$j ($v, $scale) does not parse: $out"
 				n=$((n + 1))
 			done
@@ -31,7 +32,7 @@ for conf in "$PROFDIR"/*/profile.conf; do
 	esac
 	for j in $jobs; do
 		if grep -q '\${TARGET}' "$PROFDIR/$p/$j"; then
-			if env -u TARGET "$FIO" --parse-only "$PROFDIR/$p/$j" >/dev/null 2>&1; then
+			if (unset TARGET; run_fio --parse-only "$PROFDIR/$p/$j") >/dev/null 2>&1; then
 				fail "$p/$j parses without \${TARGET} set"
 			fi
 		fi
