@@ -13,7 +13,9 @@ need_cmd losetup blkid mkfs.ext4
 # one tiny write job, so a run that is allowed is quick
 one=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m -o "$T/out")
 
-dev=$(make_loop 64)
+# not $(make_loop): in a subshell its teardown list would not reach our trap
+make_loop 64 >"$T/dev"
+dev=$(cat "$T/dev")
 sum() { md5sum <"$dev" | cut -d' ' -f1; }
 
 # refused RUN-ARGS -- REGEX: the run fails, says REGEX, and the device is unchanged
@@ -32,7 +34,9 @@ mkfs.ext4 -q -F "$dev" >/dev/null || fail "mkfs.ext4 $dev"
 refused "filesystem/partition signature \(ext4"
 
 # 2. mounted (checked before the signature)
-mnt=$(make_fs ext4 "$dev")
+# read-only: a mounted ext4 writes by itself (lazy init), which is not ours
+MOUNT_OPTS=ro make_fs ext4 "$dev" >"$T/mnt"
+mnt=$(cat "$T/mnt")
 refused "mounted \(on $mnt\)"
 umount "$mnt" || fail "umount $mnt"
 
