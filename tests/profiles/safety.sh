@@ -76,6 +76,20 @@ msg=$(PERFPACK_PROFILES=$T/profs "$PERFPACK" run needs-engine -o "$T/ne" 2>&1) &
 assert_match "missing engine named" "engine no-such-engine: .*fio-no-such-engine.so not found" "$msg"
 [ -d "$T/ne/raw" ] && fail "output written although the engine check failed"
 
+# 7b. an engine built for another fio (the build's ABI-mismatch engine): the
+# runner's tiny job meets the ABI guard and stops before any output
+mm=$B/obj/mismatch/fio-blkfile-mismatch.so
+if [ -f "$mm" ]; then
+	mkdir -p "$T/engdir"
+	cp "$mm" "$T/engdir/fio-blkfile.so"
+	msg=$(ENGDIR=$T/engdir "$PERFPACK" run blockdev-perftest --variant same_sectors -o "$T/mm" 2>&1) &&
+		fail "ran with an engine built for another fio"
+	assert_match "ABI refusal passed on" "engine blkfile .*does not load into fio-.*built for .*loaded by" "$msg"
+	[ -d "$T/mm/raw" ] && fail "output written although the engine is for another fio"
+else
+	note "no $mm (built by make check): ABI refusal not exercised"
+fi
+
 # 8. not root: the scratch target is a file in $TMPDIR, removed afterwards
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	chmod 755 "$T"
