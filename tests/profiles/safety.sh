@@ -76,6 +76,12 @@ msg=$(PERFPACK_PROFILES=$T/profs "$PERFPACK" run needs-engine -o "$T/ne" 2>&1) &
 assert_match "missing engine named" "engine no-such-engine: .*fio-no-such-engine.so not found" "$msg"
 [ -d "$T/ne/raw" ] && fail "output written although the engine check failed"
 
+# 7a. a target that does not exist: said, and no output made
+msg=$("$PERFPACK" run blockdev-perftest --target "$T/no/such/dev" -o "$T/nt" 2>&1) &&
+	fail "ran on a target that does not exist"
+assert_match "missing target named" "target $T/no/such/dev: no such file" "$msg"
+[ -e "$T/nt" ] && fail "output directory made although the target does not exist"
+
 # 7b. an engine built for another fio (the build's ABI-mismatch engine): the
 # runner's tiny job meets the ABI guard and stops before any output
 mm=$B/obj/mismatch/fio-blkfile-mismatch.so
