@@ -13,17 +13,27 @@ set -u
 : "${FIO:=fio}"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/perfpack-test.XXXXXX")
-_pp_loops=()
-_pp_mounts=()
+# What to tear down is recorded in files, not shell arrays: make_loop and
+# make_fs are usually called as $(make_loop ...), i.e. in a subshell whose
+# variables die with it, while the files survive until teardown reads them.
+_pp_loops=$T/.teardown-loops
+_pp_mounts=$T/.teardown-mounts
+: >"$_pp_loops"
+: >"$_pp_mounts"
 
 _pp_teardown() {
-	local i
-	for ((i = ${#_pp_mounts[@]} - 1; i >= 0; i--)); do
-		umount "${_pp_mounts[i]}" 2>/dev/null || umount -l "${_pp_mounts[i]}" 2>/dev/null
-	done
-	for l in "${_pp_loops[@]}"; do
-		losetup -d "$l" 2>/dev/null
-	done
+	local m l
+	if [ -f "$_pp_mounts" ]; then
+		# Innermost (last) mount first.
+		tac "$_pp_mounts" | while read -r m; do
+			umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+		done
+	fi
+	if [ -f "$_pp_loops" ]; then
+		while read -r l; do
+			losetup -d "$l" 2>/dev/null
+		done <"$_pp_loops"
+	fi
 	rm -rf "$T"
 }
 trap _pp_teardown EXIT
@@ -69,7 +79,7 @@ make_loop() {
 	local size=$1 name=${2:-disk$RANDOM} dev
 	truncate -s "${size}M" "$T/$name.img" || fail "cannot create $T/$name.img"
 	dev=$(losetup --find --show "$T/$name.img") || fail "losetup failed for $T/$name.img"
-	_pp_loops+=("$dev")
+	echo "$dev" >>"$_pp_loops"
 	echo "$dev"
 }
 
@@ -86,7 +96,7 @@ make_fs() {
 	*) fail "make_fs: unknown type $type" ;;
 	esac || fail "mkfs.$type $dev failed"
 	mount ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "$dev" "$mnt" || fail "mount $dev failed"
-	_pp_mounts+=("$mnt")
+	echo "$mnt" >>"$_pp_mounts"
 	echo "$mnt"
 }
 

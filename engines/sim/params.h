@@ -38,6 +38,7 @@ struct sim_params {
 	int sched;				/* enum sim_sched on the target disk */
 	unsigned int target_cmd_us;		/* SCSI parse + page-cache lookup per cmd */
 	unsigned int target_copy_mbps;		/* page cache -> SCST buffers */
+	unsigned int target_iov_kb;		/* readv() segment size, 0 = whole cmd */
 	unsigned int handoff_us;		/* waking a sleeping thread for a cmd */
 	unsigned int jitter_us;			/* CPU scheduling noise per command start */
 	unsigned int seed;			/* of the jitter's PRNG (determinism) */

@@ -20,6 +20,7 @@
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 VM_MAX_READAHEAD = 128; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
+	X(a, b, target_iov_kb, 0, "SCST vdisk readv() segment, KiB: 0 = whole command (calibrated); 4 = a page per iovec, read one by one by 2.6.29 generic_file_aio_read") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread for a command (wake_up + switch), us") \
 	X(a, b, jitter_us, 1000, "Scheduling noise before an SCST thread reads, us, uniform 0..N, seeded (2.6.29 CFS wakeup granularity ~1 ms)") \

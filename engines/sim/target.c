@@ -92,6 +92,24 @@ static sim_ns jitter(struct target *t)
 	return (sim_ns)(t->rng % ((uint64_t)t->p->jitter_us * SIM_US));
 }
 
+/*
+ * SCST's vdisk reads a command with readv() of one iovec per buffer page,
+ * and 2.6.29's generic_file_aio_read() calls do_generic_file_read() per
+ * segment: readahead sees 1-page requests and prev_pos moves per page.
+ */
+static bool next_segment(struct target *t, struct tthread *th)
+{
+	uint64_t end = th->cmd->off + th->cmd->len, seg = end - th->seg_next;
+
+	if (th->seg_next >= end)
+		return false;
+	if (t->p->target_iov_kb && seg > (uint64_t)t->p->target_iov_kb * 1024)
+		seg = (uint64_t)t->p->target_iov_kb * 1024;
+	fread_begin(&th->rd, th->seg_next, seg);
+	th->seg_next += seg;
+	return true;
+}
+
 static void thread_start(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
@@ -105,7 +123,8 @@ static void thread_start(void *ctx, uint64_t arg)
 	t->expect = th->cmd->seq + 1;
 	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
 		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
-	fread_begin(&th->rd, th->cmd->off, th->cmd->len);
+	th->seg_next = th->cmd->off;
+	next_segment(t, th);
 	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
 }
 
@@ -200,11 +219,13 @@ static void thread_run(void *ctx, uint64_t arg)
 	uint32_t wp;
 
 	t->cur = (int)arg;
-	if (fread_step(&t->rc, ra, &th->rd, &wp)) {
-		th->waiting = true;
-		th->wait_page = wp;
-		return;
-	}
+	do {
+		if (fread_step(&t->rc, ra, &th->rd, &wp)) {
+			th->waiting = true;
+			th->wait_page = wp;
+			return;
+		}
+	} while (next_segment(t, th));
 	clk_after(t->clk, (sim_ns)((double)th->cmd->len * 1000.0 / t->p->target_copy_mbps),
 		  thread_done, t, arg);
 }

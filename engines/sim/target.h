@@ -36,6 +36,7 @@ struct tthread {
 	bool idle, waiting;
 	struct ra_state ra;		/* its own struct file */
 	struct file_read rd;
+	uint64_t seg_next;		/* next readv() segment of the command */
 	struct tcmd *cmd;
 	struct tcmd_fifo own;		/* coop_dispatch=rr */
 	uint32_t wait_page;

@@ -9,8 +9,8 @@ source "$TOP/tests/build/lib-build.sh"
 for e in $ENGINES; do
 	so=$B/obj/mismatch/fio-$e-mismatch.so
 	[ -f "$so" ] || fail "$so not built"
-	mapfile -t args < <(smoke_job "$e")
-	run_fio --name="mismatch-$e" --ioengine="external:$so" "${args[@]}" \
+	smoke_job "$e"
+	run_fio --name="mismatch-$e" --ioengine="external:$so" "${SMOKE_ARGS[@]}" \
 		>"$T/out" 2>&1
 	rc=$?
 	[ $rc -ne 0 ] || fail "$e: a mismatched engine ran (exit 0)"

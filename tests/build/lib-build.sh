@@ -4,12 +4,14 @@
 # engine without knowing its internals.  A new engine must add a case here
 # (the tests fail on an engine they do not know, rather than skip it).
 
-# smoke_job ENGINE: prints fio arguments (one per line) for a short job.
+# smoke_job ENGINE: sets SMOKE_ARGS to fio arguments for a short job.
+# Call it directly, not in $(...): the scratch filesystem it may create
+# must be set up in the test's own shell.
 smoke_job() {
 	case $1 in
 	coop)
-		printf '%s\n' --filename="$T/coop.dat" --size=4m --bs=64k --rw=read \
-			--coop_threads=2 --iodepth=4
+		SMOKE_ARGS=(--filename="$T/coop.dat" --size=4m --bs=64k --rw=read
+			--coop_threads=2 --iodepth=4)
 		;;
 	blkfile)
 		# blkfile needs a file on a block-backed filesystem.
@@ -17,8 +19,8 @@ smoke_job() {
 		if [ -z "${_smoke_blkfs:-}" ]; then
 			_smoke_blkfs=$(make_fs ext4 "$(make_loop 64 smoke)")
 		fi
-		printf '%s\n' --filename="$_smoke_blkfs/blkfile.dat" --size=4m --bs=64k \
-			--rw=read --blkfile_via=file
+		SMOKE_ARGS=(--filename="$_smoke_blkfs/blkfile.dat" --size=4m --bs=64k
+			--rw=read --blkfile_via=file)
 		;;
 	*)
 		fail "no smoke job for engine '$1': add one to tests/build/lib-build.sh"
