@@ -45,17 +45,13 @@ static struct table *dd_of(const struct partition *p)
 	t->title = titled("dd", p);
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
-	c = table_col(t, "line", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_TEXT_ONLY | COL_LEFT;
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, "");
+	label_col(t, "line", NULL, NULL, COL_TEXT_ONLY | COL_LEFT, 0, "");
+	label_col(t, "job", NULL, "job", COL_DATA_ONLY, 0, "");
+	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
+	label_col(t, "dir", NULL, "rw", COL_DATA_ONLY, 0, "");
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "job");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "host");
-	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "rw");
+	col_tag(c, "run");
 	c = table_col(t, "bytes", "bytes", COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
 	col_metric(c, "bytes", 1, NULL);
@@ -85,9 +81,10 @@ static struct table *dd_of(const struct partition *p)
 			table_str(t, row, 1, j->name);
 			table_str(t, row, 2, j->host);
 			table_str(t, row, 3, dir_name[d]);
-			table_num(t, row, 4, x->io_bytes);
-			table_num(t, row, 5, x->runtime_s);
-			table_num(t, row, 6, x->io_bytes / x->runtime_s / 1e6);
+			table_num(t, row, 4, j->run);
+			table_num(t, row, 5, x->io_bytes);
+			table_num(t, row, 6, x->runtime_s);
+			table_num(t, row, 7, x->io_bytes / x->runtime_s / 1e6);
 		}
 	}
 	return t;
@@ -111,17 +108,12 @@ static struct table *iostat_of(const struct partition *p)
 	note_versions(t, p->jobs, p->n);
 	table_note(t, "per job and direction: KB/t = bytes/ios/1024, tps = IOPS, MB/s = 2^20 bytes/s, us/sy = fio's usr/sys CPU %%");
 	mode_tags(t, p->modeled, p->scale);
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, " ");
-	col_hdr(c, "job", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "job");
-	c = table_col(t, "dir", NULL, COL_STR, 5, 0, " ");
-	col_hdr(c, "dir", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "rw");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "");
+	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
+	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");
+	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "host");
+	col_tag(c, "run");
 	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
 		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,
 			      k + 1 < sizeof(cols) / sizeof(*cols) ? " " : "");
@@ -140,39 +132,28 @@ static struct table *iostat_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, dir_name[d]);
 			table_str(t, row, 2, j->host);
+			table_num(t, row, 3, j->run);
 			if (x->total_ios > 0)
-				table_num(t, row, 3, x->io_bytes / x->total_ios / 1024);
-			table_num(t, row, 4, x->iops);
+				table_num(t, row, 4, x->io_bytes / x->total_ios / 1024);
+			table_num(t, row, 5, x->iops);
 			if (x->runtime_s > 0)
-				table_num(t, row, 5, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 6, j->usr_cpu);
-			table_num(t, row, 7, j->sys_cpu);
+				table_num(t, row, 6, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 7, j->usr_cpu);
+			table_num(t, row, 8, j->sys_cpu);
 		}
 	}
 	return t;
 }
 
+static int dd_and_iostat(const struct partition *p, struct tablist *out)
+{
+	if (!tablist_add_rows(out, dd_of(p)))
+		return 0;
+	tablist_add(out, iostat_of(p));
+	return 2;
+}
+
 int dd_tables(const struct jobset *js, struct tablist *out)
 {
-	struct partition *p;
-	size_t n = partition_jobs(js, &p), i;
-	int any = 0;
-
-	for (i = 0; i < n; i++) {
-		struct table *t = dd_of(&p[i]);
-
-		if (t->nrows) {
-			tablist_add(out, t);
-			tablist_add(out, iostat_of(&p[i]));
-			any = 1;
-		} else {
-			table_free(t);
-		}
-	}
-	partition_free(p, n);
-	if (!any) {
-		warnx_("dd: no usable jobs (no job moved data in a measurable time)");
-		return -1;
-	}
-	return 0;
+	return per_partition(js, "dd", dd_and_iostat, out);
 }

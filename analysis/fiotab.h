@@ -9,6 +9,7 @@
 #ifndef FIOTAB_H
 #define FIOTAB_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,9 +32,9 @@ struct dirstat {
 
 struct job {
 	char *name;
-	char *host;		/* "-" for a local run */
-	char *target;		/* filename, else directory, else "." */
-	char *rw;
+	const char *host;	/* "-" for a local run (interned, like target, rw) */
+	const char *target;	/* filename, else directory, else "." */
+	const char *rw;
 	const char *version;	/* interned "fio-3.33" */
 	const char *file;	/* input file name (interned) */
 	int port;
@@ -46,6 +47,7 @@ struct job {
 	double usr_cpu, sys_cpu;
 	double timestamp;	/* unix seconds of the run */
 	size_t seq;		/* input order */
+	unsigned run;		/* 1-based index of its document in the input */
 	struct dirstat d[NDIR];
 };
 
@@ -55,6 +57,7 @@ struct jobset {
 	const char **versions;	/* distinct fio versions seen, in order */
 	size_t nversions;
 	unsigned nskipped;	/* documents skipped by --keep-going */
+	unsigned ndocs;		/* documents read */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
@@ -79,6 +82,7 @@ int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDI
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *fmt_double(char *buf, size_t len, double v);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -14,79 +14,9 @@
 #include <string.h>
 
 #include "group.h"
+#include "tables.h"
+#include "strmap.h"
 #include "table.h"
-
-struct strmap {
-	char **keys;
-	size_t *vals;
-	size_t cap, n;
-};
-
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static size_t *map_slot(struct strmap *m, const char *key, int *found)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap) {
-		struct strmap nm = { 0 };
-		size_t k;
-
-		nm.cap = m->cap ? 2 * m->cap : 64;
-		nm.keys = xmalloc(nm.cap * sizeof(char *));
-		nm.vals = xmalloc(nm.cap * sizeof(size_t));
-		memset(nm.keys, 0, nm.cap * sizeof(char *));
-		for (k = 0; k < m->cap; k++)
-			if (m->keys[k]) {
-				int f;
-				size_t *v = map_slot(&nm, m->keys[k], &f);
-
-				nm.keys[v - nm.vals] = m->keys[k];
-				nm.n++;
-				*v = m->vals[k];
-			}
-		free(m->keys);
-		free(m->vals);
-		*m = nm;
-	}
-	for (i = hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (!strcmp(m->keys[i], key)) {
-			*found = 1;
-			return &m->vals[i];
-		}
-	*found = 0;
-	return &m->vals[i];
-}
-
-static size_t map_get(struct strmap *m, const char *key, size_t newval)
-{
-	int found;
-	size_t *v = map_slot(m, key, &found);
-
-	if (!found) {
-		m->keys[v - m->vals] = xstrdup(key);
-		m->n++;
-		*v = newval;
-	}
-	return *v;
-}
-
-static void map_free(struct strmap *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
-	free(m->vals);
-}
 
 /* The series label of @j, or NULL when --series patterns exclude it. */
 static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
@@ -185,7 +115,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			free(label);
 		}
 		s = &out->v[idx];
-		for (dir = 0; dir < NDIR; dir++)
+		/* the thread's tables have W and R; trims show in summary and dd */
+		for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
 			if (j->d[dir].present) {
 				add_iter(s, j, dir);
 				used = 1;
@@ -247,29 +178,30 @@ size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out)
 	return n;
 }
 
-char *series_title(const struct series *s)
+char *series_name(const struct series *s)
 {
 	char *host = strcmp(s->host, "-") ? xasprintf(" on host %s", s->host) : xstrdup("");
-	char *mode = s->modeled ?
-		xasprintf(", modeled (coop_backend=sim, time scale %g)", s->scale) :
-		xstrdup("");
-	char *r = xasprintf("series %s%s%s", s->label, host, mode);
+	char *mode = mode_label(s->modeled, s->scale);
+	char *r = xasprintf("%s%s%s%s", s->label, host, s->modeled ? ", " : "",
+			    s->modeled ? mode : "");
 
 	free(host);
 	free(mode);
 	return r;
 }
 
+char *series_title(const struct series *s)
+{
+	char *name = series_name(s), *r = xasprintf("series %s", name);
+
+	free(name);
+	return r;
+}
+
 void series_tags(const struct series *s, struct table *t)
 {
-	char buf[32];
-
 	table_tag(t, "target", s->label);
 	if (strcmp(s->host, "-"))
 		table_tag(t, "host", s->host);
-	table_tag(t, "mode", s->modeled ? "modeled" : "real");
-	if (s->modeled) {
-		snprintf(buf, sizeof(buf), "%g", s->scale);
-		table_tag(t, "sim_time_scale", buf);
-	}
+	mode_tags(t, s->modeled, s->scale);
 }

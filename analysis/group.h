@@ -52,7 +52,9 @@ void series_free(struct serieslist *l);
 void series_sort(struct serieslist *l);
 /* Per-iteration rates bytes/s of one direction, leaving out t = 0. */
 size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out);
-/* "target /dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
+/* "/dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
+char *series_name(const struct series *s);
+/* "series " + series_name() */
 char *series_title(const struct series *s);
 void series_tags(const struct series *s, struct table *t);
 

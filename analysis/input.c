@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "arena.h"
 #include "fiotab.h"
 
 static char *slurp(const char *file, size_t *len)
@@ -82,6 +83,11 @@ static void position(const char *buf, size_t off, unsigned long *line,
  */
 static const char *next_doc(const char *buf, const char *p, const char *end)
 {
+	/* a UTF-8 byte order mark (Windows editors) does not count as a column */
+	const char *bol = (end - buf >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) ? buf + 3 : buf;
+
+	if (p <= bol && bol < end && *bol == '{')
+		return bol;
 	for (; p < end; p++) {
 		if (*p == '{' && (p == buf || p[-1] == '\n'))
 			return p;
@@ -126,6 +132,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 	const char *p = buf, *end = buf + len, *stop;
 	int ndocs = 0, nskip = 0, rc = 0;
 
+	arena_begin();
 	while ((p = next_doc(buf, p, end))) {
 		const char *why = NULL;
 		cJSON *doc;
@@ -140,6 +147,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 			 */
 			if (!stop || stop < p || stop >= end - 1)
 				stop = end;
+			arena_reset();	/* whatever cJSON built before it stopped */
 			report(name, buf, len, (size_t)(stop - buf), NULL, keep_going);
 			if (!keep_going) {
 				rc = -1;
@@ -152,7 +160,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 		}
 		if (jobs_from_doc(js, doc, name, &why)) {
 			report(name, buf, len, (size_t)(p - buf), why, keep_going);
-			cJSON_Delete(doc);
+			arena_reset();	/* the document's nodes, all at once */
 			if (!keep_going) {
 				rc = -1;
 				break;
@@ -161,10 +169,11 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 			p = stop;
 			continue;
 		}
-		cJSON_Delete(doc);
+		arena_reset();
 		ndocs++;
 		p = stop;
 	}
+	arena_end();
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
 		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",

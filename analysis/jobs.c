@@ -17,26 +17,21 @@
 #include <cjson/cJSON.h>
 
 #include "fiotab.h"
+#include "strmap.h"
 
 const char *const dir_name[NDIR] = { "read", "write", "trim" };
 const char *const dir_letter[NDIR] = { "R", "W", "T" };
 
-/* Interned strings (versions, file names) live until exit. */
+/*
+ * Interned strings (versions, file names, hosts, targets, rw) live until
+ * exit: thousands of jobs share a handful of them.
+ */
 const char *intern(const char *s)
 {
-	static char **tab;
-	static size_t n, cap;
-	size_t i;
+	static struct strmap map;
 
-	for (i = n; i-- > 0;)
-		if (!strcmp(tab[i], s))
-			return tab[i];
-	if (n == cap) {
-		cap = cap ? 2 * cap : 16;
-		tab = xrealloc(tab, cap * sizeof(*tab));
-	}
-	tab[n] = xstrdup(s);
-	return tab[n++];
+	map_get(&map, s, 0);
+	return map_key(&map, s);
 }
 
 struct opts {
@@ -109,7 +104,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	const char *s;
 	unsigned kb_base = 1024;
 	uint64_t bs[NDIR];
-	int i;
+	int i, mean_bs;
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 	if (!cJSON_IsString(v)) {
@@ -118,12 +113,17 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	}
 	j->name = xstrdup(v->valuestring);
 	j->aggregate = !strcmp(j->name, "All clients");
+	/* several fio servers may share a hostname (one per port) */
 	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
-	j->host = xstrdup(cJSON_IsString(v) ? v->valuestring : "-");
 	j->port = (int)num0(jo, "port");
-	if (j->aggregate) {
-		free(j->host);
-		j->host = xstrdup("All clients");
+	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
+		j->host = intern(j->aggregate ? "All clients" :
+				 cJSON_IsString(v) ? v->valuestring : "-");
+	} else {
+		char *hp = xasprintf("%s:%d", v->valuestring, j->port);
+
+		j->host = intern(hp);
+		free(hp);
 	}
 
 	s = opt(&o, "kb_base");
@@ -133,18 +133,20 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	if (!s)
 		s = opt(&o, "directory");
 	/* fio puts its default files in the current directory */
-	j->target = xstrdup(s ? s : ".");
+	j->target = intern(s ? s : ".");
 	s = opt(&o, "rw");
 	if (!s)
 		s = opt(&o, "readwrite");
-	j->rw = xstrdup(s ? s : "read");
+	j->rw = intern(s ? s : "read");
 	s = opt(&o, "bs");
 	if (!s)
 		s = opt(&o, "blocksize");
-	if (fio_parse_bs(s ? s : "4096", kb_base, 4096, bs)) {
-		*why = "bad block size option";
-		return -1;
-	}
+	/*
+	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
+	 * transfer size of each direction stands for the block size.
+	 */
+	mean_bs = (!s && (opt(&o, "bsrange") || opt(&o, "bssplit"))) ||
+		  fio_parse_bs(s ? s : "4096", kb_base, 4096, bs);
 	s = opt(&o, "size");
 	if (!s || fio_parse_size(s, kb_base, &j->size))
 		j->size = 0;
@@ -171,9 +173,12 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	j->usr_cpu = num0(jo, "usr_cpu");
 	j->sys_cpu = num0(jo, "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
-		read_dir(&j->d[i], cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
-			 j->scale);
-		j->d[i].bs = bs[i];
+		struct dirstat *d = &j->d[i];
+
+		read_dir(d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), j->scale);
+		d->bs = bs[i];
+		if (mean_bs)
+			d->bs = d->total_ios > 0 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 	}
 	return 0;
 }
@@ -181,9 +186,6 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 static void job_free(struct job *j)
 {
 	free(j->name);
-	free(j->host);
-	free(j->target);
-	free(j->rw);
 }
 
 void jobset_free(struct jobset *js)
@@ -234,6 +236,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file,
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
+	js->ndocs++;
 	ts = num0(doc, "timestamp");
 	cJSON_ArrayForEach(jo, jobs) {
 		struct job *j;
@@ -260,6 +263,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file,
 		j->file = intern(file);
 		j->timestamp = ts;
 		j->seq = js->n;
+		j->run = js->ndocs;
 		js->n++;
 		if (job_from(j, jo, global, why))
 			goto bad;

@@ -67,3 +67,21 @@ char *titled(const char *what, const struct partition *p)
 	free(m);
 	return s;
 }
+
+int per_partition(const struct jobset *js, const char *what,
+		  int (*build)(const struct partition *p, struct tablist *out),
+		  struct tablist *out)
+{
+	struct partition *p;
+	size_t n = partition_jobs(js, &p), i;
+	int any = 0;
+
+	for (i = 0; i < n; i++)
+		any |= build(&p[i], out) > 0;
+	partition_free(p, n);
+	if (!any) {
+		warnx_("%s: no usable jobs (no job moved data in a measurable time)", what);
+		return -1;
+	}
+	return 0;
+}

@@ -101,7 +101,8 @@ static struct table *one_series(const struct series *s)
 				m = stat_mean(r, n);
 				table_num(t, row, col, m / 1048576);
 				table_num(t, row, col + 1, stat_pstd(r, n) / 1048576);
-				table_num(t, row, col + 2, m / (double)bg->bs);
+				if (bg->bs)
+					table_num(t, row, col + 2, m / (double)bg->bs);
 			}
 			col += 3;
 		}
@@ -121,7 +122,7 @@ int perftest_tables(const struct serieslist *sl, struct tablist *out)
 		any = 1;
 	}
 	if (!any) {
-		warnx_("perftest: no usable jobs (no job moved any data%s)",
+		warnx_("perftest: no usable jobs (no read or write moved any data%s)",
 		       sl->n ? "" : ", or none matched --series");
 		return -1;
 	}

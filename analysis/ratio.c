@@ -57,9 +57,9 @@ int ratio_table(const struct series *base, const struct series *cand,
 		table_free(t);
 		return -1;
 	}
-	bt = series_title(base);
-	ct = series_title(cand);
-	t->title = xasprintf("candidate %s / baseline %s", ct + 7, bt + 7);
+	bt = series_name(base);
+	ct = series_name(cand);
+	t->title = xasprintf("candidate %s / baseline %s", ct, bt);
 	free(bt);
 	free(ct);
 	jobs = xmalloc((base->njobs + cand->njobs) * sizeof(*jobs));

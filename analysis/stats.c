@@ -52,39 +52,37 @@ double stat_var(const double *x, size_t n)
 	return s / (double)(n - 1);
 }
 
+/* One step of the modified Lentz algorithm: updates c, d, returns c*d. */
+static double lentz(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double betacf(double a, double b, double x)
 {
-	const double eps = 1e-15, tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	double c = 1, d = 1, h;
 	int m;
 
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
+	/* the first term: c = 1, h = d = 1 / (1 - (a+b) x / (a+1)) */
+	lentz(-(a + b) * x / (a + 1), &c, &d);
+	c = 1;
 	h = d;
 	for (m = 1; m <= 10000; m++) {
-		double m2 = 2.0 * m, aa, del;
+		double m2 = 2.0 * m, del;
 
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		del = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= del;
-		if (fabs(del - 1) < eps)
+		if (fabs(del - 1) < 1e-15)
 			break;
 	}
 	return h;

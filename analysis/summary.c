@@ -23,24 +23,15 @@ static struct table *summary_of(const struct partition *p)
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
 
-	c = table_col(t, "job", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "job", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "job");
-	c = table_col(t, "host", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "host", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "host");
-	c = table_col(t, "target", NULL, COL_STR, 0, 0, "  ");
+	label_col(t, "job", "job", "job", COL_LEFT, 0, "  ");
+	label_col(t, "host", "host", "host", COL_LEFT, 0, "  ");
+	label_col(t, "target", NULL, "target", COL_DATA_ONLY, 0, "  ");
+	/* the same job file run twice must not give two identical series */
+	c = table_col(t, "run", NULL, COL_INT, 0, 0, "  ");
 	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "target");
-	c = table_col(t, "rw", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "rw", NULL, NULL);
-	c->flags |= COL_LEFT;
-	c = table_col(t, "dir", NULL, COL_STR, 0, 0, "  ");
-	col_hdr(c, "dir", NULL, NULL);
-	c->flags |= COL_LEFT;
-	col_tag(c, "rw");
+	col_tag(c, "run");
+	label_col(t, "rw", "rw", NULL, COL_LEFT, 0, "  ");
+	label_col(t, "dir", "dir", "rw", COL_LEFT, 0, "  ");
 	c = table_col(t, "bs", "bytes", COL_INT, 0, 0, "  ");
 	col_hdr(c, "bs", NULL, NULL);
 	col_tag(c, "bs");
@@ -80,43 +71,30 @@ static struct table *summary_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, j->host);
 			table_str(t, row, 2, j->target);
-			table_str(t, row, 3, j->rw);
-			table_str(t, row, 4, dir_name[d]);
-			table_num(t, row, 5, (double)x->bs);
-			table_num(t, row, 6, j->iodepth);
+			table_num(t, row, 3, j->run);
+			table_str(t, row, 4, j->rw);
+			table_str(t, row, 5, dir_name[d]);
+			table_num(t, row, 6, (double)x->bs);
+			table_num(t, row, 7, j->iodepth);
 			if (x->runtime_s > 0)
-				table_num(t, row, 7, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 8, x->iops);
-			table_num(t, row, 9, x->clat_p50_us);
-			table_num(t, row, 10, x->clat_p99_us);
-			table_num(t, row, 11, x->clat_p999_us);
-			table_num(t, row, 12, j->usr_cpu + j->sys_cpu);
+				table_num(t, row, 8, x->io_bytes / x->runtime_s / 1048576);
+			table_num(t, row, 9, x->iops);
+			table_num(t, row, 10, x->clat_p50_us);
+			table_num(t, row, 11, x->clat_p99_us);
+			table_num(t, row, 12, x->clat_p999_us);
+			table_num(t, row, 13, j->usr_cpu + j->sys_cpu);
 		}
 	}
 	t->timestamp = ts;
 	return t;
 }
 
+static int summary_of_partition(const struct partition *p, struct tablist *out)
+{
+	return tablist_add_rows(out, summary_of(p));
+}
+
 int summary_tables(const struct jobset *js, struct tablist *out)
 {
-	struct partition *p;
-	size_t n = partition_jobs(js, &p), i;
-	int any = 0;
-
-	for (i = 0; i < n; i++) {
-		struct table *t = summary_of(&p[i]);
-
-		if (!t->nrows) {
-			table_free(t);
-			continue;
-		}
-		tablist_add(out, t);
-		any = 1;
-	}
-	partition_free(p, n);
-	if (!any) {
-		warnx_("summary: no usable jobs (no job moved any data)");
-		return -1;
-	}
-	return 0;
+	return per_partition(js, "summary", summary_of_partition, out);
 }

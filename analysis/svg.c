@@ -187,8 +187,8 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 			}
 			if (!l.n)
 				continue;
-			t = series_title(s);
-			l.label = xasprintf("%s %s", t + 7, order[o] == DIR_WRITE ? "write" : "read");
+			t = series_name(s);
+			l.label = xasprintf("%s %s", t, order[o] == DIR_WRITE ? "write" : "read");
 			free(t);
 			ln = xrealloc(ln, (nl + 1) * sizeof(*ln));
 			ln[nl++] = l;

@@ -38,6 +38,19 @@ struct col *table_col(struct table *t, const char *key, const char *unit, int ki
 	return c;
 }
 
+struct col *label_col(struct table *t, const char *key, const char *hdr, const char *tag,
+		      int flags, int width, const char *sep)
+{
+	struct col *c = table_col(t, key, NULL, COL_STR, width, 0, sep);
+
+	if (hdr)
+		col_hdr(c, hdr, NULL, NULL);
+	if (tag)
+		col_tag(c, tag);
+	c->flags |= flags;
+	return c;
+}
+
 void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2)
 {
 	c->hdr[0] = h0 ? xstrdup(h0) : NULL;
@@ -72,8 +85,7 @@ void table_note(struct table *t, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	t->notes = xrealloc(t->notes, (t->nnotes + 1) * sizeof(char *));
 	t->notes[t->nnotes++] = s;
@@ -187,6 +199,16 @@ void tablist_add(struct tablist *l, struct table *t)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = t;
+}
+
+int tablist_add_rows(struct tablist *l, struct table *t)
+{
+	if (!t->nrows) {
+		table_free(t);
+		return 0;
+	}
+	tablist_add(l, t);
+	return 1;
 }
 
 void tablist_free(struct tablist *l)

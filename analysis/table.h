@@ -69,6 +69,9 @@ struct tablist {
 struct table *table_new(const char *name, int nhdr);
 struct col *table_col(struct table *t, const char *key, const char *unit, int kind,
 		      int width, int prec, const char *sep);
+/* A string column: header (or NULL), dashboard tag (or NULL), COL_* flags. */
+struct col *label_col(struct table *t, const char *key, const char *hdr, const char *tag,
+		      int flags, int width, const char *sep);
 void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2);
 void col_metric(struct col *c, const char *field, double scale, const char *ftags);
 void col_tag(struct col *c, const char *tag);
@@ -81,6 +84,8 @@ void table_str(struct table *t, int row, int col, const char *s);
 struct cell *table_cell(struct table *t, int row, int col);
 void table_free(struct table *t);
 void tablist_add(struct tablist *l, struct table *t);
+/* Adds @t when it has rows (returns 1), else frees it (returns 0). */
+int tablist_add_rows(struct tablist *l, struct table *t);
 void tablist_free(struct tablist *l);
 /* cell as text (COL_NUM with prec, COL_INT as integer), "" when unset */
 void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len);

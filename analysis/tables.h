@@ -33,6 +33,13 @@ size_t partition_jobs(const struct jobset *js, struct partition **out);
 void partition_free(struct partition *p, size_t n);
 /* "real" or "modeled (coop_backend=sim, time scale N)" */
 char *mode_label(int modeled, double scale);
+/*
+ * Runs @build on the real and each modeled partition of @js; @build returns
+ * the number of tables it added.  -1 (said on stderr) when none was.
+ */
+int per_partition(const struct jobset *js, const char *what,
+		  int (*build)(const struct partition *p, struct tablist *out),
+		  struct tablist *out);
 /* "WHAT, real" / "WHAT, modeled (...)" */
 char *titled(const char *what, const struct partition *p);
 void mode_tags(struct table *t, int modeled, double scale);

@@ -36,27 +36,40 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fputs("fiotab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }
 
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fiotab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -64,11 +77,9 @@ void warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fiotab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Shortest of %.15g/%.16g/%.17g that reads back as the same double. */

@@ -290,6 +290,8 @@ static int fio_coop_close_file(struct thread_data *td, struct fio_file *f)
 PP_EXPORT struct ioengine_ops ioengine = {
 	.name			= "coop",
 	.version		= FIO_IOOPS_VERSION,
+	/* queue() is the pool's single producer: no io_submit_mode=offload. */
+	.flags			= FIO_NO_OFFLOAD,
 	.init			= fio_coop_init,
 	.cleanup		= fio_coop_cleanup,
 	.queue			= fio_coop_queue,

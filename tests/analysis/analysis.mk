@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fiotab tests (issue 3).
-TESTS += tests/analysis/perftest-golden.sh
-SAN_TESTS += tests/analysis/perftest-golden.sh
+TESTS += tests/analysis/perftest-golden.sh tests/analysis/layouts-golden.sh
+SAN_TESTS += tests/analysis/perftest-golden.sh tests/analysis/layouts-golden.sh
 PROGS += tests/analysis/stats-test
 tests/analysis/stats-test_SRCS := tests/analysis/stats-test.c analysis/stats.c \
 	analysis/fiosize.c analysis/util.c

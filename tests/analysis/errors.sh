@@ -23,6 +23,11 @@ assert_eq "iterations of 2 documents" 6 "$(witers "$T/two.out")"
 "$FIOTAB" perftest < "$T/good.json" > "$T/stdin.out" || fail "stdin rejected"
 cmp -s "$T/good.out" "$T/stdin.out" || fail "stdin output differs from file output"
 
+# CRLF line ends and a UTF-8 byte order mark (files edited on Windows)
+{ printf '\xef\xbb\xbf'; sed -n '/^{/,$p' "$T/good.json" | sed 's/$/\r/'; } > "$T/crlf.json"
+"$FIOTAB" perftest "$T/crlf.json" > "$T/crlf.out" || fail "CRLF/BOM input rejected"
+cmp -s "$T/good.out" "$T/crlf.out" || fail "CRLF/BOM input gives another table"
+
 # errorpos FILE LINE COL: expect exit 2, the position, and an empty stdout
 expect_error() {
 	local what=$1 file=$2 pos=$3 rc
@@ -86,8 +91,8 @@ jq '.client_stats += [.client_stats[] | .hostname = "hostB"] |
     .client_stats += [.client_stats[] | select(.hostname == "hostA") | .jobname = "All clients" | del(.hostname)]' \
 	<(sed -n '/^{/,$p' "$T/a.json") > "$T/cs.json"
 "$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" || fail "client/server perftest"
-assert_eq "client/server series" "# series /dev/sdx on host hostA
-# series /dev/sdx on host hostB
+assert_eq "client/server series" "# series /dev/sdx on host hostA:8765
+# series /dev/sdx on host hostB:8765
 # series /dev/sdx on host All clients" "$(grep '^# series' "$T/cs.out")"
 # each table still has 3 iterations (nothing double-counted)
 assert_eq "iterations per host" "3 3 3" "$(witers "$T/cs.out")"

@@ -148,9 +148,20 @@ grep -q -- '--64k (02)-' "$T/out.bonnie.text" || fail "bonnie seek header: $(cat
 grep -q '^8388608 bytes (8.4 MB) copied, [0-9.e-]* s, [0-9.]* [kMG]B/s$' "$T/out.dd.text" ||
 	fail "dd line: $(grep 8388608 "$T/out.dd.text")"
 
+# bssplit: the mean transfer size stands for the block size
+run_fio --output-format=json --name=split --ioengine=null --size=4m --rw=write \
+	--bssplit=4k/50:64k/50 > "$T/split.json" 2> "$T/fio.err" || fail "fio bssplit: $(cat "$T/fio.err")"
+want=$("$JQ" -r '.jobs[0].write | (.io_bytes / .total_ios + 0.5 | floor)' <(sed -n '/^{/,$p' "$T/split.json"))
+assert_eq "bssplit block size" "$want" "$("$FIOTAB" summary "$T/split.json" | awk '$1 == "split" { print $5 }')"
+
 # plot: a well-formed SVG with one polyline per series and direction per panel
 "$FIOTAB" plot -o "$T/p.svg" "$T/perftest.json" || fail "plot"
 assert_eq "polylines" 4 "$(grep -c '<polyline' "$T/p.svg")"
+# every point inside the canvas
+read -r w h < <(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$T/p.svg")
+grep -o 'points="[^"]*"' "$T/p.svg" | tr -d 'points="' | tr ' ' '\n' |
+	awk -F, -v w="$w" -v h="$h" 'NF != 2 || $1 < 0 || $1 > w || $2 < 0 || $2 > h { print; bad = 1 } END { exit bad }' ||
+	fail "plot points outside the ${w}x${h} canvas"
 if command -v python3 > /dev/null; then
 	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/p.svg" ||
 		fail "SVG not well-formed"
@@ -177,4 +188,35 @@ sed -n '/^{/,$p' "$T/perftest.json" | "$JQ" '."global options" += {"coop_backend
 	fail "global coop_backend=sim not recognised"
 "$FIOTAB" summary --format=influx "$T/sim.json" | grep -q 'mode=modeled,sim_time_scale=10' ||
 	fail "modeled not tagged in influx"
+
+# real client/server: two fio servers on loopback ports (killed on exit),
+# one client run; per-server series plus fio's "All clients", never summed
+srv=()
+# each server in its own process group: it forks per connection
+trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
+base=$((20000 + RANDOM % 20000))
+for port in $base $((base + 1)); do
+	setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
+	srv+=($!)
+done
+for port in $base $((base + 1)); do
+	for i in $(seq 50); do
+		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+		sleep 0.1
+	done
+done
+printf '[cs]\nioengine=null\nsize=4m\nrate=100m\nrw=write\nbs=64k\n' > "$T/cs.fio"
+timeout 60 "$FIO" --output-format=json --client=ip:127.0.0.1,$base "$T/cs.fio" \
+	--client=ip:127.0.0.1,$((base + 1)) "$T/cs.fio" > "$T/cs.json" 2> "$T/cs.err" ||
+	fail "fio client/server run: $(cat "$T/cs.err" "$T"/server.*.log)"
+"$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" || fail "perftest of client/server output"
+# (fio lists the clients in the order they finish)
+assert_eq "client/server series" "$(printf '# series . on host %s\n' 127.0.0.1:$base \
+	127.0.0.1:$((base + 1)) "All clients" | sort)" "$(grep '^# series' "$T/cs.out" | sort)"
+"$FIOTAB" summary --format=csv "$T/cs.json" > "$T/cs.csv" || fail "summary of client/server output"
+assert_eq "client/server summary rows" 3 "$(grep -c '^summary,' "$T/cs.csv")"
+# the aggregate moved what both servers moved
+"$JQ" -e '([.client_stats[] | select(.jobname != "All clients") | .write.io_bytes] | add) ==
+	  (.client_stats[] | select(.jobname == "All clients") | .write.io_bytes)' \
+	<(sed -n '/^{/,$p' "$T/cs.json") > /dev/null || fail "fio's aggregate is not the sum (test premise)"
 exit 0

@@ -24,7 +24,7 @@ secs=${BENCH_SECONDS:-2}
 need_root
 mkdir -p "$T/shm"
 mount -t tmpfs -o size=300m coop-bench "$T/shm" || fail "cannot mount tmpfs"
-_pp_mounts+=("$T/shm")	# torn down by tests/lib.sh
+trap 'umount "$T/shm"; _pp_teardown' EXIT
 file=$T/shm/cached
 dd if=/dev/urandom of="$file" bs=1M count=256 status=none
 

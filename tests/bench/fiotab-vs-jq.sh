@@ -95,42 +95,57 @@ jq_iozone() { "$JQ" -n -r '[inputs | '"$REC"' | select(.name | startswith("iozon
 jq_bonnie() { "$JQ" -n -r '[inputs | '"$REC"' | select(.name | startswith("bonnie-"))] | group_by(.target) | .[] |
 	[.[0].target, (.[] | (.name | split("-")[1]) + "=" + (.b / 1024 / .t | round | tostring) + "/" + (.cpu | tostring))] | @tsv' "$@"; }
 
-# t CMD...: wall seconds of CMD (output discarded, failure fatal)
+# t CMD...: "wall cpu" seconds of CMD (cpu = user + sys, robust on a shared
+# machine; output discarded, failure fatal).  Shell functions (the jq side)
+# run under bash so GNU time can time them.
 t() {
 	local s e
+	if [ -x /usr/bin/time ]; then
+		if declare -F "$1" > /dev/null; then
+			/usr/bin/time -f '%e %U %S' -o "$T/time" bash -c "$(declare -f "$1"); JQ=$JQ; $(declare -p JOBS REC); \"\$@\"" \
+				_ "$@" > /dev/null 2> "$T/err" || fail "$* failed: $(head -3 "$T/err")"
+		else
+			/usr/bin/time -f '%e %U %S' -o "$T/time" "$@" > /dev/null 2> "$T/err" ||
+				fail "$* failed: $(head -3 "$T/err")"
+		fi
+		awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$T/time"
+		return
+	fi
 	s=$(date +%s.%N)
 	"$@" > /dev/null 2> "$T/err" || fail "$* failed: $(head -3 "$T/err")"
 	e=$(date +%s.%N)
-	echo "$e - $s" | bc
+	echo "$(echo "$e - $s" | bc) $(echo "$e - $s" | bc)"
 }
 
-ft=0 jt=0
+ft=0 jt=0 fw=0 jw=0
 for tab in perftest ratio dd iozone bonnie summary; do
 	case $tab in
 	ratio) fargs=(ratio --baseline-series 'benchdisk0' --candidate-series 'benchdisk1') ;;
 	*) fargs=("$tab") ;;
 	esac
-	a=$(t "$FIOTAB" "${fargs[@]}" "${files[@]}")
-	b=$(t jq_$tab "${files[@]}")
-	printf '# %-9s fiotab %6.2f s   jq %6.2f s   jq/fiotab %5.2f\n' "$tab" "$a" "$b" "$(echo "$b / $a" | bc -l)"
-	ft=$(echo "$ft + $a" | bc)
-	jt=$(echo "$jt + $b" | bc)
+	read -r aw a <<< "$(t "$FIOTAB" "${fargs[@]}" "${files[@]}")"
+	read -r bw b <<< "$(t jq_$tab "${files[@]}")"
+	printf '# %-9s fiotab %6.2f s cpu (%5.2f wall)   jq %6.2f s cpu (%5.2f wall)   jq/fiotab %5.2f\n' \
+		"$tab" "$a" "$aw" "$b" "$bw" "$(echo "$b / $a" | bc -l)"
+	ft=$(echo "$ft + $a" | bc); jt=$(echo "$jt + $b" | bc)
+	fw=$(echo "$fw + $aw" | bc); jw=$(echo "$jw + $bw" | bc)
 done
 ratio=$(echo "$jt / $ft" | bc -l)
-printf '# all tables: fiotab %.2f s, jq %.2f s: fiotab %.2fx faster\n' "$ft" "$jt" "$ratio"
+printf '# all tables: fiotab %.2f s cpu (%.2f wall), jq %.2f s cpu (%.2f wall): fiotab %.2fx faster (wall %.2fx)\n' \
+	"$ft" "$fw" "$jt" "$jw" "$ratio" "$(echo "$jw / $fw" | bc -l)"
 
 # --- memory and linearity --------------------------------------------------------
 if [ -x /usr/bin/time ]; then
 	for n in 250 500 1000; do
 		[ "$n" -le "$N" ] || continue
 		sub=("${files[@]:0:$n}")
-		s=$(date +%s.%N)
-		/usr/bin/time -f %M -o "$T/rss" "$FIOTAB" perftest "${sub[@]}" > /dev/null ||
+		/usr/bin/time -f '%e %U %S %M' -o "$T/rss" "$FIOTAB" perftest "${sub[@]}" > /dev/null ||
 			fail "fiotab on $n files"
-		e=$(date +%s.%N)
-		printf '# %4d files: %6.2f s (%.2f ms/file), peak RSS %6d KiB\n' "$n" \
-			"$(echo "$e - $s" | bc)" "$(echo "($e - $s) * 1000 / $n" | bc -l)" "$(cat "$T/rss")"
-		echo "$n $(echo "$e - $s" | bc) $(cat "$T/rss")" >> "$T/lin"
+		read -r w u sy rss < "$T/rss"
+		cpu=$(echo "$u + $sy" | bc)
+		printf '# %4d files: %5.2f s cpu (%.3f ms/file), %5.2f s wall, peak RSS %6d KiB\n' "$n" \
+			"$cpu" "$(echo "$cpu * 1000 / $n" | bc -l)" "$w" "$rss"
+		echo "$n $cpu $rss" >> "$T/lin"
 	done
 	/usr/bin/time -f %M -o "$T/rss1" "$FIOTAB" perftest "$largest" > /dev/null
 	printf '# one largest input alone: peak RSS %d KiB; all inputs: %d KiB on disk\n' \

@@ -4,6 +4,10 @@
 
 COOP_SO=$(engine coop)
 
+# fio drops files in its working directory (verify state of write jobs):
+# keep them in the scratch directory, not in the tree.
+cd "$T" || fail "cannot cd to $T"
+
 # fio itself races with itself under TSan (its fork-mode shared memory and
 # option teardown); only races inside the engine should fail a test.
 if [[ ${SANITIZE:-} == *thread* ]]; then

@@ -14,3 +14,8 @@ $(FIOTAB_FUZZ): tests/fuzz/fiotab-fuzz.c $(FIOTAB_CORE) $(wildcard analysis/*.h)
 endif
 endif
 TESTS += tests/fuzz/fuzz.sh
+
+.PHONY: fiotab-fuzz-clean
+clean: fiotab-fuzz-clean
+fiotab-fuzz-clean:
+	rm -f tests/fuzz/fiotab-fuzz
