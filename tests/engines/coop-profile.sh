@@ -12,6 +12,9 @@ export TARGET=$T/target SIZE=4194304 ENGDIR
 mode=()
 coop_is_tsan && mode=(--thread)
 run_fio --parse-only "$job" || fail "fio --parse-only $job"
+# Half of the matrix is coop_ioctx=shared, which the engine refuses under
+# ThreadSanitizer (it cannot follow raw clone(CLONE_IO) threads).
+coop_is_tsan && skip "parsed only: coop_ioctx=shared jobs cannot run under ThreadSanitizer"
 run_fio "${mode[@]}" --output-format=json --output="$T/out.json" "$job" 2>"$T/err" ||
 	fail "fio $job exited $?: $(cat "$T/err")"
 assert_eq "jobs" 18 "$("$JQ" '.jobs | length' "$T/out.json")"
