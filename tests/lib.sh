@@ -109,7 +109,8 @@ engine() {
 
 # run_fio ARGS...: fio with the sanitizer runtime preloaded when needed
 # (an ASan/TSan engine cannot be dlopen()ed into an uninstrumented fio
-# unless the runtime is loaded first).
+# unless the runtime is loaded first).  Under TSan, races inside fio itself
+# are suppressed (tests/fio-tsan.supp); the engines' are not.
 run_fio() {
 	local pre=
 	case ${SANITIZE:-} in
@@ -118,7 +119,8 @@ run_fio() {
 	esac
 	if [ -n "$pre" ]; then
 		LD_PRELOAD=$pre ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} \
-			TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} "$FIO" "$@"
+			TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$TOP/tests/fio-tsan.supp} \
+			"$FIO" "$@"
 	else
 		"$FIO" "$@"
 	fi

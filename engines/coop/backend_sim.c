@@ -232,7 +232,7 @@ static void coop_sim_cleanup(struct thread_data *td, void *priv)
 		if (line) {
 			sim_note("%.*s", (int)(len && line[len - 1] == '\n' ? len - 1 : len),
 				line);
-			if (j->o->sim.report) {
+			if (j->o->sim.report && *j->o->sim.report) {
 				FILE *f = fopen(j->o->sim.report, "a");
 
 				if (!f || fputs(line, f) == EOF || fclose(f))

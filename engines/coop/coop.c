@@ -23,9 +23,6 @@ struct coop_data {
 
 static struct fio_option options[];
 
-/* For SIM_FIO_OPTIONS(), see the option table. */
-typedef struct coop_options type;
-
 /*
  * Enum options are parsed by us rather than by fio's posval matching so a
  * typo gets a "coop:" message naming the option and its valid values.
@@ -199,12 +196,7 @@ static struct fio_option options[] = {
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
-	/*
-	 * SIM_FIO_OPTIONS(type, m) names its parameter "type", which also
-	 * rewrites its ".type =" designator; passing a typedef literally
-	 * named "type" keeps both meanings valid.
-	 */
-	SIM_FIO_OPTIONS(type, sim),
+	SIM_FIO_OPTIONS(struct coop_options, sim),
 	{
 		.name	= NULL,
 	},
@@ -298,6 +290,8 @@ static int fio_coop_close_file(struct thread_data *td, struct fio_file *f)
 PP_EXPORT struct ioengine_ops ioengine = {
 	.name			= "coop",
 	.version		= FIO_IOOPS_VERSION,
+	/* queue() is the pool's single producer: no io_submit_mode=offload. */
+	.flags			= FIO_NO_OFFLOAD,
 	.init			= fio_coop_init,
 	.cleanup		= fio_coop_cleanup,
 	.queue			= fio_coop_queue,

@@ -11,9 +11,11 @@ coop_LIBS := -luring -lpthread
 
 TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
 	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
-	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
+	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
+	tests/engines/coop-soak.sh
 SAN_TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
-	tests/engines/coop-errors.sh tests/engines/coop-soak.sh
+	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
+	tests/engines/coop-soak.sh
 
 PROGS += tests/unit/coop-probe
 tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c

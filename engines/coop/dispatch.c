@@ -7,8 +7,14 @@
 
 #include "engines/coop/dispatch.h"
 
-/* Spin this many rounds on an empty queue before sleeping on the futex. */
-#define COOP_POP_SPIN	200
+/*
+ * How long one idle worker per queue spins for the next command before it
+ * sleeps on the futex.  Only one spins: with many workers on few CPUs,
+ * more spinners would steal the CPU the busy ones need.  2 us was the best
+ * of 0/2/20 us on a loaded 2-CPU machine (tests/bench/coop-vs-psync.sh):
+ * longer spins cost more than the futex wake-ups they save.
+ */
+#define COOP_POP_SPIN_NS	2000
 
 unsigned int coop_dispatch_nqueues(enum coop_dispatch_mode mode,
 				   unsigned int nworkers)
@@ -48,6 +54,7 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 		q->head = q->tail = NULL;
 		atomic_init(&q->len, 0);
 		q->sleepers = 0;
+		atomic_init(&q->spinner, 0);
 		coop_event_init(&q->wake);
 	}
 	return 0;
@@ -74,9 +81,14 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, struct coop_qitem *it)
 	q->tail = it;
 	atomic_store_explicit(&q->len, atomic_load_explicit(&q->len, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
-	wake = q->sleepers > 0;
+	/*
+	 * Only pay for a futex wake when a worker is asleep and no spinning
+	 * worker is about to take the command.
+	 */
+	wake = q->sleepers > 0 &&
+	       atomic_load_explicit(&q->len, memory_order_relaxed) >
+	       atomic_load_explicit(&q->spinner, memory_order_relaxed);
 	coop_unlock(&q->lock);
-	/* Only pay for a futex wake when a worker is actually asleep. */
 	if (wake)
 		coop_event_wake(&q->wake, 1);
 	return qi;
@@ -108,8 +120,6 @@ struct coop_qitem *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 	struct coop_queue *q = &d->q[coop_dispatch_queue_for(d->mode, w)];
 	struct coop_qitem *it;
 	unsigned int seen;
-	int spin;
-
 	for (;;) {
 		coop_lock(&q->lock);
 		it = take(q);
@@ -119,11 +129,10 @@ struct coop_qitem *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 		}
 		coop_unlock(&q->lock);
 
-		/* Commands often arrive back to back: a short spin saves a sleep. */
-		for (spin = 0; spin < COOP_POP_SPIN; spin++) {
-			if (atomic_load_explicit(&q->len, memory_order_relaxed))
-				break;
-			coop_cpu_relax();
+		/* Commands often arrive back to back: one worker spins. */
+		if (!atomic_exchange_explicit(&q->spinner, 1, memory_order_acquire)) {
+			coop_spin_while_zero(&q->len, COOP_POP_SPIN_NS);
+			atomic_store_explicit(&q->spinner, 0, memory_order_release);
 		}
 
 		coop_lock(&q->lock);

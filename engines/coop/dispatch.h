@@ -49,6 +49,7 @@ struct coop_queue {
 	struct coop_qitem *head, *tail;
 	atomic_uint len;	/* written under lock, read by spinners */
 	unsigned int sleepers;	/* workers waiting on @wake (under lock) */
+	atomic_uint spinner;	/* a worker is spinning for the next command */
 	struct coop_event wake;
 } __attribute__((aligned(64)));	/* one cache line each: no false sharing */
 

@@ -14,8 +14,6 @@
 
 #include "engines/coop/pool_int.h"
 
-/* Spin this long for completions before sleeping (cheaper than a futex pair). */
-#define COOP_REAP_SPIN	2000
 
 static unsigned int ring_entries(const struct coop_pool *p)
 {
@@ -323,29 +321,20 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 			    struct coop_req **out)
 {
 	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
+	bool expired = timeout_ns == 0;
 	unsigned int n = 0, seen;
-	int spin;
 
 	if (min > max)
 		min = max;
+	/*
+	 * No spinning here: on a loaded machine the job's thread spinning for
+	 * completions steals the CPU its workers need (see dispatch.c).
+	 */
 	for (;;) {
 		coop_lock(&p->dlock);
+		p->waiting = false;
 		n = take_done(p, n, max, out);
-		if (n >= min || n == max || timeout_ns == 0) {
-			coop_unlock(&p->dlock);
-			return n;
-		}
-		coop_unlock(&p->dlock);
-
-		for (spin = 0; spin < COOP_REAP_SPIN; spin++) {
-			if (atomic_load_explicit(&p->ndone, memory_order_relaxed) >= min - n)
-				break;
-			coop_cpu_relax();
-		}
-
-		coop_lock(&p->dlock);
-		n = take_done(p, n, max, out);
-		if (n >= min || n == max) {
+		if (n >= min || n == max || expired) {
 			coop_unlock(&p->dlock);
 			return n;
 		}
@@ -361,17 +350,8 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 
 			if (left > 0)
 				coop_event_wait(&p->devent, seen, left);
-			if (left <= 0 || mono_ns() >= deadline) {
-				coop_lock(&p->dlock);
-				p->waiting = false;
-				n = take_done(p, n, max, out);
-				coop_unlock(&p->dlock);
-				return n;
-			}
+			expired = mono_ns() >= deadline;
 		}
-		coop_lock(&p->dlock);
-		p->waiting = false;
-		coop_unlock(&p->dlock);
 	}
 }
 

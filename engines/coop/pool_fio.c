@@ -273,7 +273,15 @@ static void emit_line(void *ctx, const char *line)
 {
 	struct thread_data *td = ctx;
 
-	pp_info("coop", "%s: %s", td->o.name, line);
+	/*
+	 * With --output-format=json (or terse) fio's log goes into the same
+	 * file as the document, and a stray line would make it unparseable:
+	 * then the statistics go to stderr.
+	 */
+	if (output_format & FIO_OUTPUT_NORMAL)
+		pp_info("coop", "%s: %s", td->o.name, line);
+	else
+		fprintf(stderr, "coop: %s: %s\n", td->o.name, line);
 }
 
 static void coop_pool_cleanup(struct thread_data *td, void *priv)

@@ -40,6 +40,7 @@ struct coop_worker {
 
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;
+	unsigned int owed;	/* completions whose wake-up is deferred */
 } __attribute__((aligned(64)));
 
 struct coop_pool {

@@ -87,3 +87,29 @@ void coop_event_wake(struct coop_event *e, int n)
 	atomic_fetch_add_explicit(&e->seq, 1, memory_order_release);
 	futex_wake(&e->seq, n);
 }
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+unsigned int coop_spin_while_zero(atomic_uint *flag, int64_t ns)
+{
+	int64_t end = mono_ns() + ns;
+	unsigned int v, i;
+
+	for (;;) {
+		/* Look at the clock only now and then: it costs ~20 ns. */
+		for (i = 0; i < 32; i++) {
+			v = atomic_load_explicit(flag, memory_order_relaxed);
+			if (v)
+				return v;
+			coop_cpu_relax();
+		}
+		if (mono_ns() >= end)
+			return 0;
+	}
+}

@@ -37,6 +37,14 @@ void coop_event_wait(struct coop_event *e, unsigned int seen, int64_t timeout_ns
 /* Bump the count and wake up to @n sleepers (INT32_MAX: all). */
 void coop_event_wake(struct coop_event *e, int n);
 
+/*
+ * Spin until *@flag is nonzero or about @ns nanoseconds passed; returns
+ * the flag's last value.  A short spin saves the futex sleep and wake-up
+ * when the other side answers within microseconds, as the pool's job
+ * thread and workers do on page-cached I/O.
+ */
+unsigned int coop_spin_while_zero(atomic_uint *flag, int64_t ns);
+
 /* CPU relax hint for short spins before sleeping. */
 static inline void coop_cpu_relax(void)
 {

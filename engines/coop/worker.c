@@ -89,7 +89,11 @@ static long exec_sync(struct coop_worker *w, const struct coop_part *part)
 	return -EINVAL;
 }
 
-static void complete_req(struct coop_pool *p, struct coop_req *req)
+/*
+ * Put @req on the completion list.  Returns true when the job's thread is
+ * waiting for it and @defer asked us to leave the wake-up to flush_wake().
+ */
+static bool complete_req(struct coop_pool *p, struct coop_req *req, bool defer)
 {
 	bool wake;
 
@@ -105,6 +109,25 @@ static void complete_req(struct coop_pool *p, struct coop_req *req)
 	p->done_tail = req;
 	atomic_fetch_add_explicit(&p->ndone, 1, memory_order_relaxed);
 	wake = p->waiting && atomic_load_explicit(&p->ndone, memory_order_relaxed) >= p->want;
+	if (wake && !defer)
+		p->waiting = false;
+	coop_unlock(&p->dlock);
+	if (wake && !defer)
+		coop_event_wake(&p->devent, 1);
+	return wake && defer;
+}
+
+/* Deliver a wake-up complete_req() deferred. */
+static void flush_wake(struct coop_worker *w)
+{
+	struct coop_pool *p = w->p;
+	bool wake;
+
+	if (!w->owed)
+		return;
+	w->owed = 0;
+	coop_lock(&p->dlock);
+	wake = p->waiting && atomic_load_explicit(&p->ndone, memory_order_relaxed) >= p->want;
 	if (wake)
 		p->waiting = false;
 	coop_unlock(&p->dlock);
@@ -112,8 +135,12 @@ static void complete_req(struct coop_pool *p, struct coop_req *req)
 		coop_event_wake(&p->devent, 1);
 }
 
-/* @part finished with @res (bytes or -errno). */
-static void finish(struct coop_worker *w, struct coop_part *part, long res)
+/*
+ * @part finished with @res (bytes or -errno).  With @defer, a wake-up the
+ * job's thread is owed may wait for flush_wake(): see run_psync().
+ */
+static void finish(struct coop_worker *w, struct coop_part *part, long res,
+		   bool defer)
 {
 	struct coop_req *req = part->req;
 	uint64_t resid = 0;
@@ -134,8 +161,12 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res)
 	}
 	if (res > 0 && part->op != COOP_OP_TRIM)
 		w->st.bytes += (uint64_t)res;
-	if (coop_split_done(&req->st, error, resid))
-		complete_req(w->p, req);
+	if (coop_split_done(&req->st, error, resid)) {
+		if (complete_req(w->p, req, defer))
+			w->owed++;
+		else if (!defer)
+			w->owed = 0;	/* our wake-up covered the owed ones */
+	}
 }
 
 static struct coop_part *take(struct coop_worker *w, bool wait)
@@ -145,19 +176,37 @@ static struct coop_part *take(struct coop_worker *w, bool wait)
 	return it ? container_of_part(it) : NULL;
 }
 
+/*
+ * Waking the job's thread costs about as much as a page-cache read, so a
+ * worker that is busy with fast commands defers the wake-up: until its
+ * queue runs dry, a command takes longer than COOP_DEFER_NS, or it owes
+ * COOP_DEFER_MAX completions.  Slow storage is never delayed.
+ */
+#define COOP_DEFER_NS	10000
+#define COOP_DEFER_MAX	16
+
 static void run_psync(struct coop_worker *w)
 {
 	struct coop_part *part;
-	uint64_t t0;
+	uint64_t t0, t;
 	long res;
 
-	while ((part = take(w, true))) {
+	for (;;) {
+		part = take(w, false);
+		if (!part) {
+			flush_wake(w);
+			part = take(w, true);
+			if (!part)
+				break;
+		}
 		t0 = now_ns();
 		note_start(w, part);
 		res = exec_sync(w, part);
-		w->st.busy_ns += now_ns() - t0;
-		finish(w, part, res);
+		t = now_ns() - t0;
+		w->st.busy_ns += t;
+		finish(w, part, res, t < COOP_DEFER_NS && w->owed < COOP_DEFER_MAX);
 	}
+	flush_wake(w);
 }
 
 /* Queue @part on the worker's ring; false if it was done synchronously. */
@@ -168,7 +217,7 @@ static bool prep_uring(struct coop_worker *w, struct coop_part *part)
 
 	if (part->op == COOP_OP_TRIM) {
 		/* io_uring has no discard for files or this kernel's bdevs. */
-		finish(w, part, do_trim(fd, part));
+		finish(w, part, do_trim(fd, part), false);
 		return false;
 	}
 	sqe = io_uring_get_sqe(&w->ring);	/* never NULL: bounded by ring_cap */
@@ -208,8 +257,13 @@ static void run_uring(struct coop_worker *w)
 
 	for (;;) {
 		/* Sleep for work only when nothing is in flight. */
-		while (inflight < w->ring_cap &&
-		       (part = take(w, inflight == 0))) {
+		while (inflight < w->ring_cap) {
+			part = take(w, inflight == 0);
+			if (!part) {
+				if (!inflight)
+					return;		/* stopped and drained */
+				break;
+			}
 			note_start(w, part);
 			if (!inflight)
 				busy_since = now_ns();
@@ -218,9 +272,6 @@ static void run_uring(struct coop_worker *w)
 			else if (!inflight)
 				w->st.busy_ns += now_ns() - busy_since;
 		}
-		if (!inflight)
-			return;		/* stopped and drained */
-
 		ret = io_uring_submit_and_wait(&w->ring, 1);
 		if (ret < 0) {
 			/*
@@ -232,7 +283,7 @@ static void run_uring(struct coop_worker *w)
 		}
 		n = 0;
 		io_uring_for_each_cqe(&w->ring, head, cqe) {
-			finish(w, io_uring_cqe_get_data(cqe), cqe->res);
+			finish(w, io_uring_cqe_get_data(cqe), cqe->res, false);
 			n++;
 		}
 		io_uring_cq_advance(&w->ring, n);

@@ -123,6 +123,40 @@ int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
 	return q->e ? 0 : -1;
 }
 
+void blkq_set_nr_requests(struct blkq *q, uint32_t n)
+{
+	uint32_t on = n - n / 8 + 1, off = n - n / 8 - n / 16 - 1;
+
+	q->nr_requests = n;
+	q->cong_on = on > n ? n : on;
+	q->cong_off = off < 1 || off > n ? 1 : off;
+}
+
+bool blkq_congested(const struct blkq *q)
+{
+	return q->congested;
+}
+
+/* get_request(): a new request is allocated (not merged) */
+static void rq_allocated(struct blkq *q)
+{
+	q->nr_rq++;
+	if (q->nr_rq > q->st.max_rq)
+		q->st.max_rq = q->nr_rq;
+	if (q->nr_requests && !q->congested && q->nr_rq >= q->cong_on) {
+		q->congested = true;
+		q->st.congested++;
+	}
+}
+
+/* freed_request(): a completed request gives its slot back */
+static void rq_freed(struct blkq *q)
+{
+	q->nr_rq--;
+	if (q->congested && q->nr_rq < q->cong_off)
+		q->congested = false;
+}
+
 void blkq_free(struct blkq *q)
 {
 	struct sim_req *r;
@@ -171,7 +205,9 @@ void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 		q->st.submitted++;
 		if (q->ops->add(q->e, r)) {
 			q->st.merged++;
-			req_put(q, r);
+			req_put(q, r);	/* merged: the bio needed no request */
+		} else {
+			rq_allocated(q);
 		}
 		off += n;
 		len -= n;
@@ -199,5 +235,6 @@ void blkq_complete(struct blkq *q, struct sim_req *r)
 	q->done(q->owner, r);
 	q->ops->completed(q->e, r);
 	req_put(q, r);
+	rq_freed(q);
 	blkq_kick(q);
 }

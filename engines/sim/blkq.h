@@ -53,6 +53,8 @@ struct elv_ops {
 
 struct blkq_stats {
 	uint64_t submitted, merged, dispatched, bytes;
+	uint64_t congested;		/* times the queue turned congested */
+	uint32_t max_rq;		/* most requests allocated at once */
 };
 
 struct blkq {
@@ -60,6 +62,13 @@ struct blkq {
 	const struct elv_ops *ops;
 	void *e;
 	uint32_t qdepth, in_flight;
+	/*
+	 * Request slots (2.6.29 request_list): nr_rq requests allocated
+	 * (queued or in the device); congested from nr_rq >= cong_on until
+	 * nr_rq < cong_off.  nr_requests 0: untracked, never congested.
+	 */
+	uint32_t nr_requests, nr_rq, cong_on, cong_off;
+	bool congested;
 	uint64_t max_bytes;
 	/* device: start serving @r, later call blkq_complete() */
 	void (*start)(void *dev, struct sim_req *r);
@@ -76,6 +85,14 @@ struct blkq {
 int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
 	      int sched, uint32_t qdepth, uint64_t max_bytes);
 void blkq_free(struct blkq *q);
+/*
+ * nr_requests (sysfs queue/nr_requests) and the congestion thresholds of
+ * blk_queue_congestion_threshold(): on at n - n/8 + 1, off below
+ * n - n/8 - n/16 - 1 (128 -> 113 / 103).
+ */
+void blkq_set_nr_requests(struct blkq *q, uint32_t n);
+/* bdi_read_congested() of the queue's backing device */
+bool blkq_congested(const struct blkq *q);
 /* Submit [off, off+len) for @ioctx, cut at max_bytes. */
 void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx);
 void blkq_kick(struct blkq *q);

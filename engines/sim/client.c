@@ -15,6 +15,13 @@ static void cli_io(void *ctx, uint32_t first, uint32_t n)
 	blkq_submit(&c->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, 0);
 }
 
+static bool cli_congested(void *ctx)
+{
+	struct client *c = ctx;
+
+	return blkq_congested(&c->q);
+}
+
 static void cmd_arrive(void *ctx, uint64_t arg)
 {
 	struct client *c = ctx;
@@ -148,10 +155,12 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 	if (pc_init(&c->pc, file_size))
 		return -1;
 	ra_state_init(&c->ra, p->client_ra_kb);
-	c->rc = (struct ra_ctx){ .pc = &c->pc, .algo = SIM_RA_CLASSIC, .io = cli_io, .ctx = c };
+	c->rc = (struct ra_ctx){ .pc = &c->pc, .algo = SIM_RA_CLASSIC, .io = cli_io,
+				 .congested = cli_congested, .ctx = c };
 	if (blkq_init(&c->q, clk, p, p->client_sched, p->client_qdepth,
 		      (uint64_t)p->client_max_sectors_kb * 1024))
 		return -1;
+	blkq_set_nr_requests(&c->q, p->client_nr_requests);
 	c->q.start = iscsi_start;
 	c->q.dev = c;
 	c->q.done = page_data;

@@ -59,6 +59,8 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
 	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
 	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");
+	NEED(p->client_nr_requests >= 4 && p->server_nr_requests >= 4,
+	     "sim_client_nr_requests and sim_server_nr_requests must be >= 4");
 	NEED(p->link_mbps >= 1, "sim_link_mbps must be >= 1");
 	NEED(p->client_copy_mbps >= 1 && p->target_copy_mbps >= 1,
 	     "sim_*_copy_mbps must be >= 1");

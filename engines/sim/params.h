@@ -18,6 +18,7 @@ struct sim_params {
 	unsigned int client_ra_kb;		/* read_ahead_kb */
 	unsigned int client_max_sectors_kb;	/* max_sectors_kb = iSCSI command size */
 	unsigned int client_qdepth;		/* iSCSI session queue depth */
+	unsigned int client_nr_requests;	/* request slots of the sdX queue */
 	int client_sched;			/* enum sim_sched */
 	unsigned int client_syscall_ns;		/* read(2) entry/exit */
 	unsigned int client_copy_mbps;		/* copy_to_user from page cache */
@@ -35,10 +36,14 @@ struct sim_params {
 	int server_ra;				/* enum sim_ra */
 	unsigned int server_ra_kb;
 	unsigned int server_max_sectors_kb;
+	unsigned int server_nr_requests;	/* request slots of the disk's queue */
 	int sched;				/* enum sim_sched on the target disk */
 	unsigned int target_cmd_us;		/* SCSI parse + page-cache lookup per cmd */
 	unsigned int target_copy_mbps;		/* page cache -> SCST buffers */
+	unsigned int target_iov_kb;		/* readv() segment size, 0 = whole cmd */
 	unsigned int handoff_us;		/* waking a sleeping thread for a cmd */
+	unsigned int wake_lifo;			/* most recently idle thread first */
+	unsigned int bind_at_run;		/* a woken thread takes the oldest cmd when it runs */
 	unsigned int jitter_us;			/* CPU scheduling noise per command start */
 	unsigned int seed;			/* of the jitter's PRNG (determinism) */
 

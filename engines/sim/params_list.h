@@ -13,15 +13,20 @@
 	X(a, b, client_ra_kb, 128, "Initiator read_ahead_kb (2.6.26 VM_MAX_READAHEAD = 128)") \
 	X(a, b, client_max_sectors_kb, 512, "Initiator max_sectors_kb = largest iSCSI command (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, client_qdepth, 32, "iSCSI commands outstanding per session (open-iscsi queue_depth = 32)") \
+	X(a, b, client_nr_requests, 128, "Initiator queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 7/8 (async readahead skipped)") \
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit cost on the initiator (~1 us, 2009 Xeon)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user rate on the initiator, MB/s (~2 GB/s memcpy of the era)") \
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE: 125 MB/s x 1448/1538 TCP payload)") \
 	X(a, b, link_latency_us, 50, "One-way latency per iSCSI PDU, us (half a ~100 us GbE round trip)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 VM_MAX_READAHEAD = 128; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (BLK_DEF_MAX_SECTORS = 512)") \
+	X(a, b, server_nr_requests, 128, "Target disk queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 113, clear below 103: 2.6.29 page_cache_async_readahead() then skips the window") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
+	X(a, b, target_iov_kb, 0, "SCST vdisk readv() segment, KiB: 0 = whole command (calibrated); 4 = a page per iovec, read one by one by 2.6.29 generic_file_aio_read") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread for a command (wake_up + switch), us") \
+	X(a, b, bind_at_run, 0, "A woken SCST thread takes the oldest queued command when it gets the CPU (1, as scst_do_job_active() pops the shared list head) or the one it was woken for (0, calibrated: 1 gives MAE 23.5 %, see profiles/scst-coop/README.md)") \
+	X(a, b, wake_lifo, 0, "Wake the most recently idle SCST thread first (1, add_wait_queue_exclusive_head) or the longest idle (0)") \
 	X(a, b, jitter_us, 1000, "Scheduling noise before an SCST thread reads, us, uniform 0..N, seeded (2.6.29 CFS wakeup granularity ~1 ms)") \
 	X(a, b, seed, 1, "Seed of the jitter's PRNG (same seed, same numbers)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts think time in jiffies (Vlad: 8 ms = HZ/125)") \

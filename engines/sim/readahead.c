@@ -180,6 +180,10 @@ void ra_async(struct ra_ctx *rc, struct ra_state *ra, uint32_t offset, uint32_t 
 		return;
 	if (offset < rc->pc->npages)
 		rc->pc->f[offset] &= (uint8_t)~PC_RA_MARK;	/* ClearPageReadahead */
+	if (rc->congested && rc->congested(rc->ctx)) {
+		rc->async_skipped++;
+		return;
+	}
 	ondemand_readahead(rc, ra, 1, offset, req);
 }
 

@@ -14,6 +14,7 @@
 #ifndef PERFPACK_SIM_READAHEAD_H
 #define PERFPACK_SIM_READAHEAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engines/sim/pagecache.h"
@@ -27,20 +28,29 @@ struct ra_state {
 
 /* Issue I/O for pages [first, first+n), just added to the cache. */
 typedef void (*ra_io_fn)(void *ctx, uint32_t first, uint32_t n);
+/* bdi_read_congested() of the file's device (NULL: never congested) */
+typedef bool (*ra_congested_fn)(void *ctx);
 
 struct ra_ctx {
 	struct pagecache *pc;
 	int algo;			/* enum sim_ra */
 	ra_io_fn io;
+	ra_congested_fn congested;
 	void *ctx;
 	uint64_t ra_calls, ra_pages_read;	/* stats */
 	uint64_t asis_reads, window_reads;	/* standalone vs readahead windows */
+	uint64_t async_skipped;			/* marker hit on a congested queue */
 };
 
 void ra_state_init(struct ra_state *ra, unsigned int ra_kb);
 /* page_cache_sync_readahead(): cache miss at @offset, @req pages wanted. */
 void ra_sync(struct ra_ctx *rc, struct ra_state *ra, uint32_t offset, uint32_t req);
-/* page_cache_async_readahead(): the page at @offset carried the marker. */
+/*
+ * page_cache_async_readahead(): the page at @offset carried the marker.  The
+ * marker is cleared first; on a congested queue no window is read (2.6.24+
+ * "defer asynchronous read-ahead on IO congestion"), so the marker chain
+ * ends there and the next reads of that stream are cache misses.
+ */
 void ra_async(struct ra_ctx *rc, struct ra_state *ra, uint32_t offset, uint32_t req);
 /* __do_page_cache_readahead(): add missing pages, mark one, issue I/O. */
 uint32_t ra_do_readahead(struct ra_ctx *rc, uint32_t offset, uint32_t nr, uint32_t lookahead);

@@ -118,9 +118,9 @@ void sim_report(const struct sim *s, FILE *f)
 	fprintf(f, "model_time_ns=%" PRId64 " bytes=%" PRIu64 " reads=%" PRIu64
 		" MBps=%.3f", el, s->cli.bytes, s->cli.reads, mbs);
 	fprintf(f, " iscsi_cmds=%" PRIu64 " iscsi_avg_kb=%.1f tgt_handoffs=%" PRIu64
-		" tgt_out_of_order=%" PRIu64 " tgt_max_queued=%" PRIu64,
+		" tgt_out_of_order=%" PRIu64 " tgt_max_queued=%" PRIu64 " tgt_rebinds=%" PRIu64,
 		t->st.cmds, t->st.cmds ? (double)t->st.bytes / t->st.cmds / 1024 : 0,
-		t->st.handoffs, t->st.out_of_order, t->st.max_queued);
+		t->st.handoffs, t->st.out_of_order, t->st.max_queued, t->st.rebinds);
 	fprintf(f, " disk_reqs=%" PRIu64 " disk_avg_kb=%.1f disk_seeks=%" PRIu64
 		" disk_busy_pct=%.1f disk_rot_ms=%.1f disk_cache_hits=%" PRIu64,
 		d->requests, d->requests ? (double)d->bytes / d->requests / 1024 : 0,
@@ -128,6 +128,10 @@ void sim_report(const struct sim *s, FILE *f)
 		d->cache_hits);
 	fprintf(f, " tgt_ra_windows=%" PRIu64 " tgt_ra_asis=%" PRIu64 " tgt_merged=%" PRIu64,
 		t->rc.window_reads, t->rc.asis_reads, t->q.st.merged);
+	fprintf(f, " tgt_max_rq=%u tgt_congested=%" PRIu64 " tgt_ra_async_skipped=%" PRIu64
+		" cli_max_rq=%u cli_ra_async_skipped=%" PRIu64,
+		t->q.st.max_rq, t->q.st.congested, t->rc.async_skipped,
+		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
 	if (s->p.sched == SIM_SCHED_CFQ) {
 		const struct cfq_stats *c = elv_cfq_stats(t->q.e);
 

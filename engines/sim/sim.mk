@@ -14,3 +14,4 @@ tests/unit/sim-test_SRCS := tests/unit/sim-test.c $(SIM_SRCS)
 
 TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
 SAN_TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
+BENCHES += tests/bench/sim-cost.sh

@@ -88,6 +88,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.report),			\
 		.help = "Append the per-job model report (modeled time, MB/s, counters) to this file", \
+		.def = "",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 	},								\

@@ -42,6 +42,13 @@ static void tgt_io(void *ctx, uint32_t first, uint32_t n)
 	blkq_submit(&t->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, ioctx);
 }
 
+static bool tgt_congested(void *ctx)
+{
+	struct target *t = ctx;
+
+	return blkq_congested(&t->q);
+}
+
 static void disk_done_ev(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
@@ -92,20 +99,32 @@ static sim_ns jitter(struct target *t)
 	return (sim_ns)(t->rng % ((uint64_t)t->p->jitter_us * SIM_US));
 }
 
+/*
+ * SCST's vdisk reads a command with readv() of one iovec per buffer page,
+ * and 2.6.29's generic_file_aio_read() calls do_generic_file_read() per
+ * segment: readahead sees 1-page requests and prev_pos moves per page.
+ */
+static bool next_segment(struct target *t, struct tthread *th)
+{
+	uint64_t end = th->cmd->off + th->cmd->len, seg = end - th->seg_next;
+
+	if (th->seg_next >= end)
+		return false;
+	if (t->p->target_iov_kb && seg > (uint64_t)t->p->target_iov_kb * 1024)
+		seg = (uint64_t)t->p->target_iov_kb * 1024;
+	fread_begin(&th->rd, th->seg_next, seg);
+	th->seg_next += seg;
+	return true;
+}
+
 static void thread_start(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
 	struct tthread *th = &t->th[arg];
 
 	th->t_start = t->clk->now;
-	if (th->cmd->seq != t->expect) {
-		th->out_of_order++;
-		t->st.out_of_order++;
-	}
-	t->expect = th->cmd->seq + 1;
 	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
 		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
-	fread_begin(&th->rd, th->cmd->off, th->cmd->len);
 	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
 }
 
@@ -122,6 +141,7 @@ static void assign(struct target *t, int id, struct tcmd *cmd)
 	t->nidle = k;
 	th->idle = false;
 	th->cmd = cmd;
+	th->begun = false;
 	t->executing++;
 	if (id == t->last_finisher && t->last_finish == t->clk->now)
 		cost = 0;
@@ -148,7 +168,7 @@ static void try_dispatch(struct target *t)
 	while (t->queue.n && t->nidle) {
 		if (t->p->order == SIM_ORDER_ORDERED && t->executing)
 			return;
-		assign(t, t->idle[0], fifo_pop(&t->queue));
+		assign(t, t->idle[t->p->wake_lifo ? t->nidle - 1 : 0], fifo_pop(&t->queue));
 	}
 }
 
@@ -183,6 +203,7 @@ static void thread_done(void *ctx, uint64_t arg)
 		next = t->p->dispatch_rr ? fifo_pop(&th->own) : fifo_pop(&t->queue);
 	if (next) {
 		th->cmd = next;
+		th->begun = false;
 		t->executing++;
 		clk_at(t->clk, t->clk->now, thread_start, t, arg);
 		return;
@@ -190,6 +211,41 @@ static void thread_done(void *ctx, uint64_t arg)
 	th->idle = true;
 	t->idle[t->nidle++] = (int)arg;
 	try_dispatch(t);
+}
+
+/*
+ * The thread got the CPU and takes its command.  SCST's threads pop the head
+ * of the shared active command list when they run (scst_do_job_active()),
+ * not when they are woken: if a thread woken later runs first, it takes the
+ * oldest command, and the one woken for it takes a later one.  Commands
+ * thus start in arrival order while which thread (which struct file, which
+ * io_context) executes a command follows the scheduling noise.
+ */
+static void thread_begin(struct target *t, struct tthread *th)
+{
+	unsigned int i;
+
+	if (t->p->bind_at_run && !t->p->dispatch_rr) {
+		for (i = 0; i < t->p->threads; i++) {
+			struct tthread *o = &t->th[i];
+
+			if (o != th && o->cmd && !o->begun && o->cmd->seq < th->cmd->seq) {
+				struct tcmd *c = o->cmd;
+
+				o->cmd = th->cmd;
+				th->cmd = c;
+				t->st.rebinds++;
+			}
+		}
+	}
+	th->begun = true;
+	if (th->cmd->seq != t->expect) {
+		th->out_of_order++;
+		t->st.out_of_order++;
+	}
+	t->expect = th->cmd->seq + 1;
+	th->seg_next = th->cmd->off;
+	next_segment(t, th);
 }
 
 static void thread_run(void *ctx, uint64_t arg)
@@ -200,11 +256,15 @@ static void thread_run(void *ctx, uint64_t arg)
 	uint32_t wp;
 
 	t->cur = (int)arg;
-	if (fread_step(&t->rc, ra, &th->rd, &wp)) {
-		th->waiting = true;
-		th->wait_page = wp;
-		return;
-	}
+	if (!th->begun)
+		thread_begin(t, th);
+	do {
+		if (fread_step(&t->rc, ra, &th->rd, &wp)) {
+			th->waiting = true;
+			th->wait_page = wp;
+			return;
+		}
+	} while (next_segment(t, th));
 	clk_after(t->clk, (sim_ns)((double)th->cmd->len * 1000.0 / t->p->target_copy_mbps),
 		  thread_done, t, arg);
 }
@@ -258,10 +318,12 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 		ra_state_init(&t->th[i].ra, p->server_ra_kb);
 		t->idle[t->nidle++] = (int)i;
 	}
-	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io, .ctx = t };
+	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
+				 .congested = tgt_congested, .ctx = t };
 	disk_init(&t->disk, p);
 	if (blkq_init(&t->q, clk, p, p->sched, 1, (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
+	blkq_set_nr_requests(&t->q, p->server_nr_requests);
 	t->q.start = disk_start;
 	t->q.dev = t;
 	t->q.done = disk_data;

@@ -34,8 +34,10 @@ struct tcmd_fifo {
 struct tthread {
 	int id;
 	bool idle, waiting;
+	bool begun;			/* has taken its command and started reading */
 	struct ra_state ra;		/* its own struct file */
 	struct file_read rd;
+	uint64_t seg_next;		/* next readv() segment of the command */
 	struct tcmd *cmd;
 	struct tcmd_fifo own;		/* coop_dispatch=rr */
 	uint32_t wait_page;
@@ -45,6 +47,7 @@ struct tthread {
 
 struct target_stats {
 	uint64_t cmds, bytes, handoffs, out_of_order, max_queued;
+	uint64_t rebinds;		/* commands taken by a thread woken later */
 };
 
 struct target {

@@ -1,9 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Regenerates blockdev-perftest.fio (108 sections are too many to keep by
-# hand without a typo).  Run from this folder; commit the result.
+# Regenerates blockdev-perftest.fio and blockdev-perftest-blkfile.fio (108
+# sections each are too many to keep by hand without a typo).  Run from this
+# folder; commit the result.
 set -eu
+
+# matrix [SERIES...]: for each block size, for each series, 3 writes then
+# 3 reads; a series (perftest-<series>-...) also sets blkfile_via=<series>
+matrix() {
+	local s bs rw i ser
+	for s in $(seq 26 -1 9); do
+		bs=$((1 << s))
+		for ser in "${@:-}"; do
+			for rw in write read; do
+				for i in 1 2 3; do
+					printf '\n[perftest-%s%s-%d-%d]\nrw=%s\nbs=%d\n' \
+						"${ser:+$ser-}" "${rw:0:1}" "$bs" "$i" "$rw" "$bs"
+					[ -z "$ser" ] || printf 'blkfile_via=%s\n' "$ser"
+				done
+			done
+		done
+	done
+}
+
 {
 cat <<'HDR'
 ; SPDX-License-Identifier: GPL-2.0-only
@@ -41,12 +61,43 @@ invalidate=1
 ; each iteration waits for the previous one, as the script's sequential dd runs
 stonewall
 HDR
-for s in $(seq 26 -1 9); do
-	bs=$((1 << s))
-	for rw in write read; do
-		for i in 1 2 3; do
-			printf '\n[perftest-%s-%d-%d]\nrw=%s\nbs=%d\n' "${rw:0:1}" "$bs" "$i" "$rw" "$bs"
-		done
-	done
-done
+matrix
 } >blockdev-perftest.fio
+
+{
+cat <<'HDR'
+; SPDX-License-Identifier: GPL-2.0-only
+;
+; perfpack profile blockdev-perftest, same-sectors form: the matrix of
+; blockdev-perftest.fio (see its header: thread, table, runtime) through the
+; blkfile engine, so the "block device" and the "file" runs touch the very same
+; disk sectors -- those of one file on XFS -- and only the kernel path differs.
+; In seed 000 the block runs used the start of /dev/md4 and the file runs
+; wherever XFS had put `block`, so layout leaked into the ratio table.
+; Table:   -> `fiotab perftest --series '^perftest-(bdev|file)-' RUN.json` (one
+;          table per path) and `fiotab ratio --baseline-series '^perftest-bdev-'
+;          --candidate-series '^perftest-file-' RUN.json` (file/block)
+; Matrix:  18 block sizes 2^26 ... 2^9; for each, through the device then
+;          through the file, 3 writes then 3 reads, each its own stonewalled
+;          job: 18 x 2 x 2 x 3 = 216 jobs (108 per path, interleaved so both
+;          paths see the same conditions).  Names: perftest-{bdev|file}-{w|r}-<bytes>-<iter>.
+; Variables (all required):
+;   TARGET  a file on a block-backed filesystem (made with dd: real extents)
+;   SIZE    bytes per job = 2^s (<= the file's size)
+;   DIRECT  1 = O_DIRECT (default), 0 = buffered
+;   ENGDIR  where fio-blkfile.so is (the build tree's engines/ or PREFIX/lib/fio)
+; Runtime: twice blockdev-perftest.fio (~20 min at 55 MB/s, -s 27).
+
+[global]
+ioengine=external:${ENGDIR}/fio-blkfile.so
+; the writes of the matrix go through the device too, only inside the file
+blkfile_allow_bdev_write=1
+filename=${TARGET}
+size=${SIZE}
+direct=${DIRECT}
+iodepth=1
+invalidate=1
+stonewall
+HDR
+matrix bdev file
+} >blockdev-perftest-blkfile.fio

@@ -141,15 +141,15 @@ ctx="ra=context ioctx=shared"	# "with context readahead and io_context patch"
 	"Case:    ORDERED command execution on the target, 1 and 2 threads, CFQ and deadline"
 {
 	for cs in deadline cfq; do for t in 1 2; do for c in 5 8 11; do
-		echo "t$t.ini-$cs.c$(printf %02d $c)|$(case_opts $c) $ctx threads=$t sched=deadline client_sched=$cs"
+		echo "t$t.ini$cs.c$(printf %02d $c)|$(case_opts $c) $ctx threads=$t sched=deadline client_sched=$cs"
 	done; done; done
 } | later later-client-sched "cases 5, 8, 11: initiator deadline vs cfq, target deadline (prediction)" \
 	"Case:    the initiator's elevator deadline vs cfq; target deadline; 1 and 2 threads"
 {
 	for t in 1 2; do
-		echo "t$t.tgt-noop.c05|$(case_opts 5) $ctx threads=$t sched=noop"
-		echo "t$t.ini-noop.c05|$(case_opts 5) $ctx threads=$t client_sched=noop"
-		echo "t$t.both-noop.c05|$(case_opts 5) $ctx threads=$t sched=noop client_sched=noop"
+		echo "t$t.tgtnoop.c05|$(case_opts 5) $ctx threads=$t sched=noop"
+		echo "t$t.ininoop.c05|$(case_opts 5) $ctx threads=$t client_sched=noop"
+		echo "t$t.bothnoop.c05|$(case_opts 5) $ctx threads=$t sched=noop client_sched=noop"
 	done
 } | later later-noop "case 5 with noop on the target and/or the initiator (prediction)" \
 	"Case:    the noop question: noop on target, initiator, both; 1 and 2 threads"

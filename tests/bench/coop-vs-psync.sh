@@ -19,9 +19,14 @@ need_cmd "$JQ" losetup
 rounds=${BENCH_ROUNDS:-5}
 secs=${BENCH_SECONDS:-2}
 
-file=$T/cached
+# tmpfs: page-cache reads that another process's drop_caches cannot evict
+# (the machine is shared; tests elsewhere drop caches).
+need_root
+mkdir -p "$T/shm"
+mount -t tmpfs -o size=300m coop-bench "$T/shm" || fail "cannot mount tmpfs"
+trap 'umount "$T/shm"; _pp_teardown' EXIT
+file=$T/shm/cached
 dd if=/dev/urandom of="$file" bs=1M count=256 status=none
-cat "$file" >/dev/null
 
 # iops ENGINE_ARGS...: read IOPS of one run on the cached file.
 iops() {
@@ -66,7 +71,6 @@ printf 'hand-off per I/O (coop_threads=1 qd1 - psync, 4k randread): %.2f us; fio
 	"$(m handoff)" "$(m null)"
 
 # --- the readahead case ----------------------------------------------------
-need_root
 dev=$(make_loop 512)
 name=$(basename "$dev")
 dd if=/dev/urandom of="$dev" bs=1M count=512 oflag=direct status=none

@@ -26,4 +26,6 @@ smoke_job() {
 		fail "no smoke job for engine '$1': add one to tests/build/lib-build.sh"
 		;;
 	esac
+	# ThreadSanitizer cannot follow threads started after fio forks a job.
+	[ "${SANITIZE:-}" != thread ] || SMOKE_ARGS+=(--thread)
 }

@@ -46,6 +46,8 @@ refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
 refused 'coop: coop_ra=sideways: unknown value \(valid: kernel, off, context\)' "${env[@]}" -- --coop_ra=sideways
 refused 'coop: coop_backend=aio: unknown value' "${env[@]}" -- --coop_backend=aio
+# queue() is the pool's single producer: fio's offload submitters are refused.
+refused "coop: can't be used with offloaded submit" "${env[@]}" -- --io_submit_mode=offload
 refused 'coop: coop_ra=context needs coop_ra_kb > 0' "${env[@]}" -- --coop_ra=context --coop_ra_kb=0
 refused 'coop: coop_backend=uring: io_uring_queue_init.*Function not implemented' \
 	"$probe" nouring "${env[@]}" -- --coop_backend=uring --coop_threads=8

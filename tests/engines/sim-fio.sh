@@ -43,7 +43,7 @@ awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r <
 	fail "paced rate $bw B/s is not 10 x $m5 MB/s"
 
 # the options are visible and bad input is refused
-assert_match "enghelp" 'sim_server_ra_kb' "$("$FIO" --enghelp="$so" 2>&1)"
+assert_match "enghelp" "sim_server_ra_kb" "$(run_fio --enghelp="$so" 2>&1)"
 job w rw=write >"$T/w.fio"
 sed -i '/^rw=read$/d' "$T/w.fio"
 if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the model"; fi

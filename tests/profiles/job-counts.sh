@@ -79,3 +79,10 @@ assert_match "buffered bs=32k" '--name=dd-buffered-bs32k --size=[^ ]* --bs=32k -
 assert_match "raw bs=64k O_DIRECT" '--name=dd-raw-bs64k --size=[^ ]* --bs=64k --direct=1' "$cmd"
 assert_match "per-second samples" '--log_avg_msec=1000' "$cmd"
 assert_eq "runner: 4 runs" 4 "$(runs buffered-vs-raw)"
+
+# --- blockdev-perftest, same sectors (blkfile) ---------------------------------
+cmd=$(showcmd blockdev-perftest blockdev-perftest-blkfile.fio same_sectors --full)
+assert_eq "same-sectors jobs: 18 sizes x 2 paths x 2 directions x 3" 216 "$(echo "$cmd" | grep -o -- '--name=' | wc -l)"
+assert_eq "through the device" 108 "$(echo "$cmd" | grep -o -- '--name=perftest-bdev-[wr]-[0-9]*-[0-9] --rw=[a-z]* --bs=[0-9]* --blkfile_via=bdev' | wc -l)"
+assert_eq "through the file" 108 "$(echo "$cmd" | grep -o -- '--name=perftest-file-[wr]-[0-9]*-[0-9] --rw=[a-z]* --bs=[0-9]* --blkfile_via=file' | wc -l)"
+assert_eq "runner: same_sectors" 216 "$(runs blockdev-perftest --variant same_sectors)"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 #
 # Helpers for the profile tests: where the runner and profiles are, a profile's
 # job-file environment, fio's own count of the jobs in a job file, and a check

@@ -32,3 +32,8 @@ assert_eq "raw: every pass reads the device" $((cs * loops)) "$r"
 # buffered: one cold pass plus readahead beyond it, however many passes
 [ $((b * 4)) -lt "$r" ] || fail "buffered re-reads read $b bytes from the device (raw: $r): no cache hits"
 assert_match "dd table" 'copied' "$(cat "$o/tables/dd.txt")"
+# the tables again from the kept raw JSON
+cp "$o/tables/dd.txt" "$T/dd.first"
+rm -rf "$o/tables"
+"$PERFPACK" tables "$o" >"$T/again.txt" 2>&1 || fail "perfpack tables failed: $(cat "$T/again.txt")"
+cmp -s "$T/dd.first" "$o/tables/dd.txt" || fail "perfpack tables rendered a different dd table"

@@ -13,7 +13,9 @@ need_cmd losetup blkid mkfs.ext4
 # one tiny write job, so a run that is allowed is quick
 one=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m -o "$T/out")
 
-dev=$(make_loop 64)
+# not $(make_loop): in a subshell its teardown list would not reach our trap
+make_loop 64 >"$T/dev"
+dev=$(cat "$T/dev")
 sum() { md5sum <"$dev" | cut -d' ' -f1; }
 
 # refused RUN-ARGS -- REGEX: the run fails, says REGEX, and the device is unchanged
@@ -32,7 +34,9 @@ mkfs.ext4 -q -F "$dev" >/dev/null || fail "mkfs.ext4 $dev"
 refused "filesystem/partition signature \(ext4"
 
 # 2. mounted (checked before the signature)
-mnt=$(make_fs ext4 "$dev")
+# read-only: a mounted ext4 writes by itself (lazy init), which is not ours
+MOUNT_OPTS=ro make_fs ext4 "$dev" >"$T/mnt"
+mnt=$(cat "$T/mnt")
 refused "mounted \(on $mnt\)"
 umount "$mnt" || fail "umount $mnt"
 
@@ -71,6 +75,26 @@ msg=$(PERFPACK_PROFILES=$T/profs "$PERFPACK" run needs-engine -o "$T/ne" 2>&1) &
 	fail "ran without its engine"
 assert_match "missing engine named" "engine no-such-engine: .*fio-no-such-engine.so not found" "$msg"
 [ -d "$T/ne/raw" ] && fail "output written although the engine check failed"
+
+# 7a. a target that does not exist: said, and no output made
+msg=$("$PERFPACK" run blockdev-perftest --target "$T/no/such/dev" -o "$T/nt" 2>&1) &&
+	fail "ran on a target that does not exist"
+assert_match "missing target named" "target $T/no/such/dev: no such file" "$msg"
+[ -e "$T/nt" ] && fail "output directory made although the target does not exist"
+
+# 7b. an engine built for another fio (the build's ABI-mismatch engine): the
+# runner's tiny job meets the ABI guard and stops before any output
+mm=$B/obj/mismatch/fio-blkfile-mismatch.so
+if [ -f "$mm" ]; then
+	mkdir -p "$T/engdir"
+	cp "$mm" "$T/engdir/fio-blkfile.so"
+	msg=$(ENGDIR=$T/engdir "$PERFPACK" run blockdev-perftest --variant same_sectors -o "$T/mm" 2>&1) &&
+		fail "ran with an engine built for another fio"
+	assert_match "ABI refusal passed on" "engine blkfile .*does not load into fio-.*built for .*loaded by" "$msg"
+	[ -d "$T/mm/raw" ] && fail "output written although the engine is for another fio"
+else
+	note "no $mm (built by make check): ABI refusal not exercised"
+fi
 
 # 8. not root: the scratch target is a file in $TMPDIR, removed afterwards
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

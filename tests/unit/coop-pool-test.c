@@ -6,7 +6,8 @@
  *
  * 1. split, dispatch and readahead window logic (pure functions);
  * 2. data through every combination of dispatch x fd x split x backend x
- *    ioctx (shared only outside TSan), with read-back checks;
+ *    ioctx (shared only outside TSan), with read-back checks; residuals of
+ *    short reads at EOF and the first error of a split request;
  * 3. io_context sharing through ioprio, asked of the workers' tids;
  * 4. a soak: 64 workers, 256 requests in flight, random reads and writes
  *    of 1..16 KiB split at 4 KiB, context readahead, every read checked
@@ -353,6 +354,52 @@ static void test_combinations(void)
 	}
 }
 
+/* Short reads at EOF leave a residual; a failing part's error wins. */
+static void test_resid_and_error(void)
+{
+	struct coop_pool_cfg cfg = {
+		.threads = 3, .split = 4096, .depth = 2, .max_len = 16384,
+	};
+	struct coop_req *req, *done[2];
+	struct coop_file bad = { .fd = -1 };
+	struct coop_pool *p;
+	struct coop_file cf;
+	char err[256];
+	int fd;
+
+	if (coop_pool_create(&cfg, &p, err, sizeof(err))) {
+		CHECK(0, "pool: %s", err);
+		return;
+	}
+	fd = open(path, O_RDONLY);
+	CHECK(!coop_pool_file_open(p, &cf, path, O_RDONLY, fd, 0, err, sizeof(err)),
+	      "open: %s", err);
+	req = coop_req_alloc(p);
+	req->buf = malloc(16384);
+	req->op = COOP_OP_READ;
+	req->file = &cf;
+	req->off = (uint64_t)NBLK * BLK - 6000;
+	req->len = 16384;
+	coop_pool_submit(p, req);
+	CHECK(coop_pool_reap(p, 1, 2, -1, done) == 1, "reap");
+	CHECK(req->error == 0 && req->resid == 16384 - 6000,
+	      "read across EOF: error %d resid %llu", req->error,
+	      (unsigned long long)req->resid);
+
+	req->file = &bad;
+	req->off = 0;
+	coop_pool_submit(p, req);
+	CHECK(coop_pool_reap(p, 1, 2, -1, done) == 1, "reap");
+	CHECK(req->error == EBADF, "bad descriptor: error %d", req->error);
+
+	coop_pool_stop(p);
+	coop_pool_file_close(p, &cf);
+	coop_pool_destroy(p);
+	close(fd);
+	free(req->buf);
+	coop_req_free(req);
+}
+
 /* --- 3. io_context sharing --------------------------------------------- */
 
 static void test_ioprio(void)
@@ -435,6 +482,7 @@ int main(int argc, char **argv)
 	prepare_file();
 	test_combinations();
 	printf("combinations: %d failures\n", failures);
+	test_resid_and_error();
 	test_ioprio();
 	soak(secs);
 	unlink(path);

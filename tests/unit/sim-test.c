@@ -241,6 +241,123 @@ static void submit_cb(void *ctx, uint64_t arg)
 }
 
 /*
+ * Request slots and congestion (2.6.29 get_request()/freed_request()):
+ * nr_requests 128 -> congested when the 113th request is allocated
+ * (128 - 16 + 1), clear once fewer than 103 (128 - 16 - 8 - 1) remain.
+ * 113 requests 64K apart that cannot merge, device 1 ms each: congested at
+ * submission; after 10 completions (t = 10 ms) 103 remain: still
+ * congested; the 11th completion (t = 11 ms) leaves 102: clear.  A merged
+ * bio takes no slot.
+ */
+static bool cong_at_10, cong_at_11;
+
+static void cong_probe(void *ctx, uint64_t arg)
+{
+	struct blkq *q = ctx;
+
+	if (arg == 10)
+		cong_at_10 = blkq_congested(q);
+	else
+		cong_at_11 = blkq_congested(q);
+}
+
+static void test_congestion(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	int i;
+
+	sim_params_default(&p);
+	CHECK_EQ(p.server_nr_requests, 128);
+	clk_init(&clk);
+	blkq_init(&q, &clk, &p, SIM_SCHED_NOOP, 1, 128 << 10);
+	blkq_set_nr_requests(&q, 128);
+	CHECK_EQ(q.cong_on, 113);
+	CHECK_EQ(q.cong_off, 103);
+	d.q = &q;
+	d.clk = &clk;
+	q.start = fake_start;
+	q.dev = &d;
+	q.done = fake_data;
+	q.owner = &d;
+	for (i = 0; i < 112; i++)
+		blkq_submit(&q, (uint64_t)i * (128 << 10), 64 << 10, 0);
+	CHECK(!blkq_congested(&q), "112 requests: not congested");
+	blkq_submit(&q, 111ULL * (128 << 10) + (64 << 10), 4096, 0);
+	CHECK_EQ(q.nr_rq, 112);			/* back merge: no new slot */
+	CHECK(!blkq_congested(&q), "merge: not congested");
+	blkq_submit(&q, 200ULL << 20, 64 << 10, 0);
+	CHECK_EQ(q.nr_rq, 113);
+	CHECK(blkq_congested(&q), "113 requests: congested");
+	/* probes after the completions due at the same instants */
+	clk_at(&clk, 10 * SIM_MS + 1, cong_probe, &q, 10);
+	clk_at(&clk, 11 * SIM_MS + 1, cong_probe, &q, 11);
+	while (clk_step(&clk) && d.n < 64)
+		;
+	CHECK(cong_at_10, "103 left at 10 ms: still congested");
+	CHECK(!cong_at_11, "102 left at 11 ms: clear");
+	CHECK_EQ(q.st.congested, 1);
+	CHECK_EQ(q.st.max_rq, 113);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
+/*
+ * page_cache_async_readahead() on a congested device: the marker is
+ * cleared and no window is read.  A 16 KiB read at 0 (max 32 pages) reads
+ * [0, 8) with the marker on page 4 (see test_readahead_classic); the next
+ * read [16K, 32K) hits it while the queue is congested: no I/O, the marker
+ * is gone, one skip counted, the state untouched (start 0, size 8).  The
+ * read after it misses on page 8 = start + size: the expected offset, so
+ * the window moves on as if nothing happened: [8, 24) (get_next_ra_size(8)
+ * = 16) with the marker on page 8, which this read hits at once: [24, 56).
+ * (This is how a per-file stream recovers; a thread whose state does not
+ * end there reads its command as is.)
+ */
+static bool always_congested(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+static void test_readahead_congested(void)
+{
+	struct pagecache pc;
+	struct io_rec io = { .k = 0 };
+	struct ra_ctx rc = { .pc = &pc, .algo = SIM_RA_CLASSIC, .io = rec_io, .ctx = &io };
+	struct ra_state ra;
+	struct file_read r;
+	uint32_t w;
+
+	pc_init(&pc, 64 << 20);
+	ra_state_init(&ra, 128);
+	fread_begin(&r, 0, 16384);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 1);
+	pc_complete(&pc, 0, 8);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 0);
+	CHECK(pc_marked(&pc, 4), "marker on page 4");
+
+	rc.congested = always_congested;
+	fread_begin(&r, 16384, 16384);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 0);
+	CHECK_EQ(io.k, 1);
+	CHECK(!pc_marked(&pc, 4), "marker cleared");
+	CHECK_EQ(rc.async_skipped, 1);
+
+	rc.congested = NULL;
+	fread_begin(&r, 32768, 16384);
+	CHECK_EQ(fread_step(&rc, &ra, &r, &w), 1);
+	CHECK_EQ(io.k, 3);
+	CHECK_EQ(io.first[1], 8);
+	CHECK_EQ(io.n[1], 16);
+	CHECK_EQ(io.first[2], 24);
+	CHECK_EQ(io.n[2], 32);
+	pc_free(&pc);
+}
+
+/*
  * HZ 250 (4 ms jiffies), slice_idle 8 ms = 2 jiffies, device 1 ms/request.
  * t=0: queue 1 submits at 0 and 64K.  t=0.5 ms: queue 2 submits at 1 MiB
  * (far: no close preemption).  Queue 1 is served 0..1, 1..2 ms, then runs
@@ -326,6 +443,45 @@ static void test_cfq_idle_hit(void)
 	CHECK_EQ(d.t[1], 5 * SIM_MS);
 	CHECK_EQ(d.off[2], 1 << 20);
 	CHECK_EQ(st->idle_hits, 1);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
+/*
+ * 2.6.30's close cooperator (sim_cfq_coop=1): in the private scene of
+ * test_cfq_idle, queue 2's request (1 MiB, within CFQ_SEEK_THR = 4 MiB of the
+ * head while queue 1 has no valid seek statistics) is a cooperator: no idling,
+ * it goes at 2 ms right after queue 1's last request.
+ */
+static void test_cfq_coop(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	struct submit_ev e1 = { &q, 0, 1 }, e2 = { &q, 65536, 1 }, e3 = { &q, 1 << 20, 2 };
+	const struct cfq_stats *st;
+
+	sim_params_default(&p);
+	p.cfq_coop = 1;
+	clk_init(&clk);
+	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+	d.q = &q;
+	d.clk = &clk;
+	q.start = fake_start;
+	q.dev = &d;
+	q.done = fake_data;
+	q.owner = &d;
+	clk_at(&clk, 0, submit_cb, &e1, 0);
+	clk_at(&clk, 1, submit_cb, &e2, 0);
+	clk_at(&clk, SIM_MS / 2, submit_cb, &e3, 0);
+	while (clk_step(&clk))
+		;
+	st = elv_cfq_stats(q.e);
+	CHECK_EQ(d.n, 3);
+	CHECK_EQ(d.t[2], 2 * SIM_MS);
+	CHECK_EQ(st->idle_expired, 0);	/* only queue 2 idles at the very end */
+	CHECK_EQ(st->coop_switches, 1);
 	blkq_free(&q);
 	clk_free(&clk);
 }
@@ -471,6 +627,33 @@ static void test_target_handoff(void)
 	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
 }
 
+/*
+ * Binding a command when the thread runs (bind_at_run): 5 threads, the
+ * initiator's 2 MiB readahead in 64 KiB commands (32 arrive together),
+ * 1 ms of scheduling noise.  Bound at wake-up, a thread that runs late starts
+ * its command after a later one (out of order > 0, no rebinds); bound when it
+ * runs, the first thread to run takes the oldest command, so commands start
+ * strictly in arrival order (out of order = 0) and some are taken by another
+ * thread than the one woken for them (rebinds > 0).
+ */
+static void test_bind_at_run(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_ra_kb = 2048;
+	p.client_max_sectors_kb = 64;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_out_of_order=") > 0, "%s", rep);
+	CHECK_EQ(field(rep, "tgt_rebinds="), 0);
+	p.bind_at_run = 1;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "tgt_out_of_order="), 0);
+	CHECK(field(rep, "tgt_rebinds=") > 0, "%s", rep);
+}
+
 static void test_determinism(void)
 {
 	struct sim_params p;
@@ -507,12 +690,16 @@ int main(void)
 	test_clock();
 	test_readahead_classic();
 	test_readahead_interleaved();
+	test_congestion();
+	test_readahead_congested();
 	test_cfq_idle();
 	test_cfq_idle_hit();
+	test_cfq_coop();
 	test_deadline_order();
 	test_disk();
 	test_link();
 	test_target_handoff();
+	test_bind_at_run();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
