@@ -26,8 +26,13 @@ for e in $ENGINES; do
 	# --enghelp=external:... does not work in fio 3.33; the plain path does.
 	help=$(run_fio --enghelp="$so" 2>&1) || fail "$e: fio --enghelp failed: $help"
 	n=0
-	while read -r name colon text; do
-		[ "$colon" = ":" ] || continue
+	# "name<pad>: help"; a 24-character name leaves no pad before the colon.
+	while IFS= read -r line; do
+		case $line in *:*) ;; *) continue ;; esac
+		name=${line%%:*}
+		name=${name%"${name##*[! ]}"}
+		text=${line#*:}
+		text=${text# }
 		case $name in
 		"${e}_"*|sim_*) ;;
 		*) fail "$e: option '$name' is not prefixed with '${e}_'" ;;
