@@ -7,15 +7,6 @@
 
 #include "engines/coop/dispatch.h"
 
-/*
- * How long one idle worker per queue spins for the next command before it
- * sleeps on the futex.  Only one spins: with many workers on few CPUs,
- * more spinners would steal the CPU the busy ones need.  2 us was the best
- * of 0/2/20 us on a loaded 2-CPU machine (tests/bench/coop-vs-psync.sh):
- * longer spins cost more than the futex wake-ups they save.
- */
-#define COOP_POP_SPIN_NS	2000
-
 unsigned int coop_dispatch_nqueues(enum coop_dispatch_mode mode,
 				   unsigned int nworkers)
 {
@@ -55,6 +46,7 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 		atomic_init(&q->len, 0);
 		q->sleepers = 0;
 		atomic_init(&q->spinner, 0);
+		coop_spin_init(&q->spin);
 		coop_event_init(&q->wake);
 	}
 	return 0;
@@ -129,9 +121,13 @@ struct coop_qitem *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 		}
 		coop_unlock(&q->lock);
 
-		/* Commands often arrive back to back: one worker spins. */
+		/*
+		 * Commands often arrive back to back: one worker spins (more
+		 * would steal the CPU the busy ones need), for as long as
+		 * spinning has been paying off lately (sync.h).
+		 */
 		if (!atomic_exchange_explicit(&q->spinner, 1, memory_order_acquire)) {
-			coop_spin_while_zero(&q->len, COOP_POP_SPIN_NS);
+			coop_spin_until(&q->spin, &q->len, 1);
 			atomic_store_explicit(&q->spinner, 0, memory_order_release);
 		}
 

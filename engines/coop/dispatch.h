@@ -50,6 +50,7 @@ struct coop_queue {
 	atomic_uint len;	/* written under lock, read by spinners */
 	unsigned int sleepers;	/* workers waiting on @wake (under lock) */
 	atomic_uint spinner;	/* a worker is spinning for the next command */
+	struct coop_spin spin;	/* its budget; owned by whoever is the spinner */
 	struct coop_event wake;
 } __attribute__((aligned(64)));	/* one cache line each: no false sharing */
 

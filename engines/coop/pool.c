@@ -74,6 +74,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	coop_lock_init(&p->dlock);
 	coop_event_init(&p->devent);
 	atomic_init(&p->ndone, 0);
+	coop_spin_init(&p->reap_spin);
 	atomic_init(&p->max_started, 0);
 	for (i = 0; i < COOP_RA_SLOTS; i++)
 		atomic_init(&p->ra_slot[i].busy, 0);
@@ -326,15 +327,26 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 
 	if (min > max)
 		min = max;
-	/*
-	 * No spinning here: on a loaded machine the job's thread spinning for
-	 * completions steals the CPU its workers need (see dispatch.c).
-	 */
 	for (;;) {
 		coop_lock(&p->dlock);
 		p->waiting = false;
 		n = take_done(p, n, max, out);
 		if (n >= min || n == max || expired) {
+			coop_unlock(&p->dlock);
+			return n;
+		}
+		coop_unlock(&p->dlock);
+
+		/*
+		 * Spin before sleeping while spinning pays off (sync.h): not
+		 * being "waiting" also spares the workers the futex wake-up.
+		 */
+		if (coop_spin_until(&p->reap_spin, &p->ndone, min - n))
+			continue;
+
+		coop_lock(&p->dlock);
+		n = take_done(p, n, max, out);
+		if (n >= min || n == max) {
 			coop_unlock(&p->dlock);
 			return n;
 		}

@@ -55,6 +55,7 @@ struct coop_pool {
 	unsigned int want;	/* reaper sleeps until ndone >= want */
 	bool waiting;
 	struct coop_event devent;
+	struct coop_spin reap_spin;	/* the reaper's (job thread's) budget */
 
 	atomic_uint_least64_t max_started;	/* highest stream seq started */
 	struct coop_part ra_slot[COOP_RA_SLOTS];

@@ -96,20 +96,30 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-unsigned int coop_spin_while_zero(atomic_uint *flag, int64_t ns)
+void coop_spin_init(struct coop_spin *s)
 {
-	int64_t end = mono_ns() + ns;
-	unsigned int v, i;
+	s->ns = COOP_SPIN_MIN_NS;
+}
+
+bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
+{
+	int64_t end = mono_ns() + s->ns;
+	unsigned int i;
 
 	for (;;) {
 		/* Look at the clock only now and then: it costs ~20 ns. */
 		for (i = 0; i < 32; i++) {
-			v = atomic_load_explicit(flag, memory_order_relaxed);
-			if (v)
-				return v;
+			if (atomic_load_explicit(ctr, memory_order_relaxed) >= want) {
+				if (s->ns < COOP_SPIN_MAX_NS)
+					s->ns *= 2;
+				return true;
+			}
 			coop_cpu_relax();
 		}
-		if (mono_ns() >= end)
-			return 0;
+		if (mono_ns() >= end) {
+			if (s->ns > COOP_SPIN_MIN_NS)
+				s->ns /= 2;
+			return false;
+		}
 	}
 }

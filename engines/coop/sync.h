@@ -10,6 +10,7 @@
 #define PERFPACK_COOP_SYNC_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* 0 free, 1 held, 2 held with waiters (Drepper, "Futexes Are Tricky"). */
@@ -38,12 +39,28 @@ void coop_event_wait(struct coop_event *e, unsigned int seen, int64_t timeout_ns
 void coop_event_wake(struct coop_event *e, int n);
 
 /*
- * Spin until *@flag is nonzero or about @ns nanoseconds passed; returns
- * the flag's last value.  A short spin saves the futex sleep and wake-up
- * when the other side answers within microseconds, as the pool's job
- * thread and workers do on page-cached I/O.
+ * An adaptive spin budget, in the spirit of glibc's adaptive mutexes.  A
+ * futex sleep costs the sleeper its wake-up latency: on an idle VM that is
+ * tens of microseconds (the vCPU itself must be woken), far more than a
+ * page-cached read, so waiting for the other side by spinning wins.  On a
+ * busy machine the spinner steals the CPU the other side needs, and the
+ * spin only delays the sleep.  So every spin that saw the other side answer
+ * doubles the next one's budget and every spin that ran out halves it,
+ * between COOP_SPIN_MIN_NS and COOP_SPIN_MAX_NS.  One owner per budget.
  */
-unsigned int coop_spin_while_zero(atomic_uint *flag, int64_t ns);
+#define COOP_SPIN_MIN_NS	1000
+#define COOP_SPIN_MAX_NS	64000
+
+struct coop_spin {
+	int64_t ns;
+};
+
+void coop_spin_init(struct coop_spin *s);
+/*
+ * Spin until *@ctr >= @want or the budget runs out, then adapt the budget.
+ * Returns true when the count was reached.
+ */
+bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want);
 
 /* CPU relax hint for short spins before sleeping. */
 static inline void coop_cpu_relax(void)

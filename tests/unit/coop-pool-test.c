@@ -4,7 +4,8 @@
  *
  *   coop-pool-test FILE [SOAK_SECONDS]
  *
- * 1. split, dispatch and readahead window logic (pure functions);
+ * 1. split, dispatch and readahead window logic and the adaptive spin
+ *    budget (pure functions);
  * 2. data through every combination of dispatch x fd x split x backend x
  *    ioctx (shared only outside TSan), with read-back checks; residuals of
  *    short reads at EOF and the first error of a split request;
@@ -467,6 +468,28 @@ static void soak(double secs)
 	}
 }
 
+/* A spin that sees its count doubles the next budget, one that runs out halves it. */
+static void test_spin_budget(void)
+{
+	struct coop_spin s;
+	atomic_uint ctr;
+	int i;
+
+	coop_spin_init(&s);
+	atomic_init(&ctr, 3);
+	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: starts at the minimum");
+	CHECK(coop_spin_until(&s, &ctr, 3), "spin: count already reached");
+	CHECK(s.ns == 2 * COOP_SPIN_MIN_NS, "spin: success doubles the budget");
+	for (i = 0; i < 20; i++)
+		coop_spin_until(&s, &ctr, 1);
+	CHECK(s.ns == COOP_SPIN_MAX_NS, "spin: capped at the maximum");
+	CHECK(!coop_spin_until(&s, &ctr, 4), "spin: runs out when never reached");
+	CHECK(s.ns == COOP_SPIN_MAX_NS / 2, "spin: running out halves the budget");
+	for (i = 0; i < 20; i++)
+		coop_spin_until(&s, &ctr, 4);
+	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: floored at the minimum");
+}
+
 int main(int argc, char **argv)
 {
 	double secs = argc > 2 ? atof(argv[2]) : 5;
@@ -479,6 +502,7 @@ int main(int argc, char **argv)
 	test_split();
 	test_dispatch_policy();
 	test_readahead();
+	test_spin_budget();
 	prepare_file();
 	test_combinations();
 	printf("combinations: %d failures\n", failures);
