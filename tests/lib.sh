@@ -107,23 +107,27 @@ engine() {
 	echo "$so"
 }
 
-# run_fio ARGS...: fio with the sanitizer runtime preloaded when needed
-# (an ASan/TSan engine cannot be dlopen()ed into an uninstrumented fio
-# unless the runtime is loaded first).  Under TSan, races inside fio itself
-# are suppressed (tests/fio-tsan.supp); the engines' are not.
-run_fio() {
-	local pre=
+# san_env: the environment an uninstrumented fio needs to load a sanitizer
+# build of an engine, as "VAR=value" words in the array SAN_ENV (empty in
+# a normal build): the runtime preloaded (it must come first), and under
+# TSan the suppressions for races inside fio itself (tests/fio-tsan.supp;
+# the engines' races are not suppressed).  For wrappers that start fio.
+san_env() {
+	SAN_ENV=()
 	case ${SANITIZE:-} in
-	*address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;;
-	*thread*) pre=$(${CC:-cc} -print-file-name=libtsan.so) ;;
+	*address*)
+		SAN_ENV=("LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)"
+			"ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}") ;;
+	*thread*)
+		SAN_ENV=("LD_PRELOAD=$(${CC:-cc} -print-file-name=libtsan.so)"
+			"TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$TOP/tests/fio-tsan.supp}") ;;
 	esac
-	if [ -n "$pre" ]; then
-		LD_PRELOAD=$pre ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} \
-			TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$TOP/tests/fio-tsan.supp} \
-			"$FIO" "$@"
-	else
-		"$FIO" "$@"
-	fi
+}
+
+# run_fio ARGS...: fio, with san_env's environment in sanitizer builds.
+run_fio() {
+	san_env
+	env "${SAN_ENV[@]}" "$FIO" "$@"
 }
 
 drop_caches() {

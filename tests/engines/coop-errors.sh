@@ -29,12 +29,8 @@ refused() {
 }
 
 # Sanitizer runtimes must be preloaded for the engine to load at all.
-pre=
-case ${SANITIZE:-} in
-*address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;;
-*thread*) pre=$(${CC:-cc} -print-file-name=libtsan.so) ;;
-esac
-env=(env ${pre:+LD_PRELOAD=$pre} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1})
+san_env
+env=(env "${SAN_ENV[@]}")
 # TSan cannot follow fio's fork mode.
 mode=()
 coop_is_tsan && mode=(--thread)
