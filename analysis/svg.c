@@ -50,6 +50,29 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
+/*
+ * Labels are usually target paths plus a direction; what tells two series
+ * apart is the tail.  Longer than the legend column (MR at 11 px) shows as
+ * "…" and the tail; the <title> around it keeps the whole label for hover.
+ */
+#define LEGEND_CHARS 36
+
+static void legend_label(FILE *f, const char *label)
+{
+	size_t n = strlen(label);
+
+	if (n <= LEGEND_CHARS) {
+		esc(f, label);
+		return;
+	}
+	label += n - (LEGEND_CHARS - 1);
+	/* Do not start inside a UTF-8 sequence. */
+	while ((*label & 0xc0) == 0x80)
+		label++;
+	fputs("\u2026", f);
+	esc(f, label);
+}
+
 static void bs_label(char *buf, size_t len, double l2)
 {
 	static const char units[] = "kmgt";
@@ -146,8 +169,10 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n",
 				W - MR + 16, ly - 4, col);
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", W - MR + 36, ly + 1);
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\"><title>", W - MR + 36, ly + 1);
 			esc(f, ln[i].label);
+			fputs("</title>", f);
+			legend_label(f, ln[i].label);
 			fputs("</text>\n", f);
 		}
 	}
