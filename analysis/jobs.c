@@ -104,6 +104,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	const char *s;
 	unsigned kb_base = 1024;
 	uint64_t bs[NDIR];
+	double port;
 	int i, mean_bs;
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
@@ -115,7 +116,9 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	j->aggregate = !strcmp(j->name, "All clients");
 	/* several fio servers may share a hostname (one per port) */
 	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
-	j->port = (int)num0(jo, "port");
+	/* A TCP port or nothing: a double outside int's range must not be cast. */
+	port = num0(jo, "port");
+	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
 	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
 		j->host = intern(j->aggregate ? "All clients" :
 				 cJSON_IsString(v) ? v->valuestring : "-");
