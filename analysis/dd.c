@@ -49,9 +49,7 @@ static struct table *dd_of(const struct partition *p)
 	label_col(t, "job", NULL, "job", COL_DATA_ONLY, 0, "");
 	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
 	label_col(t, "dir", NULL, "rw", COL_DATA_ONLY, 0, "");
-	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "run");
+	run_col(t, "");
 	c = table_col(t, "bytes", "bytes", COL_INT, 0, 0, "");
 	c->flags |= COL_DATA_ONLY;
 	col_metric(c, "bytes", 1, NULL);
@@ -111,9 +109,7 @@ static struct table *iostat_of(const struct partition *p)
 	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");
 	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
-	c = table_col(t, "run", NULL, COL_INT, 0, 0, "");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "run");
+	run_col(t, "");
 	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
 		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,
 			      k + 1 < sizeof(cols) / sizeof(*cols) ? " " : "");

@@ -26,10 +26,7 @@ static struct table *summary_of(const struct partition *p)
 	label_col(t, "job", "job", "job", COL_LEFT, 0, "  ");
 	label_col(t, "host", "host", "host", COL_LEFT, 0, "  ");
 	label_col(t, "target", NULL, "target", COL_DATA_ONLY, 0, "  ");
-	/* the same job file run twice must not give two identical series */
-	c = table_col(t, "run", NULL, COL_INT, 0, 0, "  ");
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "run");
+	run_col(t, "  ");
 	label_col(t, "rw", "rw", NULL, COL_LEFT, 0, "  ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 0, "  ");
 	c = table_col(t, "bs", "bytes", COL_INT, 0, 0, "  ");

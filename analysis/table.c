@@ -70,6 +70,15 @@ void col_tag(struct col *c, const char *tag)
 	c->tag = xstrdup(tag);
 }
 
+struct col *run_col(struct table *t, const char *sep)
+{
+	struct col *c = table_col(t, "run", NULL, COL_INT, 0, 0, sep);
+
+	c->flags |= COL_DATA_ONLY;
+	col_tag(c, "run");
+	return c;
+}
+
 void table_tag(struct table *t, const char *key, const char *value)
 {
 	char *s = xasprintf("%s%s%s=%s", t->tags ? t->tags : "", t->tags ? TAGSEP : "",

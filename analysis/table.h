@@ -75,6 +75,11 @@ struct col *label_col(struct table *t, const char *key, const char *hdr, const c
 void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2);
 void col_metric(struct col *c, const char *field, double scale, const char *ftags);
 void col_tag(struct col *c, const char *tag);
+/*
+ * The data-only "run" column, tagged "run": which fio run of a job file a
+ * row comes from, so the same job file run twice gives two series.
+ */
+struct col *run_col(struct table *t, const char *sep);
 void table_tag(struct table *t, const char *key, const char *value);
 void table_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_pre(struct table *t, const char *line);
