@@ -4,8 +4,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "engines/coop/dispatch.h"
+#include "engines/coop/sys.h"
 
 unsigned int coop_dispatch_nqueues(enum coop_dispatch_mode mode,
 				   unsigned int nworkers)
@@ -25,80 +28,148 @@ unsigned int coop_dispatch_queue_for(enum coop_dispatch_mode mode,
 	return mode == COOP_DISPATCH_RR ? w : 0;
 }
 
-int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
-		       unsigned int nworkers)
+static uint64_t pow2_at_least(uint64_t n)
 {
+	uint64_t e = 2;
+
+	while (e < n)
+		e <<= 1;
+	return e;
+}
+
+int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
+		       unsigned int nworkers, unsigned int depth,
+		       unsigned int maxparts, unsigned int extra)
+{
+	uint64_t entries, k, per_req;
 	unsigned int i;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	d->mode = mode;
 	d->nworkers = nworkers;
 	d->nqueues = coop_dispatch_nqueues(mode, nworkers);
+	d->max_spinners = ncpu > 0 ? (unsigned int)ncpu : 1;
 	d->seq = 0;
 	atomic_init(&d->stopping, 0);
+	/*
+	 * What can be queued at once: every part of @depth requests, plus
+	 * @extra lone commands.  rr spreads one request's consecutive parts
+	 * evenly, so a queue holds at most its share of each request.
+	 */
+	per_req = (maxparts + d->nqueues - 1) / d->nqueues;
+	entries = pow2_at_least((uint64_t)depth * per_req + extra);
+	d->wspin = aligned_alloc(64, sizeof(*d->wspin) * nworkers);
 	d->q = aligned_alloc(64, sizeof(*d->q) * d->nqueues);
-	if (!d->q)
-		return -ENOMEM;
+	if (!d->q || !d->wspin)
+		goto enomem;
+	for (i = 0; i < nworkers; i++)
+		coop_spin_init(&d->wspin[i].spin);
+	memset(d->q, 0, sizeof(*d->q) * d->nqueues);
 	for (i = 0; i < d->nqueues; i++) {
 		struct coop_queue *q = &d->q[i];
 
-		coop_lock_init(&q->lock);
-		q->head = q->tail = NULL;
-		atomic_init(&q->len, 0);
-		q->sleepers = 0;
-		atomic_init(&q->spinner, 0);
-		coop_spin_init(&q->spin);
+		q->slot = aligned_alloc(64, sizeof(*q->slot) * entries);
+		if (!q->slot)
+			goto enomem;
+		q->mask = entries - 1;
+		q->tail = 0;
+		atomic_init(&q->head, 0);
+		for (k = 0; k < entries; k++) {
+			atomic_init(&q->slot[k].seq, k);
+			q->slot[k].item = NULL;
+		}
+		atomic_init(&q->spinners, 0);
+		atomic_init(&q->sleepers, 0);
 		coop_event_init(&q->wake);
 	}
 	return 0;
+
+enomem:
+	coop_dispatch_destroy(d);
+	return -ENOMEM;
 }
 
 void coop_dispatch_destroy(struct coop_dispatch *d)
 {
+	unsigned int i;
+
+	for (i = 0; d->q && i < d->nqueues; i++)
+		free(d->q[i].slot);
 	free(d->q);
+	free(d->wspin);
 	d->q = NULL;
+	d->wspin = NULL;
 }
 
-unsigned int coop_dispatch_push(struct coop_dispatch *d, struct coop_qitem *it)
+unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 {
 	unsigned int qi = coop_dispatch_queue_of(d->mode, d->seq++, d->nworkers);
 	struct coop_queue *q = &d->q[qi];
-	int wake;
+	struct coop_slot *s = &q->slot[q->tail & q->mask];
+	uint64_t queued;
 
-	it->next = NULL;
-	coop_lock(&q->lock);
-	if (q->tail)
-		q->tail->next = it;
-	else
-		q->head = it;
-	q->tail = it;
-	atomic_store_explicit(&q->len, atomic_load_explicit(&q->len, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
 	/*
-	 * Only pay for a futex wake when a worker is asleep and no spinning
-	 * worker is about to take the command.
+	 * The ring is sized for everything that can be in flight, so the
+	 * slot is free; should a consumer still be reading it, wait.
 	 */
-	wake = q->sleepers > 0 &&
-	       atomic_load_explicit(&q->len, memory_order_relaxed) >
-	       atomic_load_explicit(&q->spinner, memory_order_relaxed);
-	coop_unlock(&q->lock);
-	if (wake)
-		coop_event_wake(&q->wake, 1);
+	while (atomic_load_explicit(&s->seq, memory_order_acquire) != q->tail)
+		coop_sys(SYS_sched_yield);
+	s->item = item;
+	atomic_store_explicit(&s->seq, q->tail + 1, memory_order_release);
+	q->tail++;
+
+	/*
+	 * A read-modify-write, not a load: it is ordered after the store
+	 * above against a worker's increment before its last look at the
+	 * ring (coop_dispatch_pop()), so one of the two always sees the other.
+	 * Only pay for a futex wake when a worker sleeps and the polling
+	 * ones cannot take everything queued.
+	 */
+	if (!atomic_fetch_add_explicit(&q->sleepers, 0, memory_order_seq_cst))
+		return qi;
+	queued = q->tail - atomic_load_explicit(&q->head, memory_order_relaxed);
+	if (queued <= atomic_load_explicit(&q->spinners, memory_order_relaxed))
+		return qi;
+	coop_event_wake(&q->wake, 1);
 	return qi;
 }
 
-static struct coop_qitem *take(struct coop_queue *q)
+/* Claim the oldest command of @q, or NULL when it is empty. */
+static void *try_pop(struct coop_queue *q)
 {
-	struct coop_qitem *it = q->head;
+	uint64_t pos = atomic_load_explicit(&q->head, memory_order_relaxed);
+	struct coop_slot *s;
+	uint64_t seq;
+	void *item;
 
-	if (it) {
-		q->head = it->next;
-		if (!q->head)
-			q->tail = NULL;
-		atomic_store_explicit(&q->len,
-				      atomic_load_explicit(&q->len, memory_order_relaxed) - 1,
-				      memory_order_relaxed);
+	for (;;) {
+		s = &q->slot[pos & q->mask];
+		seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+		if (seq == pos + 1) {
+			if (atomic_compare_exchange_weak_explicit(&q->head, &pos, pos + 1,
+								  memory_order_relaxed,
+								  memory_order_relaxed))
+				break;
+			/* Another worker took it; @pos is the new head. */
+		} else if (seq == pos) {
+			return NULL;			/* not yet published */
+		} else {
+			pos = atomic_load_explicit(&q->head, memory_order_relaxed);
+		}
 	}
-	return it;
+	item = s->item;
+	/* Hand the slot back to the producer, one lap later. */
+	atomic_store_explicit(&s->seq, pos + q->mask + 1, memory_order_release);
+	return item;
+}
+
+static bool queue_ready(const void *arg)
+{
+	const struct coop_queue *q = arg;
+	uint64_t pos = atomic_load_explicit(&q->head, memory_order_relaxed);
+
+	return atomic_load_explicit(&q->slot[pos & q->mask].seq,
+				    memory_order_relaxed) == pos + 1;
 }
 
 static int stopping(struct coop_dispatch *d)
@@ -106,44 +177,43 @@ static int stopping(struct coop_dispatch *d)
 	return atomic_load_explicit(&d->stopping, memory_order_acquire);
 }
 
-struct coop_qitem *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
-				     bool wait)
+void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w, bool wait)
 {
 	struct coop_queue *q = &d->q[coop_dispatch_queue_for(d->mode, w)];
-	struct coop_qitem *it;
 	unsigned int seen;
+	bool polled;
+	void *item;
+
+	item = try_pop(q);
+	if (item || !wait)
+		return item;
 	for (;;) {
-		coop_lock(&q->lock);
-		it = take(q);
-		if (it || !wait || stopping(d)) {
-			coop_unlock(&q->lock);
-			return it;
-		}
-		coop_unlock(&q->lock);
-
 		/*
-		 * Commands often arrive back to back: one worker spins (more
-		 * would steal the CPU the busy ones need), for as long as
-		 * spinning has been paying off lately (sync.h).
+		 * Commands often arrive back to back: poll for as long as
+		 * polling has been paying off lately (sync.h), but never with
+		 * more workers than there are CPUs to poll on.
 		 */
-		if (!atomic_exchange_explicit(&q->spinner, 1, memory_order_acquire)) {
-			coop_spin_until(&q->spin, &q->len, 1);
-			atomic_store_explicit(&q->spinner, 0, memory_order_release);
-		}
+		polled = atomic_fetch_add_explicit(&q->spinners, 1, memory_order_relaxed) <
+			 d->max_spinners &&
+			 coop_spin_while(&d->wspin[w].spin, queue_ready, q);
+		atomic_fetch_sub_explicit(&q->spinners, 1, memory_order_relaxed);
+		item = try_pop(q);
+		if (item)
+			return item;
+		if (polled && !stopping(d))
+			continue;	/* another worker was quicker: poll again */
 
-		coop_lock(&q->lock);
-		it = take(q);
-		if (it || stopping(d)) {
-			coop_unlock(&q->lock);
-			return it;
-		}
-		q->sleepers++;
+		/* Sleep: announce it, then look once more (see push). */
+		atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
 		seen = coop_event_get(&q->wake);
-		coop_unlock(&q->lock);
-		coop_event_wait(&q->wake, seen, -1);
-		coop_lock(&q->lock);
-		q->sleepers--;
-		coop_unlock(&q->lock);
+		item = try_pop(q);
+		if (!item && !stopping(d))
+			coop_event_wait(&q->wake, seen, -1);
+		atomic_fetch_sub_explicit(&q->sleepers, 1, memory_order_relaxed);
+		if (!item)
+			item = try_pop(q);
+		if (item || stopping(d))
+			return item;
 	}
 }
 
@@ -152,12 +222,7 @@ void coop_dispatch_stop(struct coop_dispatch *d)
 	unsigned int i;
 
 	atomic_store_explicit(&d->stopping, 1, memory_order_release);
-	for (i = 0; i < d->nqueues; i++) {
-		struct coop_queue *q = &d->q[i];
-
-		/* Take the lock so no worker is between its check and its sleep. */
-		coop_lock(&q->lock);
-		coop_unlock(&q->lock);
-		coop_event_wake(&q->wake, INT32_MAX);
-	}
+	/* A worker reads the count before it checks @stopping: it wakes. */
+	for (i = 0; i < d->nqueues; i++)
+		coop_event_wake(&d->q[i].wake, INT32_MAX);
 }

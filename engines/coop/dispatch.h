@@ -10,9 +10,9 @@
  * readahead windows count as commands too.
  *
  * The policy functions are pure (the model uses them); struct
- * coop_dispatch is the thread-safe set of queues the pool runs on.  Its
- * waiting uses futexes and atomics only, never libc's thread state, so
- * workers created with a raw clone(CLONE_IO) can use it.
+ * coop_dispatch is the thread-safe set of queues the pool runs on.  It
+ * uses atomics and futexes only, never libc's thread state, so workers
+ * created with a raw clone(CLONE_IO) can use it.
  */
 #ifndef PERFPACK_COOP_DISPATCH_H
 #define PERFPACK_COOP_DISPATCH_H
@@ -39,46 +39,68 @@ unsigned int coop_dispatch_queue_of(enum coop_dispatch_mode mode, uint64_t seq,
 unsigned int coop_dispatch_queue_for(enum coop_dispatch_mode mode,
 				     unsigned int w);
 
-/* An entry in a queue; embed it in the command. */
-struct coop_qitem {
-	struct coop_qitem *next;
+/*
+ * One queue: a bounded multi-consumer ring (Dmitry Vyukov's MPMC queue with
+ * a single producer).  Every slot carries a sequence number saying whose
+ * turn it is, so the job's thread publishes a command with one release
+ * store and a worker claims one with one compare-and-swap on @head; no
+ * lock, no list node shared between the two sides.  What each side writes
+ * sits on a cache line of its own: the producer's tail, the consumers'
+ * head, the polling count, and the sleepers the producer checks.
+ */
+struct coop_slot {
+	atomic_uint_least64_t seq;
+	void *item;
 };
 
+#define COOP_CACHELINE __attribute__((aligned(64)))
+
 struct coop_queue {
-	struct coop_lock lock;
-	struct coop_qitem *head, *tail;
-	atomic_uint len;	/* written under lock, read by spinners */
-	unsigned int sleepers;	/* workers waiting on @wake (under lock) */
-	atomic_uint spinner;	/* a worker is spinning for the next command */
-	struct coop_spin spin;	/* its budget; owned by whoever is the spinner */
+	uint64_t tail COOP_CACHELINE;		/* producer only */
+	atomic_uint_least64_t head COOP_CACHELINE;	/* consumers */
+	struct coop_slot *slot COOP_CACHELINE;	/* read-only once set up */
+	uint64_t mask;
+	atomic_uint spinners COOP_CACHELINE;	/* workers polling the ring */
+	atomic_uint sleepers COOP_CACHELINE;	/* workers asleep on @wake */
 	struct coop_event wake;
-} __attribute__((aligned(64)));	/* one cache line each: no false sharing */
+} COOP_CACHELINE;
+
+/* A worker's own spin budget, alone on its cache line. */
+struct coop_wspin {
+	struct coop_spin spin;
+} COOP_CACHELINE;
 
 struct coop_dispatch {
 	enum coop_dispatch_mode mode;
 	unsigned int nworkers, nqueues;
+	unsigned int max_spinners;	/* more pollers than CPUs cannot help */
 	uint64_t seq;		/* commands pushed (pusher only) */
 	atomic_int stopping;	/* pop returns NULL once drained */
 	struct coop_queue *q;
+	struct coop_wspin *wspin;
 };
 
-/* 0 or -ENOMEM. */
+/*
+ * Set up queues for @depth requests of up to @maxparts commands each, plus
+ * @extra lone commands (readahead windows) in flight at once.  0 or -ENOMEM.
+ */
 int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
-		       unsigned int nworkers);
+		       unsigned int nworkers, unsigned int depth,
+		       unsigned int maxparts, unsigned int extra);
 void coop_dispatch_destroy(struct coop_dispatch *d);
 
 /*
- * Queue @it as the next command; returns the worker queue it went to.
+ * Queue @item as the next command; returns the worker queue it went to.
  * Single producer: the job's thread.
  */
-unsigned int coop_dispatch_push(struct coop_dispatch *d, struct coop_qitem *it);
+unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item);
 
 /*
- * Take worker @w's next command.  With @wait, sleep until there is one or
- * the dispatcher stops (then NULL); without, NULL when none is queued.
+ * Take worker @w's next command.  With @wait, poll then sleep until there
+ * is one or the dispatcher stops (then NULL); without, NULL when none is
+ * queued.
  */
-struct coop_qitem *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
-				     bool wait);
+void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w, bool wait);
 
 /* Wake every worker; pops return NULL once their queue is empty. */
 void coop_dispatch_stop(struct coop_dispatch *d);

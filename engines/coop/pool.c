@@ -71,9 +71,11 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	if (!p->cfg.depth)
 		p->cfg.depth = 1;
 	p->maxparts = coop_split_count(cfg->max_len, cfg->split);
-	coop_lock_init(&p->dlock);
-	coop_event_init(&p->devent);
-	atomic_init(&p->ndone, 0);
+	atomic_init(&p->done.head, NULL);
+	atomic_init(&p->done.ndone, 0);
+	atomic_init(&p->done.want, 0);
+	atomic_init(&p->done.waiting, 0);
+	coop_event_init(&p->done.ev);
 	coop_spin_init(&p->reap_spin);
 	atomic_init(&p->max_started, 0);
 	for (i = 0; i < COOP_RA_SLOTS; i++)
@@ -90,7 +92,8 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",
 			 (unsigned short)i);
 	}
-	if (coop_dispatch_init(&p->disp, cfg->dispatch, cfg->threads)) {
+	if (coop_dispatch_init(&p->disp, cfg->dispatch, cfg->threads,
+			       p->cfg.depth, p->maxparts, COOP_RA_SLOTS)) {
 		free(p->w);
 		free(p);
 		goto enomem;
@@ -250,7 +253,7 @@ static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
 	part->op = COOP_OP_READAHEAD;
 	part->flags = 0;
 	part->seq = p->disp.seq;
-	coop_dispatch_push(&p->disp, &part->qi);
+	coop_dispatch_push(&p->disp, part);
 }
 
 void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
@@ -287,7 +290,7 @@ void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
 		part->op = req->op;
 		part->flags = req->flags;
 		part->seq = p->disp.seq;
-		coop_dispatch_push(&p->disp, &part->qi);
+		coop_dispatch_push(&p->disp, part);
 	}
 	/* After the read itself: the window is for what comes next. */
 	if (ra)
@@ -302,19 +305,66 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static unsigned int take_done(struct coop_pool *p, unsigned int n,
-			      unsigned int max, struct coop_req **out)
+/* Move what the workers completed to the ready list, oldest first. */
+static bool take_done(struct coop_pool *p)
+{
+	struct coop_req *req, *next, *fifo = NULL;
+	unsigned int n = 0;
+
+	if (!atomic_load_explicit(&p->done.head, memory_order_relaxed))
+		return false;
+	req = atomic_exchange_explicit(&p->done.head, NULL, memory_order_acquire);
+	for (; req; req = next, n++) {
+		next = req->done_next;
+		req->done_next = fifo;
+		fifo = req;
+	}
+	if (!fifo)
+		return false;
+	if (p->ready_tail)
+		p->ready_tail->done_next = fifo;
+	else
+		p->ready_head = fifo;
+	while (fifo->done_next)
+		fifo = fifo->done_next;
+	p->ready_tail = fifo;
+	atomic_fetch_sub_explicit(&p->done.ndone, n, memory_order_relaxed);
+	return true;
+}
+
+static unsigned int take_ready(struct coop_pool *p, unsigned int n,
+			       unsigned int max, struct coop_req **out)
 {
 	struct coop_req *req;
 
-	while (n < max && (req = p->done_head)) {
-		p->done_head = req->done_next;
-		if (!p->done_head)
-			p->done_tail = NULL;
-		atomic_fetch_sub_explicit(&p->ndone, 1, memory_order_relaxed);
+	while (n < max && (req = p->ready_head)) {
+		p->ready_head = req->done_next;
+		if (!p->ready_head)
+			p->ready_tail = NULL;
 		out[n++] = req;
 	}
 	return n;
+}
+
+/*
+ * Sleep until @want more requests are done, the deadline passes or a
+ * spurious wake-up: the caller looks again either way.
+ */
+static void sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
+{
+	unsigned int seen;
+	int64_t left = -1;
+
+	atomic_store_explicit(&p->done.want, want, memory_order_relaxed);
+	/* seq_cst, against the worker's count-then-look (worker.c). */
+	atomic_store_explicit(&p->done.waiting, 1, memory_order_seq_cst);
+	seen = coop_event_get(&p->done.ev);
+	if (deadline)
+		left = deadline - mono_ns();
+	if ((!deadline || left > 0) &&
+	    atomic_load_explicit(&p->done.ndone, memory_order_seq_cst) < want)
+		coop_event_wait(&p->done.ev, seen, left);
+	atomic_store_explicit(&p->done.waiting, 0, memory_order_relaxed);
 }
 
 unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
@@ -323,47 +373,27 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 {
 	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
 	bool expired = timeout_ns == 0;
-	unsigned int n = 0, seen;
+	unsigned int n = 0;
 
 	if (min > max)
 		min = max;
 	for (;;) {
-		coop_lock(&p->dlock);
-		p->waiting = false;
-		n = take_done(p, n, max, out);
-		if (n >= min || n == max || expired) {
-			coop_unlock(&p->dlock);
+		n = take_ready(p, n, max, out);
+		if (n >= min || n == max)
 			return n;
-		}
-		coop_unlock(&p->dlock);
-
-		/*
-		 * Spin before sleeping while spinning pays off (sync.h): not
-		 * being "waiting" also spares the workers the futex wake-up.
-		 */
-		if (coop_spin_until(&p->reap_spin, &p->ndone, min - n))
+		if (take_done(p))
 			continue;
-
-		coop_lock(&p->dlock);
-		n = take_done(p, n, max, out);
-		if (n >= min || n == max) {
-			coop_unlock(&p->dlock);
+		if (expired)
 			return n;
-		}
-		p->want = min - n;
-		p->waiting = true;
-		seen = coop_event_get(&p->devent);
-		coop_unlock(&p->dlock);
-
-		if (timeout_ns < 0) {
-			coop_event_wait(&p->devent, seen, -1);
-		} else {
-			int64_t left = deadline - mono_ns();
-
-			if (left > 0)
-				coop_event_wait(&p->devent, seen, left);
-			expired = mono_ns() >= deadline;
-		}
+		/*
+		 * Poll before sleeping while polling pays off (sync.h): not
+		 * "waiting" also spares the workers the futex wake-up.
+		 */
+		if (coop_spin_until(&p->reap_spin, &p->done.ndone, min - n))
+			continue;
+		sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
+		if (timeout_ns > 0 && mono_ns() >= deadline)
+			expired = true;
 	}
 }
 

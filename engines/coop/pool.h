@@ -40,6 +40,7 @@ struct coop_pool_cfg {
 	unsigned int depth;	/* most requests in flight at once */
 	uint64_t max_len;	/* largest request, bytes */
 	int direct;		/* files are O_DIRECT: no readahead to do */
+	int stats;		/* keep the out-of-order count (coop_stats) */
 };
 
 enum coop_op {
@@ -62,7 +63,6 @@ struct coop_file {
 
 /* One command as a worker executes it. */
 struct coop_part {
-	struct coop_qitem qi;
 	struct coop_req *req;	/* NULL for a readahead window */
 	struct coop_file *file;
 	uint64_t off, len;

@@ -72,6 +72,7 @@ static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 		.depth		= td->o.iodepth,
 		.max_len	= max_bs(td),
 		.direct		= td->o.odirect,
+		.stats		= o->stats,
 	};
 	struct coop_pool_job *j;
 	char err[256] = "";

@@ -48,16 +48,26 @@ struct coop_pool {
 	struct coop_dispatch disp;
 	unsigned int maxparts;	/* parts of the largest request */
 
-	/* Completed requests, FIFO; workers append, the job's thread reaps. */
-	struct coop_lock dlock;
-	struct coop_req *done_head, *done_tail;
-	atomic_uint ndone;
-	unsigned int want;	/* reaper sleeps until ndone >= want */
-	bool waiting;
-	struct coop_event devent;
-	struct coop_spin reap_spin;	/* the reaper's (job thread's) budget */
+	/*
+	 * Completed requests: workers push them on a lock-free stack, the
+	 * job's thread takes the whole stack at once.  @ndone counts them
+	 * from before the push until they are taken.  One cache line, which
+	 * the job's thread only reads while it polls.
+	 */
+	struct {
+		_Atomic(struct coop_req *) head;
+		atomic_uint ndone;
+		atomic_uint want;	/* the reaper sleeps until ndone >= want */
+		atomic_int waiting;
+		struct coop_event ev;
+	} done __attribute__((aligned(64)));
 
-	atomic_uint_least64_t max_started;	/* highest stream seq started */
+	/* The job's thread only. */
+	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
+	struct coop_spin reap_spin;
+
+	atomic_uint_least64_t max_started __attribute__((aligned(64)));
+					/* highest stream seq started (coop_stats) */
 	struct coop_part ra_slot[COOP_RA_SLOTS];
 	unsigned int ra_next;	/* where to look for a free slot */
 	uint64_t ra_dropped;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Futex lock and event for the pool; see sync.h.
+ * Futex event and adaptive spinning for the pool; see sync.h.
  */
 #include <limits.h>
 #include <linux/futex.h>
@@ -18,45 +18,6 @@ static void futex_wait(atomic_uint *addr, unsigned int val,
 static void futex_wake(atomic_uint *addr, int n)
 {
 	coop_sys(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n);
-}
-
-void coop_lock_init(struct coop_lock *l)
-{
-	atomic_init(&l->v, 0);
-}
-
-void coop_lock(struct coop_lock *l)
-{
-	int c = 0;
-	int spin;
-
-	if (atomic_compare_exchange_strong_explicit(&l->v, &c, 1,
-						    memory_order_acquire,
-						    memory_order_relaxed))
-		return;
-	/* Hold times are a few list operations: spin a little first. */
-	for (spin = 0; spin < 100; spin++) {
-		coop_cpu_relax();
-		c = 0;
-		if (atomic_compare_exchange_weak_explicit(&l->v, &c, 1,
-							  memory_order_acquire,
-							  memory_order_relaxed))
-			return;
-	}
-	if (c != 2)
-		c = atomic_exchange_explicit(&l->v, 2, memory_order_acquire);
-	while (c != 0) {
-		futex_wait((atomic_uint *)&l->v, 2, NULL);
-		c = atomic_exchange_explicit(&l->v, 2, memory_order_acquire);
-	}
-}
-
-void coop_unlock(struct coop_lock *l)
-{
-	if (atomic_fetch_sub_explicit(&l->v, 1, memory_order_release) != 1) {
-		atomic_store_explicit(&l->v, 0, memory_order_release);
-		futex_wake((atomic_uint *)&l->v, 1);
-	}
 }
 
 void coop_event_init(struct coop_event *e)
@@ -101,25 +62,41 @@ void coop_spin_init(struct coop_spin *s)
 	s->ns = COOP_SPIN_MIN_NS;
 }
 
-bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
+bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
+		     const void *arg)
 {
 	int64_t end = mono_ns() + s->ns;
-	unsigned int i;
 
 	for (;;) {
-		/* Look at the clock only now and then: it costs ~20 ns. */
-		for (i = 0; i < 32; i++) {
-			if (atomic_load_explicit(ctr, memory_order_relaxed) >= want) {
-				if (s->ns < COOP_SPIN_MAX_NS)
-					s->ns *= 2;
-				return true;
-			}
-			coop_cpu_relax();
+		if (ready(arg)) {
+			if (s->ns < COOP_SPIN_MAX_NS)
+				s->ns *= 2;
+			return true;
 		}
+		coop_sys(SYS_sched_yield);
 		if (mono_ns() >= end) {
 			if (s->ns > COOP_SPIN_MIN_NS)
 				s->ns /= 2;
 			return false;
 		}
 	}
+}
+
+struct count_goal {
+	atomic_uint *ctr;
+	unsigned int want;
+};
+
+static bool count_reached(const void *arg)
+{
+	const struct count_goal *g = arg;
+
+	return atomic_load_explicit(g->ctr, memory_order_relaxed) >= g->want;
+}
+
+bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
+{
+	struct count_goal g = { .ctr = ctr, .want = want };
+
+	return coop_spin_while(s, count_reached, &g);
 }

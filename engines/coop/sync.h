@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A lock and an event made of one atomic int and a futex each.
+ * Waiting between the job's thread and the workers: an event made of one
+ * atomic int and a futex, and an adaptive polling budget.
  *
- * Why not pthread_mutex/cond: workers may run in raw clone(CLONE_IO)
- * threads without TLS (see sys.h).  C11 atomics give ThreadSanitizer the
+ * Why not pthread_cond: workers may run in raw clone(CLONE_IO) threads
+ * without TLS (see sys.h).  C11 atomics give ThreadSanitizer the
  * happens-before edges it needs, so the pool stays checkable under TSan.
  */
 #ifndef PERFPACK_COOP_SYNC_H
@@ -13,19 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* 0 free, 1 held, 2 held with waiters (Drepper, "Futexes Are Tricky"). */
-struct coop_lock {
-	atomic_int v;
-};
-
-void coop_lock_init(struct coop_lock *l);
-void coop_lock(struct coop_lock *l);
-void coop_unlock(struct coop_lock *l);
-
 /*
- * A wake-up counter.  A waiter reads the count with coop_event_get() while
- * it still holds the lock protecting its condition, drops the lock and
- * sleeps in coop_event_wait() unless the count moved in between.
+ * A wake-up counter.  A waiter announces itself, reads the count with
+ * coop_event_get(), checks its condition once more and sleeps in
+ * coop_event_wait() unless the count moved in between.
  */
 struct coop_event {
 	atomic_uint seq;
@@ -47,8 +39,14 @@ void coop_event_wake(struct coop_event *e, int n);
  * spin only delays the sleep.  So every spin that saw the other side answer
  * doubles the next one's budget and every spin that ran out halves it,
  * between COOP_SPIN_MIN_NS and COOP_SPIN_MAX_NS.  One owner per budget.
+ *
+ * The spinner also yields the CPU every microsecond or two: with more
+ * runnable threads than CPUs (the job's thread and two workers on two
+ * vCPUs) the thread it waits for may be queued behind it on its own CPU,
+ * and sched_yield() hands that CPU over; with nobody else runnable it
+ * costs one system call.
  */
-#define COOP_SPIN_MIN_NS	1000
+#define COOP_SPIN_MIN_NS	16000
 #define COOP_SPIN_MAX_NS	64000
 
 struct coop_spin {
@@ -57,19 +55,12 @@ struct coop_spin {
 
 void coop_spin_init(struct coop_spin *s);
 /*
- * Spin until *@ctr >= @want or the budget runs out, then adapt the budget.
- * Returns true when the count was reached.
+ * Spin until @ready(@arg) or the budget runs out, then adapt the budget.
+ * Returns true when @ready was seen.
  */
+bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
+		     const void *arg);
+/* The same, until *@ctr >= @want. */
 bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want);
-
-/* CPU relax hint for short spins before sleeping. */
-static inline void coop_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 #endif

@@ -13,14 +13,10 @@
 #include <linux/ioprio.h>
 #include <linux/prctl.h>
 #include <fcntl.h>
-#include <stddef.h>
 #include <time.h>
 
 #include "engines/coop/pool_int.h"
 #include "engines/coop/sys.h"
-
-#define container_of_part(it) \
-	((struct coop_part *)((char *)(it) - offsetof(struct coop_part, qi)))
 
 static uint64_t now_ns(void)
 {
@@ -36,11 +32,18 @@ static int part_fd(const struct coop_worker *w, const struct coop_part *part)
 	return part->file->wfd ? part->file->wfd[w->idx] : part->file->fd;
 }
 
-/* Count commands that start after a later command of the stream started. */
+/*
+ * Count commands that start after a later command of the stream started.
+ * Only for coop_stats: the shared maximum is a cache line every worker
+ * writes, which costs more than a page-cached read's hand-off.
+ */
 static void note_start(struct coop_worker *w, const struct coop_part *part)
 {
-	uint64_t max = atomic_load_explicit(&w->p->max_started,
-					    memory_order_relaxed);
+	uint64_t max;
+
+	if (!w->p->cfg.stats)
+		return;
+	max = atomic_load_explicit(&w->p->max_started, memory_order_relaxed);
 
 	while (part->seq > max) {
 		if (atomic_compare_exchange_weak_explicit(&w->p->max_started,
@@ -89,50 +92,48 @@ static long exec_sync(struct coop_worker *w, const struct coop_part *part)
 	return -EINVAL;
 }
 
-/*
- * Put @req on the completion list.  Returns true when the job's thread is
- * waiting for it and @defer asked us to leave the wake-up to flush_wake().
- */
-static bool complete_req(struct coop_pool *p, struct coop_req *req, bool defer)
+/* Wake the job's thread if it sleeps for what is done by now. */
+static void wake_reaper(struct coop_pool *p)
 {
-	bool wake;
+	/* seq_cst, against the reaper's announce-then-look (pool.c). */
+	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
+		return;
+	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
+	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
+		return;
+	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed))
+		coop_event_wake(&p->done.ev, 1);
+}
+
+/*
+ * Put @req on the completion stack; wake the job's thread unless @defer
+ * leaves that to flush_wake().
+ */
+static void complete_req(struct coop_pool *p, struct coop_req *req, bool defer)
+{
+	struct coop_req *head;
 
 	req->error = coop_split_error(&req->st);
 	req->resid = coop_split_resid(&req->st);
-	req->done_next = NULL;
-
-	coop_lock(&p->dlock);
-	if (p->done_tail)
-		p->done_tail->done_next = req;
-	else
-		p->done_head = req;
-	p->done_tail = req;
-	atomic_fetch_add_explicit(&p->ndone, 1, memory_order_relaxed);
-	wake = p->waiting && atomic_load_explicit(&p->ndone, memory_order_relaxed) >= p->want;
-	if (wake && !defer)
-		p->waiting = false;
-	coop_unlock(&p->dlock);
-	if (wake && !defer)
-		coop_event_wake(&p->devent, 1);
-	return wake && defer;
+	/* Count first: the reaper never takes more than it was told of. */
+	atomic_fetch_add_explicit(&p->done.ndone, 1, memory_order_seq_cst);
+	head = atomic_load_explicit(&p->done.head, memory_order_relaxed);
+	do {
+		req->done_next = head;
+	} while (!atomic_compare_exchange_weak_explicit(&p->done.head, &head, req,
+							memory_order_release,
+							memory_order_relaxed));
+	if (!defer)
+		wake_reaper(p);
 }
 
 /* Deliver a wake-up complete_req() deferred. */
 static void flush_wake(struct coop_worker *w)
 {
-	struct coop_pool *p = w->p;
-	bool wake;
-
 	if (!w->owed)
 		return;
 	w->owed = 0;
-	coop_lock(&p->dlock);
-	wake = p->waiting && atomic_load_explicit(&p->ndone, memory_order_relaxed) >= p->want;
-	if (wake)
-		p->waiting = false;
-	coop_unlock(&p->dlock);
-	if (wake)
-		coop_event_wake(&p->devent, 1);
+	wake_reaper(w->p);
 }
 
 /*
@@ -162,18 +163,17 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 	if (res > 0 && part->op != COOP_OP_TRIM)
 		w->st.bytes += (uint64_t)res;
 	if (coop_split_done(&req->st, error, resid)) {
-		if (complete_req(w->p, req, defer))
+		complete_req(w->p, req, defer);
+		if (defer)
 			w->owed++;
-		else if (!defer)
+		else
 			w->owed = 0;	/* our wake-up covered the owed ones */
 	}
 }
 
 static struct coop_part *take(struct coop_worker *w, bool wait)
 {
-	struct coop_qitem *it = coop_dispatch_pop(&w->p->disp, w->idx, wait);
-
-	return it ? container_of_part(it) : NULL;
+	return coop_dispatch_pop(&w->p->disp, w->idx, wait);
 }
 
 /*
