@@ -35,6 +35,7 @@ struct sim_params {
 	int order;				/* enum sim_order */
 	int server_ra;				/* enum sim_ra */
 	unsigned int server_ra_kb;
+	unsigned int server_file_ra_kb;		/* ra_pages of the SCST files (0 = server_ra_kb) */
 	unsigned int server_max_sectors_kb;
 	unsigned int server_nr_requests;	/* request slots of the disk's queue */
 	int sched;				/* enum sim_sched on the target disk */

@@ -297,7 +297,7 @@ void target_cmd(struct target *t, uint64_t off, uint64_t len, void *cookie)
 int target_init(struct target *t, struct sim_clock *clk, const struct sim_params *p,
 		struct link *link, uint64_t file_size)
 {
-	unsigned int i;
+	unsigned int i, ra_kb;
 
 	*t = (struct target){ 0 };
 	t->clk = clk;
@@ -311,11 +311,16 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 	t->idle = calloc(p->threads, sizeof(*t->idle));
 	if (!t->th || !t->idle)
 		return -1;
-	ra_state_init(&t->shared_ra, p->server_ra_kb);
+	/*
+	 * file_ra_state_init() at open: each struct file keeps the
+	 * read_ahead_kb of the moment it was opened (server_file_ra_kb)
+	 */
+	ra_kb = p->server_file_ra_kb ? p->server_file_ra_kb : p->server_ra_kb;
+	ra_state_init(&t->shared_ra, ra_kb);
 	for (i = 0; i < p->threads; i++) {
 		t->th[i].id = (int)i;
 		t->th[i].idle = true;
-		ra_state_init(&t->th[i].ra, p->server_ra_kb);
+		ra_state_init(&t->th[i].ra, ra_kb);
 		t->idle[t->nidle++] = (int)i;
 	}
 	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,

@@ -654,6 +654,72 @@ static void test_bind_at_run(void)
 	CHECK(field(rep, "tgt_rebinds=") > 0, "%s", rep);
 }
 
+/*
+ * The SCST files' readahead window is the read_ahead_kb they were opened
+ * with (file_ra_state_init() at open), not the device's current one.
+ * One 512 KiB command at offset 0 on a fresh target, device read_ahead_kb
+ * 2048:
+ *  - files opened after the setting (ra_pages 512): get_init_ra_size(128,
+ *    512) = 256 pages, async_size 128 (marker on page 128, beyond the
+ *    command): 256 pages read in one window;
+ *  - files opened at 128 (ra_pages 32): the 128-page read is oversize, so
+ *    initial window 32 pages with the marker on its first page; each marker
+ *    pushes a 32-page window: [0,32) [32,64) [64,96) [96,128) [128,160),
+ *    the last one's marker (page 128) is never read: 160 pages, 5 windows.
+ */
+static int file_ra_responses;
+
+static void file_ra_respond(void *ctx, void *cookie, sim_ns when)
+{
+	(void)ctx;
+	(void)cookie;
+	(void)when;
+	file_ra_responses++;
+}
+
+static void file_ra_run(unsigned int file_ra_kb, uint64_t *pages, uint64_t *windows,
+			uint32_t *ra_pages)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+
+	sim_params_default(&p);
+	p.server_ra_kb = 2048;
+	p.server_file_ra_kb = file_ra_kb;
+	p.jitter_us = 0;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.respond = file_ra_respond;
+	file_ra_responses = 0;
+	target_cmd(&t, 0, 512 << 10, NULL);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(file_ra_responses, 1);
+	*pages = t.rc.ra_pages_read;
+	*windows = t.rc.window_reads;
+	*ra_pages = t.th[0].ra.ra_pages;
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_file_ra_at_open(void)
+{
+	uint64_t pages, windows;
+	uint32_t ra_pages;
+
+	file_ra_run(0, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 512);
+	CHECK_EQ(pages, 256);
+	CHECK_EQ(windows, 1);
+	file_ra_run(128, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 32);
+	CHECK_EQ(pages, 160);
+	CHECK_EQ(windows, 5);
+}
+
 static void test_determinism(void)
 {
 	struct sim_params p;
@@ -700,6 +766,7 @@ int main(void)
 	test_link();
 	test_target_handoff();
 	test_bind_at_run();
+	test_file_ra_at_open();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
