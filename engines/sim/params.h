@@ -71,6 +71,7 @@ struct sim_params {
 	unsigned int disk_iface_mbps;		/* SATA transfer from the drive's cache */
 	unsigned int disk_prefetch_kb;		/* read look-ahead past a read (0 = off) */
 	unsigned int disk_cache_kb;		/* cache segment kept behind the head */
+	unsigned int disk_qdepth;		/* NCQ depth (1 = none) */
 	unsigned int disk_readthrough;			/* look-ahead streams over small gaps */
 };
 

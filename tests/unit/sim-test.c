@@ -572,6 +572,65 @@ static void test_link(void)
 	CHECK_EQ(b, 2 * 8962188 + 50000);
 }
 
+/*
+ * A queueing (NCQ) drive picks the command it can finish first.  Noop on
+ * the target, 64 KiB requests: X at 1 MiB starts at once on the idle drive;
+ * then Y 512 KiB behind X and Z right after X are submitted.  Without NCQ
+ * (disk_qdepth 1) the elevator hands them over in arrival order: Y, Z.
+ * With NCQ both are in the drive when X ends; Z continues the media
+ * stream, so it goes first and ends 64 KiB at the media rate after X:
+ * 65536 / 90 MB/s = 728177 ns (Y would wait for its sector).
+ */
+static int ncq_n;
+static uint64_t ncq_off[4];
+static sim_ns ncq_t[4];
+
+static void ncq_done(void *owner, const struct sim_req *r)
+{
+	struct target *t = owner;
+
+	ncq_off[ncq_n] = r->off;
+	ncq_t[ncq_n++] = t->clk->now;
+}
+
+static void ncq_run(unsigned int qdepth)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+	const uint64_t x = 1 << 20;
+
+	sim_params_default(&p);
+	p.sched = SIM_SCHED_NOOP;
+	p.disk_qdepth = qdepth;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.q.done = ncq_done;
+	ncq_n = 0;
+	blkq_submit(&t.q, x, 65536, 0);
+	blkq_submit(&t.q, x - (512 << 10), 65536, 0);
+	blkq_submit(&t.q, x + 65536, 65536, 0);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(ncq_n, 3);
+	CHECK_EQ(ncq_off[0], x);
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_disk_ncq(void)
+{
+	ncq_run(1);
+	CHECK_EQ(ncq_off[1], (1 << 20) - (512 << 10));
+	CHECK_EQ(ncq_off[2], (1 << 20) + 65536);
+	ncq_run(31);
+	CHECK_EQ(ncq_off[1], (1 << 20) + 65536);
+	CHECK_EQ(ncq_t[1] - ncq_t[0], 728177);
+	CHECK_EQ(ncq_off[2], (1 << 20) - (512 << 10));
+}
+
 /* ---- target hand-offs and determinism ------------------------------- */
 
 static void run_sweep(const struct sim_params *p, uint64_t size, uint64_t bs, char *out, size_t n)
@@ -763,6 +822,7 @@ int main(void)
 	test_cfq_coop();
 	test_deadline_order();
 	test_disk();
+	test_disk_ncq();
 	test_link();
 	test_target_handoff();
 	test_bind_at_run();
