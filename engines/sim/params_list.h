@@ -50,7 +50,7 @@
 	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II)") \
 	X(a, b, disk_prefetch_kb, 1024, "Drive read look-ahead after a read, KiB (0 = off; 1 MiB of a 16-32 MB cache, calibrated)") \
 	X(a, b, disk_cache_kb, 2048, "Drive cache segment kept behind the head, KiB (of a 16 MB cache)") \
-	X(a, b, disk_qdepth, 1, "Commands the target disk queues (1 = no NCQ; 31 = SATA NCQ via AHCI): CFQ then dispatches up to 4 x quantum, the drive picks the one it can finish first") \
+	X(a, b, disk_qdepth, 1, "Commands the target disk queues (1 = no NCQ; 31 = SATA NCQ via AHCI): CFQ then dispatches up to 4 x quantum, the drive picks the one it can finish first; a hardware assumption, off by default") \
 	X(a, b, disk_readthrough, 1, "Look-ahead keeps streaming to a request a little ahead (1) or repositions (0)")
 
 #endif
