@@ -107,3 +107,10 @@ out_keep:
 	d->st.busy_ns += done - now;
 	return done;
 }
+
+sim_ns disk_probe(const struct disk *d, sim_ns now, uint64_t off, uint64_t len)
+{
+	struct disk probe = *d;
+
+	return disk_service(&probe, now, off, len);
+}

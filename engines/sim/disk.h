@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A 7200 rpm disk of 2009 serving one request at a time: command overhead,
+ * A 7200 rpm disk of 2009 serving one request at a time (with NCQ it holds
+ * several and the target picks, see target.c): command overhead,
  * a distance-dependent seek, rotational latency from the platter's angle
  * (so a sequential read that arrives late waits for the sector to come
  * round again), media transfer, and optional read look-ahead into the
@@ -40,5 +41,7 @@ sim_ns disk_seek_time(const struct disk *d, uint64_t dist);
 sim_ns disk_rot_wait(const struct disk *d, sim_ns t, uint64_t off);
 /* Serve [off, off+len) starting at @now; returns the completion time. */
 sim_ns disk_service(struct disk *d, sim_ns now, uint64_t off, uint64_t len);
+/* When disk_service() would complete [off, off+len) started at @now; no state change. */
+sim_ns disk_probe(const struct disk *d, sim_ns now, uint64_t off, uint64_t len);
 
 #endif

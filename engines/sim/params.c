@@ -70,6 +70,7 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->disk_capacity_gb >= 1, "sim_disk_capacity_gb must be >= 1");
 	NEED(p->disk_seek_max_us >= p->disk_seek_min_us,
 	     "sim_disk_seek_max_us must be >= sim_disk_seek_min_us");
+	NEED(p->disk_qdepth >= 1 && p->disk_qdepth <= 32, "sim_disk_qdepth must be 1..32");
 	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
 	NEED(p->dl_fifo_batch >= 1, "sim_deadline_fifo_batch must be >= 1");

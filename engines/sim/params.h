@@ -35,6 +35,7 @@ struct sim_params {
 	int order;				/* enum sim_order */
 	int server_ra;				/* enum sim_ra */
 	unsigned int server_ra_kb;
+	unsigned int server_file_ra_kb;		/* ra_pages of the SCST files (0 = server_ra_kb) */
 	unsigned int server_max_sectors_kb;
 	unsigned int server_nr_requests;	/* request slots of the disk's queue */
 	int sched;				/* enum sim_sched on the target disk */
@@ -70,6 +71,7 @@ struct sim_params {
 	unsigned int disk_iface_mbps;		/* SATA transfer from the drive's cache */
 	unsigned int disk_prefetch_kb;		/* read look-ahead past a read (0 = off) */
 	unsigned int disk_cache_kb;		/* cache segment kept behind the head */
+	unsigned int disk_qdepth;		/* NCQ depth (1 = none) */
 	unsigned int disk_readthrough;			/* look-ahead streams over small gaps */
 };
 

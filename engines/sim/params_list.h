@@ -19,6 +19,7 @@
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE: 125 MB/s x 1448/1538 TCP payload)") \
 	X(a, b, link_latency_us, 50, "One-way latency per iSCSI PDU, us (half a ~100 us GbE round trip)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 VM_MAX_READAHEAD = 128; the thread's '2MB RA' = 2048)") \
+	X(a, b, server_file_ra_kb, 0, "read_ahead_kb the SCST threads' files were opened with (2.6.29 file_ra_state_init() copies it into f_ra once per open; SCST keeps a file per thread open for the session): 0 = sim_server_ra_kb; 128 = opened at the boot default before read_ahead_kb was raised (a test-procedure assumption, off by default)") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, server_nr_requests, 128, "Target disk queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 113, clear below 103: 2.6.29 page_cache_async_readahead() then skips the window") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
@@ -49,6 +50,7 @@
 	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II)") \
 	X(a, b, disk_prefetch_kb, 1024, "Drive read look-ahead after a read, KiB (0 = off; 1 MiB of a 16-32 MB cache, calibrated)") \
 	X(a, b, disk_cache_kb, 2048, "Drive cache segment kept behind the head, KiB (of a 16 MB cache)") \
+	X(a, b, disk_qdepth, 1, "Commands the target disk queues (1 = no NCQ; 31 = SATA NCQ via AHCI): CFQ then dispatches up to 4 x quantum, the drive picks the one it can finish first; a hardware assumption, off by default") \
 	X(a, b, disk_readthrough, 1, "Look-ahead keeps streaming to a request a little ahead (1) or repositions (0)")
 
 #endif

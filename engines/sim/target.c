@@ -49,23 +49,58 @@ static bool tgt_congested(void *ctx)
 	return blkq_congested(&t->q);
 }
 
-static void disk_done_ev(void *ctx, uint64_t arg)
-{
-	struct target *t = ctx;
+static void disk_done_ev(void *ctx, uint64_t arg);
 
-	blkq_complete(&t->q, (struct sim_req *)(uintptr_t)arg);
-}
-
-static void disk_start(void *dev, struct sim_req *r)
+/*
+ * The drive takes its next command: the only one without NCQ; with NCQ the
+ * one it can complete first from where the head is (shortest positioning
+ * time first; the oldest on a tie).
+ */
+static void disk_pick(struct target *t)
 {
-	struct target *t = dev;
-	sim_ns done = disk_service(&t->disk, t->clk->now, r->off, r->len);
+	uint32_t i, best = 0;
+	struct sim_req *r;
+	sim_ns done, best_done = 0;
+
+	if (t->disk_busy || !t->ncq_n)
+		return;
+	for (i = 0; t->ncq_n > 1 && i < t->ncq_n; i++) {
+		done = disk_probe(&t->disk, t->clk->now, t->ncq[i]->off, t->ncq[i]->len);
+		if (!i || done < best_done) {
+			best = i;
+			best_done = done;
+		}
+	}
+	r = t->ncq[best];
+	for (i = best; i + 1 < t->ncq_n; i++)
+		t->ncq[i] = t->ncq[i + 1];
+	t->ncq_n--;
+	done = disk_service(&t->disk, t->clk->now, r->off, r->len);
+	t->disk_busy = true;
 
 	SIM_TRACE(t->clk, "disk  start ioctx=%d off=%lluK len=%lluK done=%.3f", r->ioctx,
 		  (unsigned long long)r->off >> 10, (unsigned long long)r->len >> 10,
 		  (double)done / SIM_MS);
 
 	clk_at(t->clk, done, disk_done_ev, t, (uintptr_t)r);
+}
+
+static void disk_done_ev(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+
+	/* busy until the completion has let the elevator dispatch more */
+	blkq_complete(&t->q, (struct sim_req *)(uintptr_t)arg);
+	t->disk_busy = false;
+	disk_pick(t);
+}
+
+static void disk_start(void *dev, struct sim_req *r)
+{
+	struct target *t = dev;
+
+	t->ncq[t->ncq_n++] = r;
+	disk_pick(t);
 }
 
 static void thread_run(void *ctx, uint64_t arg);
@@ -297,7 +332,7 @@ void target_cmd(struct target *t, uint64_t off, uint64_t len, void *cookie)
 int target_init(struct target *t, struct sim_clock *clk, const struct sim_params *p,
 		struct link *link, uint64_t file_size)
 {
-	unsigned int i;
+	unsigned int i, ra_kb;
 
 	*t = (struct target){ 0 };
 	t->clk = clk;
@@ -311,17 +346,23 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 	t->idle = calloc(p->threads, sizeof(*t->idle));
 	if (!t->th || !t->idle)
 		return -1;
-	ra_state_init(&t->shared_ra, p->server_ra_kb);
+	/*
+	 * file_ra_state_init() at open: each struct file keeps the
+	 * read_ahead_kb of the moment it was opened (server_file_ra_kb)
+	 */
+	ra_kb = p->server_file_ra_kb ? p->server_file_ra_kb : p->server_ra_kb;
+	ra_state_init(&t->shared_ra, ra_kb);
 	for (i = 0; i < p->threads; i++) {
 		t->th[i].id = (int)i;
 		t->th[i].idle = true;
-		ra_state_init(&t->th[i].ra, p->server_ra_kb);
+		ra_state_init(&t->th[i].ra, ra_kb);
 		t->idle[t->nidle++] = (int)i;
 	}
 	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
 				 .congested = tgt_congested, .ctx = t };
 	disk_init(&t->disk, p);
-	if (blkq_init(&t->q, clk, p, p->sched, 1, (uint64_t)p->server_max_sectors_kb * 1024))
+	if (blkq_init(&t->q, clk, p, p->sched, p->disk_qdepth,
+		      (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&t->q, p->server_nr_requests);
 	t->q.start = disk_start;

@@ -59,6 +59,9 @@ struct target {
 	struct ra_ctx rc;
 	struct blkq q;
 	struct disk disk;
+	struct sim_req *ncq[32];	/* commands queued in the drive (NCQ) */
+	uint32_t ncq_n;
+	bool disk_busy;
 	struct tcmd_fifo queue;
 	struct tcmd *free_cmds, *all_cmds;
 	struct tthread *th;

@@ -572,6 +572,65 @@ static void test_link(void)
 	CHECK_EQ(b, 2 * 8962188 + 50000);
 }
 
+/*
+ * A queueing (NCQ) drive picks the command it can finish first.  Noop on
+ * the target, 64 KiB requests: X at 1 MiB starts at once on the idle drive;
+ * then Y 512 KiB behind X and Z right after X are submitted.  Without NCQ
+ * (disk_qdepth 1) the elevator hands them over in arrival order: Y, Z.
+ * With NCQ both are in the drive when X ends; Z continues the media
+ * stream, so it goes first and ends 64 KiB at the media rate after X:
+ * 65536 / 90 MB/s = 728177 ns (Y would wait for its sector).
+ */
+static int ncq_n;
+static uint64_t ncq_off[4];
+static sim_ns ncq_t[4];
+
+static void ncq_done(void *owner, const struct sim_req *r)
+{
+	struct target *t = owner;
+
+	ncq_off[ncq_n] = r->off;
+	ncq_t[ncq_n++] = t->clk->now;
+}
+
+static void ncq_run(unsigned int qdepth)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+	const uint64_t x = 1 << 20;
+
+	sim_params_default(&p);
+	p.sched = SIM_SCHED_NOOP;
+	p.disk_qdepth = qdepth;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.q.done = ncq_done;
+	ncq_n = 0;
+	blkq_submit(&t.q, x, 65536, 0);
+	blkq_submit(&t.q, x - (512 << 10), 65536, 0);
+	blkq_submit(&t.q, x + 65536, 65536, 0);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(ncq_n, 3);
+	CHECK_EQ(ncq_off[0], x);
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_disk_ncq(void)
+{
+	ncq_run(1);
+	CHECK_EQ(ncq_off[1], (1 << 20) - (512 << 10));
+	CHECK_EQ(ncq_off[2], (1 << 20) + 65536);
+	ncq_run(31);
+	CHECK_EQ(ncq_off[1], (1 << 20) + 65536);
+	CHECK_EQ(ncq_t[1] - ncq_t[0], 728177);
+	CHECK_EQ(ncq_off[2], (1 << 20) - (512 << 10));
+}
+
 /* ---- target hand-offs and determinism ------------------------------- */
 
 static void run_sweep(const struct sim_params *p, uint64_t size, uint64_t bs, char *out, size_t n)
@@ -654,6 +713,72 @@ static void test_bind_at_run(void)
 	CHECK(field(rep, "tgt_rebinds=") > 0, "%s", rep);
 }
 
+/*
+ * The SCST files' readahead window is the read_ahead_kb they were opened
+ * with (file_ra_state_init() at open), not the device's current one.
+ * One 512 KiB command at offset 0 on a fresh target, device read_ahead_kb
+ * 2048:
+ *  - files opened after the setting (ra_pages 512): get_init_ra_size(128,
+ *    512) = 256 pages, async_size 128 (marker on page 128, beyond the
+ *    command): 256 pages read in one window;
+ *  - files opened at 128 (ra_pages 32): the 128-page read is oversize, so
+ *    initial window 32 pages with the marker on its first page; each marker
+ *    pushes a 32-page window: [0,32) [32,64) [64,96) [96,128) [128,160),
+ *    the last one's marker (page 128) is never read: 160 pages, 5 windows.
+ */
+static int file_ra_responses;
+
+static void file_ra_respond(void *ctx, void *cookie, sim_ns when)
+{
+	(void)ctx;
+	(void)cookie;
+	(void)when;
+	file_ra_responses++;
+}
+
+static void file_ra_run(unsigned int file_ra_kb, uint64_t *pages, uint64_t *windows,
+			uint32_t *ra_pages)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+
+	sim_params_default(&p);
+	p.server_ra_kb = 2048;
+	p.server_file_ra_kb = file_ra_kb;
+	p.jitter_us = 0;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.respond = file_ra_respond;
+	file_ra_responses = 0;
+	target_cmd(&t, 0, 512 << 10, NULL);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(file_ra_responses, 1);
+	*pages = t.rc.ra_pages_read;
+	*windows = t.rc.window_reads;
+	*ra_pages = t.th[0].ra.ra_pages;
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_file_ra_at_open(void)
+{
+	uint64_t pages, windows;
+	uint32_t ra_pages;
+
+	file_ra_run(0, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 512);
+	CHECK_EQ(pages, 256);
+	CHECK_EQ(windows, 1);
+	file_ra_run(128, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 32);
+	CHECK_EQ(pages, 160);
+	CHECK_EQ(windows, 5);
+}
+
 static void test_determinism(void)
 {
 	struct sim_params p;
@@ -697,9 +822,11 @@ int main(void)
 	test_cfq_coop();
 	test_deadline_order();
 	test_disk();
+	test_disk_ncq();
 	test_link();
 	test_target_handoff();
 	test_bind_at_run();
+	test_file_ra_at_open();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
