@@ -28,9 +28,10 @@ unsigned int coop_dispatch_queue_for(enum coop_dispatch_mode mode,
 	return mode == COOP_DISPATCH_RR ? w : 0;
 }
 
+/* A power of two >= @n, and at least one cache line of slots. */
 static uint64_t pow2_at_least(uint64_t n)
 {
-	uint64_t e = 2;
+	uint64_t e = 64 / sizeof(struct coop_slot);
 
 	while (e < n)
 		e <<= 1;
@@ -60,11 +61,12 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 	entries = pow2_at_least((uint64_t)depth * per_req + extra);
 	d->wspin = aligned_alloc(64, sizeof(*d->wspin) * nworkers);
 	d->q = aligned_alloc(64, sizeof(*d->q) * d->nqueues);
+	if (d->q)
+		memset(d->q, 0, sizeof(*d->q) * d->nqueues);
 	if (!d->q || !d->wspin)
 		goto enomem;
 	for (i = 0; i < nworkers; i++)
 		coop_spin_init(&d->wspin[i].spin);
-	memset(d->q, 0, sizeof(*d->q) * d->nqueues);
 	for (i = 0; i < d->nqueues; i++) {
 		struct coop_queue *q = &d->q[i];
 

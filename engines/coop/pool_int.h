@@ -16,6 +16,8 @@
 
 /* Readahead windows in flight at once; more are dropped (and counted). */
 #define COOP_RA_SLOTS		64
+/* Longest mean wait for completions the job's thread still polls through. */
+#define COOP_REAP_POLL_MAX_NS	500000
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
@@ -64,7 +66,7 @@ struct coop_pool {
 
 	/* The job's thread only. */
 	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
-	struct coop_spin reap_spin;
+	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));
 					/* highest stream seq started (coop_stats) */

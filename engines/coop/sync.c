@@ -62,41 +62,42 @@ void coop_spin_init(struct coop_spin *s)
 	s->ns = COOP_SPIN_MIN_NS;
 }
 
-bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
-		     const void *arg)
+bool coop_poll_for(int64_t ns, bool (*ready)(const void *arg), const void *arg)
 {
-	int64_t end = mono_ns() + s->ns;
+	int64_t end = mono_ns() + ns;
 
 	for (;;) {
-		if (ready(arg)) {
-			if (s->ns < COOP_SPIN_MAX_NS)
-				s->ns *= 2;
+		if (ready(arg))
 			return true;
-		}
 		coop_sys(SYS_sched_yield);
-		if (mono_ns() >= end) {
-			if (s->ns > COOP_SPIN_MIN_NS)
-				s->ns /= 2;
+		if (mono_ns() >= end)
 			return false;
-		}
 	}
 }
 
-struct count_goal {
-	atomic_uint *ctr;
-	unsigned int want;
-};
-
-static bool count_reached(const void *arg)
+bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
+		     const void *arg)
 {
-	const struct count_goal *g = arg;
+	if (coop_poll_for(s->ns, ready, arg)) {
+		if (s->ns < COOP_SPIN_MAX_NS)
+			s->ns *= 2;
+		return true;
+	}
+	if (s->ns > COOP_SPIN_MIN_NS)
+		s->ns /= 2;
+	return false;
+}
+
+bool coop_count_reached(const void *arg)
+{
+	const struct coop_count_goal *g = arg;
 
 	return atomic_load_explicit(g->ctr, memory_order_relaxed) >= g->want;
 }
 
 bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
 {
-	struct count_goal g = { .ctr = ctr, .want = want };
+	struct coop_count_goal g = { .ctr = ctr, .want = want };
 
-	return coop_spin_while(s, count_reached, &g);
+	return coop_spin_while(s, coop_count_reached, &g);
 }
