@@ -728,11 +728,12 @@ static void test_bind_at_run(void)
  */
 static int file_ra_responses;
 
-static void file_ra_respond(void *ctx, void *cookie, sim_ns when)
+static void file_ra_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
 {
 	(void)ctx;
 	(void)cookie;
 	(void)when;
+	(void)cmd_limit;
 	file_ra_responses++;
 }
 
@@ -777,6 +778,102 @@ static void test_file_ra_at_open(void)
 	CHECK_EQ(ra_pages, 32);
 	CHECK_EQ(pages, 160);
 	CHECK_EQ(windows, 5);
+}
+
+/*
+ * The iSCSI CmdSN window and 2.6.26's blocked host.  One 192 KiB read of a
+ * 192 KiB file, initiator read_ahead_kb 192 and 64 KiB commands:
+ * get_init_ra_size(48, 48) = 48 pages, one window [0, 48) = 3 commands.
+ * QueuedCommands 2: commands 0 and 1 go out, command 2 is refused (window
+ * closed; MaxCmdSN opens to CmdSN 2 with command 1's response).
+ *  - host_blocked 0: command 2 goes out with command 1's completion, at T1;
+ *  - host_blocked 3: the host stays starved until command 1 completes
+ *    (zero depth at T1, run 1: 3 -> 2), dd then waits on page 32 (sync_page
+ *    run 2: 2 -> 1), the unplug timer (unplug_delay 3 ms = 1 jiffy at
+ *    HZ 250) fires at the next 4 ms tick (run 3: 1 -> 0, sends):
+ *    unblocked at (T1 / 4 ms + 1) * 4 ms, 3 runs;
+ *  - host_blocked 7: two runs at T1, five ticks: (T1 / 4 ms + 5) * 4 ms.
+ * The refusal happens at the same time in all three runs, so the time
+ * blocked differs by exactly the unblocking delay.
+ */
+static void window_run(unsigned int host_blocked, struct iscsi_win_stats *w, uint64_t *cmds)
+{
+	struct sim_params p;
+	char err[128];
+	struct sim *s;
+	sim_ns t;
+	void *ck;
+
+	sim_params_default(&p);
+	p.jitter_us = 0;
+	p.client_ra_kb = 192;
+	p.client_max_sectors_kb = 64;
+	p.target_queued_cmds = 2;
+	p.client_host_blocked = host_blocked;
+	s = sim_new(&p, 192 << 10, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	sim_submit(s, 0, 192 << 10, NULL);
+	CHECK(sim_reap(s, &ck, &t), "reap");
+	*w = sim_client(s)->win;
+	*cmds = sim_client(s)->cmdsn;
+	sim_free(s);
+}
+
+static void test_cmdsn_window(void)
+{
+	struct iscsi_win_stats w0, w3, w7;
+	const sim_ns jiffy = 4 * SIM_MS;
+	uint64_t cmds;
+	sim_ns t1;
+
+	window_run(0, &w0, &cmds);
+	CHECK_EQ(cmds, 3);
+	CHECK(w0.closed >= 1, "closed %" PRIu64, w0.closed);
+	CHECK_EQ(w0.blocked_runs, 0);
+	window_run(3, &w3, &cmds);
+	CHECK_EQ(cmds, 3);
+	CHECK_EQ(w3.closed, 1);
+	CHECK_EQ(w3.blocked_runs, 3);
+	t1 = w3.drained_at;
+	CHECK(t1 > 0, "drained at %" PRId64, t1);
+	CHECK_EQ(w3.unblocked_at, (t1 / jiffy + 1) * jiffy);
+	CHECK_EQ(w3.blocked_ns - w0.blocked_ns, w3.unblocked_at - t1);
+	window_run(7, &w7, &cmds);
+	CHECK_EQ(w7.blocked_runs, 7);
+	CHECK_EQ(w7.drained_at, t1);
+	CHECK_EQ(w7.unblocked_at, (t1 / jiffy + 5) * jiffy);
+	CHECK_EQ(w7.blocked_ns - w0.blocked_ns, w7.unblocked_at - t1);
+}
+
+/*
+ * At the defaults (QueuedCommands 32, queue_depth 32) the window never
+ * closes under CFQ on the initiator: a lone CFQ queue has at most
+ * 4 x quantum = 16 requests dispatched, so at most 16 commands are
+ * outstanding, and the run is identical to one without a window.  With
+ * deadline on the initiator all 32 slots fill (a 2 MiB window = 32
+ * commands of 64 KiB) and the window closes.
+ */
+static void test_cmdsn_window_defaults(void)
+{
+	struct sim_params p;
+	char a[2048], b[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_ra_kb = 2048;
+	p.client_max_sectors_kb = 64;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK_EQ(field(a, "cli_window_closed="), 0);
+	p.target_queued_cmds = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, b, sizeof(b));
+	CHECK(!strcmp(a, b), "window at the defaults changes the run:\n%s%s", a, b);
+	p.target_queued_cmds = 32;
+	p.client_sched = SIM_SCHED_DEADLINE;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
+	CHECK(field(a, "cli_blocked_runs=") > 0, "%s", a);
 }
 
 static void test_determinism(void)
@@ -827,6 +924,8 @@ int main(void)
 	test_target_handoff();
 	test_bind_at_run();
 	test_file_ra_at_open();
+	test_cmdsn_window();
+	test_cmdsn_window_defaults();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
