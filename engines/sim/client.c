@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engines/sim/client.h"
+#include "engines/sim/sched_cfq.h"
 
 static void cli_io(void *ctx, uint32_t first, uint32_t n)
 {
@@ -258,6 +259,8 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 		      (uint64_t)p->client_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
+	if (p->client_sched == SIM_SCHED_CFQ)
+		elv_cfq_set_lone_mult(c->q.e, p->client_cfq_lone_mult);
 	c->q.start = iscsi_start;
 	if (p->target_queued_cmds) {
 		/* login: MaxCmdSN = ExpCmdSN + QueuedCommands - 1 */

@@ -19,6 +19,7 @@ struct sim_params {
 	unsigned int client_max_sectors_kb;	/* max_sectors_kb = iSCSI command size */
 	unsigned int client_qdepth;		/* iSCSI session queue depth */
 	unsigned int client_nr_requests;	/* request slots of the sdX queue */
+	unsigned int client_cfq_lone_mult;	/* lone CFQ queue cap, x quantum (0: none) */
 	unsigned int client_host_blocked;	/* max_host_blocked on HOST_BUSY (0: wait for window) */
 	unsigned int client_hz;			/* initiator CONFIG_HZ (unplug timer) */
 	unsigned int client_unplug_ms;		/* queue unplug_delay */

@@ -13,6 +13,7 @@
 	X(a, b, client_ra_kb, 128, "Initiator read_ahead_kb (2.6.26 VM_MAX_READAHEAD = 128)") \
 	X(a, b, client_max_sectors_kb, 512, "Initiator max_sectors_kb = largest iSCSI command (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, client_qdepth, 32, "iSCSI commands outstanding per session (open-iscsi queue_depth = 32)") \
+	X(a, b, client_cfq_lone_mult, 4, "Initiator CFQ: a lone busy queue may have this many x cfq_quantum requests dispatched (4, as cfq_dispatch_requests() of 2.6.29: 16 iSCSI commands); 0 = no cap of its own (the session's queue depth only). Whether 2.6.26 had the cap decides whether case 11 reaches the CmdSN window") \
 	X(a, b, client_host_blocked, 7, "Initiator: a command refused because the CmdSN window is closed blocks the host (2.6.26 libiscsi iscsi_queuecommand() returns SCSI_MLQUEUE_HOST_BUSY; scsi_queue_insert() sets host_blocked = max_host_blocked = SCSI_DEFAULT_HOST_BLOCKED 7): nothing is sent until no command is outstanding, then for this many queue runs (scsi_host_queue_ready()); 0 = the command only waits for the window to open, without the stall") \
 	X(a, b, client_hz, 250, "Initiator CONFIG_HZ (Debian lenny 2.6.26: 250); the queue's unplug timer fires on jiffy ticks") \
 	X(a, b, client_unplug_ms, 3, "Initiator queue unplug_delay, ms (2.6.26 blk_queue_make_request(): 3 ms = 1 jiffy at HZ 250); re-runs a plugged queue, e.g. a blocked host at zero depth") \

@@ -410,6 +410,46 @@ static void test_cfq_idle(void)
 }
 
 /*
+ * CFQ's cap for a lone queue: one io_context submits 32 requests that
+ * cannot merge (64 KiB, 128 KiB apart) to a device with 32 slots.  With
+ * 4 x quantum (cfq_dispatch_requests(): dispatched >= quantum and alone,
+ * stop at 4 x quantum) 16 are dispatched at once; without the cap all 32.
+ * All 32 complete either way.
+ */
+static void test_cfq_lone_cap(void)
+{
+	unsigned int mult;
+
+	for (mult = 0; mult <= 4; mult += 4) {
+		struct sim_params p;
+		struct sim_clock clk;
+		struct blkq q = { 0 };
+		static struct fakedev d;
+		int i;
+
+		d = (struct fakedev){ .svc = SIM_MS };
+		sim_params_default(&p);
+		clk_init(&clk);
+		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 32, 512 << 10);
+		elv_cfq_set_lone_mult(q.e, mult);
+		d.q = &q;
+		d.clk = &clk;
+		q.start = fake_start;
+		q.dev = &d;
+		q.done = fake_data;
+		q.owner = &d;
+		for (i = 0; i < 32; i++)
+			blkq_submit(&q, (uint64_t)i << 17, 65536, 1);
+		CHECK_EQ(d.n, mult ? 16 : 32);
+		while (clk_step(&clk))
+			;
+		CHECK_EQ(d.n, 32);
+		blkq_free(&q);
+		clk_free(&clk);
+	}
+}
+
+/*
  * The same scene with the idling queue's next request arriving at 5 ms
  * (inside the idle window): it is served at once (idle hit), before
  * queue 2's request.
@@ -852,8 +892,8 @@ static void test_cmdsn_window(void)
  * closes under CFQ on the initiator: a lone CFQ queue has at most
  * 4 x quantum = 16 requests dispatched, so at most 16 commands are
  * outstanding, and the run is identical to one without a window.  With
- * deadline on the initiator all 32 slots fill (a 2 MiB window = 32
- * commands of 64 KiB) and the window closes.
+ * deadline on the initiator, or CFQ without the lone-queue cap, all 32
+ * slots fill (a 2 MiB window = 32 commands of 64 KiB) and it closes.
  */
 static void test_cmdsn_window_defaults(void)
 {
@@ -874,6 +914,10 @@ static void test_cmdsn_window_defaults(void)
 	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
 	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
 	CHECK(field(a, "cli_blocked_runs=") > 0, "%s", a);
+	p.client_sched = SIM_SCHED_CFQ;
+	p.client_cfq_lone_mult = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
 }
 
 static void test_determinism(void)
@@ -915,6 +959,7 @@ int main(void)
 	test_congestion();
 	test_readahead_congested();
 	test_cfq_idle();
+	test_cfq_lone_cap();
 	test_cfq_idle_hit();
 	test_cfq_coop();
 	test_deadline_order();
