@@ -8,6 +8,8 @@
 #include "engines/sim/client.h"
 #include "engines/sim/sched_cfq.h"
 
+#define UNPLUG_THRESH	4	/* 2.6.26 q->unplug_thresh */
+
 static void cli_io(void *ctx, uint32_t first, uint32_t n)
 {
 	struct client *c = ctx;
@@ -72,7 +74,7 @@ static bool iscsi_may_start(void *dev, struct sim_req *r)
 	if (c->host_blocked) {
 		if (c->q.in_flight)
 			return false;
-		if (c->insert_run && c->q.nr_rq - c->q.in_flight < 4)
+		if (c->insert_run && c->q.nr_rq - c->q.in_flight < UNPLUG_THRESH)
 			return false;		/* still plugged: no run */
 		if (c->host_blocked == c->p->client_host_blocked)
 			c->win.drained_at = c->clk->now;
