@@ -103,6 +103,8 @@ int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
 {
 	q->clk = clk;
 	q->qdepth = qdepth;
+	q->may_start = NULL;
+	q->requeued = NULL;
 	q->max_bytes = max_bytes;
 	switch (sched) {
 	case SIM_SCHED_NOOP:
@@ -218,10 +220,18 @@ void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 void blkq_kick(struct blkq *q)
 {
 	while (q->in_flight < q->qdepth) {
-		struct sim_req *r = q->ops->next(q->e);
+		struct sim_req *r = q->requeued;
 
+		if (r)
+			q->requeued = NULL;
+		else
+			r = q->ops->next(q->e);
 		if (!r)
 			break;
+		if (q->may_start && !q->may_start(q->dev, r)) {
+			q->requeued = r;
+			break;
+		}
 		q->in_flight++;
 		q->st.dispatched++;
 		q->st.bytes += r->len;

@@ -72,6 +72,14 @@ struct blkq {
 	uint64_t max_bytes;
 	/* device: start serving @r, later call blkq_complete() */
 	void (*start)(void *dev, struct sim_req *r);
+	/*
+	 * optional: the device is offered @r in a queue run (blkq_kick());
+	 * false = refused now, @r goes back to the head of the dispatch
+	 * list (blk_requeue_request()) and the run ends (the initiator's
+	 * closed CmdSN window / blocked host)
+	 */
+	bool (*may_start)(void *dev, struct sim_req *r);
+	struct sim_req *requeued;	/* dispatched first by the next run */
 	void *dev;
 	/* owner (page cache): @r's data is there */
 	void (*done)(void *owner, const struct sim_req *r);

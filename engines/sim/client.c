@@ -6,13 +6,98 @@
 #include <stdlib.h>
 
 #include "engines/sim/client.h"
+#include "engines/sim/sched_cfq.h"
+
+#define UNPLUG_THRESH	4	/* 2.6.26 q->unplug_thresh */
 
 static void cli_io(void *ctx, uint32_t first, uint32_t n)
 {
 	struct client *c = ctx;
+	uint64_t off = (uint64_t)first << PC_SHIFT, len = (uint64_t)n << PC_SHIFT, k;
 
+	if (c->host_blocked && !c->q.in_flight) {
+		/*
+		 * The blocked host's queue is plugged at zero depth: every
+		 * request inserted from the 4th queued one on unplugs it
+		 * (elv_insert(), unplug_thresh 4) and runs it once.
+		 */
+		while (len) {
+			k = len < c->q.max_bytes ? len : c->q.max_bytes;
+			c->insert_run = true;
+			blkq_submit(&c->q, off, k, 0);
+			c->insert_run = false;
+			off += k;
+			len -= k;
+		}
+		return;
+	}
 	/* one dd process: one io_context on the initiator */
-	blkq_submit(&c->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, 0);
+	blkq_submit(&c->q, off, len, 0);
+}
+
+/*
+ * 2.6.26 blk_plug_device(): the unplug timer fires unplug_delay jiffies
+ * after the current one (at a tick), then kblockd runs the queue.
+ */
+static void unplug_timer(void *ctx, uint64_t gen)
+{
+	struct client *c = ctx;
+
+	if (gen == c->unplug_gen && c->host_blocked && !c->q.in_flight)
+		blkq_kick(&c->q);
+}
+
+static void unplug_timer_arm(struct client *c)
+{
+	sim_ns jiffy = SIM_S / c->p->client_hz;
+	sim_ns d = ((sim_ns)c->p->client_unplug_ms * c->p->client_hz + 999) / 1000;
+
+	if (d < 1)
+		d = 1;
+	clk_at(c->clk, (c->clk->now / jiffy + d) * jiffy, unplug_timer, c, ++c->unplug_gen);
+}
+
+/*
+ * One dispatch attempt of a queue run (scsi_request_fn() -> queuecommand).
+ * 2.6.26: scsi_host_queue_ready() keeps a blocked host starved while any
+ * command is outstanding; at zero depth each run counts host_blocked down
+ * and the run that reaches 0 sends.  libiscsi's iscsi_queuecommand()
+ * refuses a command beyond MaxCmdSN with SCSI_MLQUEUE_HOST_BUSY, which
+ * sets host_blocked = max_host_blocked (scsi_queue_insert()) and runs the
+ * queue once more (scsi_run_queue()).
+ */
+static bool iscsi_may_start(void *dev, struct sim_req *r)
+{
+	struct client *c = dev;
+
+	(void)r;	/* any command: the window counts commands, not bytes */
+	if (c->host_blocked) {
+		if (c->q.in_flight)
+			return false;
+		if (c->insert_run && c->q.nr_rq - c->q.in_flight < UNPLUG_THRESH)
+			return false;		/* still plugged: no run */
+		if (c->host_blocked == c->p->client_host_blocked)
+			c->win.drained_at = c->clk->now;
+		c->win.blocked_runs++;
+		if (--c->host_blocked) {
+			unplug_timer_arm(c);	/* not_ready: plugged again */
+			return false;
+		}
+		c->unplug_gen++;		/* unplugged: timer off */
+		c->win.unblocked_at = c->clk->now;
+	}
+	if (c->cmdsn >= c->cmd_limit) {
+		if (!c->refused) {
+			c->refused = true;
+			c->refused_at = c->clk->now;
+		}
+		c->win.closed++;
+		if (!c->p->client_host_blocked)
+			return false;		/* waits for a response to open it */
+		c->host_blocked = c->p->client_host_blocked;
+		return c->q.in_flight ? false : iscsi_may_start(dev, r);
+	}
+	return true;
 }
 
 static bool cli_congested(void *ctx)
@@ -35,6 +120,11 @@ static void iscsi_start(void *dev, struct sim_req *r)
 {
 	struct client *c = dev;
 
+	if (c->refused) {
+		c->refused = false;
+		c->win.blocked_ns += c->clk->now - c->refused_at;
+	}
+	c->cmdsn++;
 	clk_at(c->clk, link_cmd(c->link, c->clk->now), cmd_arrive, c, (uintptr_t)r);
 }
 
@@ -46,9 +136,13 @@ static void data_in(void *ctx, uint64_t arg)
 }
 
 /* target -> initiator: the command's data and status arrive at @when */
-static void respond(void *ctx, void *cookie, sim_ns when)
+static void respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
 {
 	struct client *c = ctx;
+
+	/* iscsi_update_cmdsn(): MaxCmdSN only moves forward */
+	if (cmd_limit > c->cmd_limit)
+		c->cmd_limit = cmd_limit;
 
 	clk_at(c->clk, when, data_in, c, (uintptr_t)cookie);
 }
@@ -98,6 +192,12 @@ static void app_run(void *ctx, uint64_t arg)
 	if (fread_step(&c->rc, &c->ra, &a->rd, &wp)) {
 		a->waiting = true;
 		a->wait_page = wp;
+		/*
+		 * lock_page() -> sync_page() -> blk_run_backing_dev(): runs
+		 * the queue if it is plugged, i.e. a blocked host at zero depth
+		 */
+		if (c->host_blocked && !c->q.in_flight)
+			blkq_kick(&c->q);
 		return;
 	}
 	clk_after(c->clk, (sim_ns)((double)a->len * 1000.0 / c->p->client_copy_mbps),
@@ -161,7 +261,14 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 		      (uint64_t)p->client_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
+	if (p->client_sched == SIM_SCHED_CFQ)
+		elv_cfq_set_lone_mult(c->q.e, p->client_cfq_lone_mult);
 	c->q.start = iscsi_start;
+	if (p->target_queued_cmds) {
+		/* login: MaxCmdSN = ExpCmdSN + QueuedCommands - 1 */
+		c->cmd_limit = p->target_queued_cmds;
+		c->q.may_start = iscsi_may_start;
+	}
 	c->q.dev = c;
 	c->q.done = page_data;
 	c->q.owner = c;

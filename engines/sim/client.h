@@ -28,6 +28,15 @@ struct areq {
 	struct areq *all;
 };
 
+/* The iSCSI session's CmdSN window and the SCSI host's blocked state. */
+struct iscsi_win_stats {
+	uint64_t closed;		/* commands refused: window closed */
+	uint64_t blocked_runs;		/* queue runs spent counting host_blocked down */
+	sim_ns blocked_ns;		/* refusal -> next command sent, summed */
+	sim_ns drained_at;		/* last time a blocked host reached zero depth */
+	sim_ns unblocked_at;		/* last time a blocked host sent again */
+};
+
 struct client {
 	struct sim_clock *clk;
 	const struct sim_params *p;
@@ -41,6 +50,14 @@ struct client {
 	struct areq *done_head, *done_tail;
 	struct areq *free_list, *all;
 	uint64_t reads, bytes;
+	uint64_t cmdsn;			/* commands sent (0-based CmdSN of the next) */
+	uint64_t cmd_limit;		/* MaxCmdSN + 1 as last seen */
+	unsigned int host_blocked;	/* Scsi_Host.host_blocked */
+	bool refused;			/* a refusal awaits the next send */
+	bool insert_run;		/* blkq_submit() of one request while plugged */
+	sim_ns refused_at;
+	uint64_t unplug_gen;		/* the pending unplug timer's generation */
+	struct iscsi_win_stats win;
 };
 
 int client_init(struct client *c, struct sim_clock *clk, const struct sim_params *p,

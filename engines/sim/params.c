@@ -72,6 +72,7 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	     "sim_disk_seek_max_us must be >= sim_disk_seek_min_us");
 	NEED(p->disk_qdepth >= 1 && p->disk_qdepth <= 32, "sim_disk_qdepth must be 1..32");
 	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
+	NEED(p->client_hz >= 100 && p->client_hz <= 1000, "sim_client_hz must be 100..1000");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
 	NEED(p->dl_fifo_batch >= 1, "sim_deadline_fifo_batch must be >= 1");
 	return 0;

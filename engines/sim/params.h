@@ -19,6 +19,10 @@ struct sim_params {
 	unsigned int client_max_sectors_kb;	/* max_sectors_kb = iSCSI command size */
 	unsigned int client_qdepth;		/* iSCSI session queue depth */
 	unsigned int client_nr_requests;	/* request slots of the sdX queue */
+	unsigned int client_cfq_lone_mult;	/* lone CFQ queue cap, x quantum (0: none) */
+	unsigned int client_host_blocked;	/* max_host_blocked on HOST_BUSY (0: wait for window) */
+	unsigned int client_hz;			/* initiator CONFIG_HZ (unplug timer) */
+	unsigned int client_unplug_ms;		/* queue unplug_delay */
 	int client_sched;			/* enum sim_sched */
 	unsigned int client_syscall_ns;		/* read(2) entry/exit */
 	unsigned int client_copy_mbps;		/* copy_to_user from page cache */
@@ -39,6 +43,7 @@ struct sim_params {
 	unsigned int server_max_sectors_kb;
 	unsigned int server_nr_requests;	/* request slots of the disk's queue */
 	int sched;				/* enum sim_sched on the target disk */
+	unsigned int target_queued_cmds;	/* iscsi-scst QueuedCommands (CmdSN window), 0 = none */
 	unsigned int target_cmd_us;		/* SCSI parse + page-cache lookup per cmd */
 	unsigned int target_copy_mbps;		/* page cache -> SCST buffers */
 	unsigned int target_iov_kb;		/* readv() segment size, 0 = whole cmd */

@@ -13,6 +13,10 @@
 	X(a, b, client_ra_kb, 128, "Initiator read_ahead_kb (2.6.26 VM_MAX_READAHEAD = 128)") \
 	X(a, b, client_max_sectors_kb, 512, "Initiator max_sectors_kb = largest iSCSI command (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, client_qdepth, 32, "iSCSI commands outstanding per session (open-iscsi queue_depth = 32)") \
+	X(a, b, client_cfq_lone_mult, 4, "Initiator CFQ: a lone busy queue may have this many x cfq_quantum requests dispatched (4, as cfq_dispatch_requests() of 2.6.29: 16 iSCSI commands); 0 = no cap of its own (the session's queue depth only). Whether 2.6.26 had the cap decides whether case 11 reaches the CmdSN window") \
+	X(a, b, client_host_blocked, 7, "Initiator: a command refused because the CmdSN window is closed blocks the host (2.6.26 libiscsi iscsi_queuecommand() returns SCSI_MLQUEUE_HOST_BUSY; scsi_queue_insert() sets host_blocked = max_host_blocked = SCSI_DEFAULT_HOST_BLOCKED 7): nothing is sent until no command is outstanding, then for this many queue runs (scsi_host_queue_ready()); 0 = the command only waits for the window to open, without the stall") \
+	X(a, b, client_hz, 250, "Initiator CONFIG_HZ (Debian lenny 2.6.26: 250); the queue's unplug timer fires on jiffy ticks") \
+	X(a, b, client_unplug_ms, 3, "Initiator queue unplug_delay, ms (2.6.26 blk_queue_make_request(): 3 ms = 1 jiffy at HZ 250); re-runs a plugged queue, e.g. a blocked host at zero depth") \
 	X(a, b, client_nr_requests, 128, "Initiator queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 7/8 (async readahead skipped)") \
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit cost on the initiator (~1 us, 2009 Xeon)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user rate on the initiator, MB/s (~2 GB/s memcpy of the era)") \
@@ -22,6 +26,7 @@
 	X(a, b, server_file_ra_kb, 0, "read_ahead_kb the SCST threads' files were opened with (2.6.29 file_ra_state_init() copies it into f_ra once per open; SCST keeps a file per thread open for the session): 0 = sim_server_ra_kb; 128 = opened at the boot default before read_ahead_kb was raised (a test-procedure assumption, off by default)") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (BLK_DEF_MAX_SECTORS = 512)") \
 	X(a, b, server_nr_requests, 128, "Target disk queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 113, clear below 103: 2.6.29 page_cache_async_readahead() then skips the window") \
+	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands (default 32): each response's MaxCmdSN lets the initiator have at most this many commands active in the session (received and not yet answered); 0 = no CmdSN window") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
 	X(a, b, target_iov_kb, 0, "SCST vdisk readv() segment, KiB: 0 = whole command (calibrated); 4 = a page per iovec, read one by one by 2.6.29 generic_file_aio_read") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \

@@ -41,6 +41,7 @@ struct cfq {
 	uint64_t timer_gen;
 	uint64_t last_position;		/* sectors */
 	int rq_in_driver, hw_tag;
+	int lone_max;			/* a lone queue's dispatch cap, 0 = none */
 	sim_ns jiffy, idle_since;
 	int64_t slice_idle, slice_sync, fifo_expire;	/* jiffies */
 	struct cfq_stats st;
@@ -65,7 +66,15 @@ void *elv_cfq_new(struct blkq *q, const struct sim_params *p)
 	c->slice_sync = ((int64_t)p->cfq_slice_sync_ms * p->hz + 999) / 1000;
 	c->fifo_expire = ((int64_t)p->cfq_fifo_expire_ms * p->hz + 999) / 1000;
 	c->hw_tag = q->qdepth > 5;	/* CFQ_HW_QUEUE_MIN */
+	c->lone_max = 4 * (int)p->cfq_quantum;
 	return c;
+}
+
+void elv_cfq_set_lone_mult(void *e, unsigned int mult)
+{
+	struct cfq *c = e;
+
+	c->lone_max = (int)(mult * c->p->cfq_quantum);
 }
 
 const struct cfq_stats *elv_cfq_stats(void *e)
@@ -378,7 +387,7 @@ new_queue:
 keep:
 	q = &c->qs[c->active];
 	if (q->dispatched >= (int)c->p->cfq_quantum &&
-	    (c->nrr > 0 || q->dispatched >= 4 * (int)c->p->cfq_quantum))
+	    (c->nrr > 0 || (c->lone_max && q->dispatched >= c->lone_max)))
 		return NULL;
 	idle_end(c);
 	/* cfq_check_fifo(): once per slice, an expired request goes first */

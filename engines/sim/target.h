@@ -21,6 +21,7 @@
 
 struct tcmd {
 	uint64_t off, len, seq;
+	uint64_t cmd_limit;	/* MaxCmdSN + 1 carried by its response */
 	void *cookie;
 	struct tcmd *next;
 	struct tcmd *all;	/* every command allocated, for freeing */
@@ -72,8 +73,12 @@ struct target {
 	uint64_t rng;			/* xorshift64 state for jitter */
 	int last_finisher;
 	sim_ns last_finish;
-	/* data for @cookie reaches the initiator at @when */
-	void (*respond)(void *ctx, void *cookie, sim_ns when);
+	/*
+	 * data for @cookie reaches the initiator at @when; the response
+	 * carries MaxCmdSN: commands with a 0-based CmdSN below @cmd_limit
+	 * may be sent (0: no window)
+	 */
+	void (*respond)(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit);
 	void *rctx;
 	struct target_stats st;
 };

@@ -410,6 +410,46 @@ static void test_cfq_idle(void)
 }
 
 /*
+ * CFQ's cap for a lone queue: one io_context submits 32 requests that
+ * cannot merge (64 KiB, 128 KiB apart) to a device with 32 slots.  With
+ * 4 x quantum (cfq_dispatch_requests(): dispatched >= quantum and alone,
+ * stop at 4 x quantum) 16 are dispatched at once; without the cap all 32.
+ * All 32 complete either way.
+ */
+static void test_cfq_lone_cap(void)
+{
+	unsigned int mult;
+
+	for (mult = 0; mult <= 4; mult += 4) {
+		struct sim_params p;
+		struct sim_clock clk;
+		struct blkq q = { 0 };
+		static struct fakedev d;
+		int i;
+
+		d = (struct fakedev){ .svc = SIM_MS };
+		sim_params_default(&p);
+		clk_init(&clk);
+		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 32, 512 << 10);
+		elv_cfq_set_lone_mult(q.e, mult);
+		d.q = &q;
+		d.clk = &clk;
+		q.start = fake_start;
+		q.dev = &d;
+		q.done = fake_data;
+		q.owner = &d;
+		for (i = 0; i < 32; i++)
+			blkq_submit(&q, (uint64_t)i << 17, 65536, 1);
+		CHECK_EQ(d.n, mult ? 16 : 32);
+		while (clk_step(&clk))
+			;
+		CHECK_EQ(d.n, 32);
+		blkq_free(&q);
+		clk_free(&clk);
+	}
+}
+
+/*
  * The same scene with the idling queue's next request arriving at 5 ms
  * (inside the idle window): it is served at once (idle hit), before
  * queue 2's request.
@@ -728,11 +768,12 @@ static void test_bind_at_run(void)
  */
 static int file_ra_responses;
 
-static void file_ra_respond(void *ctx, void *cookie, sim_ns when)
+static void file_ra_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
 {
 	(void)ctx;
 	(void)cookie;
 	(void)when;
+	(void)cmd_limit;
 	file_ra_responses++;
 }
 
@@ -779,6 +820,106 @@ static void test_file_ra_at_open(void)
 	CHECK_EQ(windows, 5);
 }
 
+/*
+ * The iSCSI CmdSN window and 2.6.26's blocked host.  One 192 KiB read of a
+ * 192 KiB file, initiator read_ahead_kb 192 and 64 KiB commands:
+ * get_init_ra_size(48, 48) = 48 pages, one window [0, 48) = 3 commands.
+ * QueuedCommands 2: commands 0 and 1 go out, command 2 is refused (window
+ * closed; MaxCmdSN opens to CmdSN 2 with command 1's response).
+ *  - host_blocked 0: command 2 goes out with command 1's completion, at T1;
+ *  - host_blocked 3: the host stays starved until command 1 completes
+ *    (zero depth at T1, run 1: 3 -> 2), dd then waits on page 32 (sync_page
+ *    run 2: 2 -> 1), the unplug timer (unplug_delay 3 ms = 1 jiffy at
+ *    HZ 250) fires at the next 4 ms tick (run 3: 1 -> 0, sends):
+ *    unblocked at (T1 / 4 ms + 1) * 4 ms, 3 runs;
+ *  - host_blocked 7: two runs at T1, five ticks: (T1 / 4 ms + 5) * 4 ms.
+ * The refusal happens at the same time in all three runs, so the time
+ * blocked differs by exactly the unblocking delay.
+ */
+static void window_run(unsigned int host_blocked, struct iscsi_win_stats *w, uint64_t *cmds)
+{
+	struct sim_params p;
+	char err[128];
+	struct sim *s;
+	sim_ns t;
+	void *ck;
+
+	sim_params_default(&p);
+	p.jitter_us = 0;
+	p.client_ra_kb = 192;
+	p.client_max_sectors_kb = 64;
+	p.target_queued_cmds = 2;
+	p.client_host_blocked = host_blocked;
+	s = sim_new(&p, 192 << 10, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	sim_submit(s, 0, 192 << 10, NULL);
+	CHECK(sim_reap(s, &ck, &t), "reap");
+	*w = sim_client(s)->win;
+	*cmds = sim_client(s)->cmdsn;
+	sim_free(s);
+}
+
+static void test_cmdsn_window(void)
+{
+	struct iscsi_win_stats w0, w3, w7;
+	const sim_ns jiffy = 4 * SIM_MS;
+	uint64_t cmds;
+	sim_ns t1;
+
+	window_run(0, &w0, &cmds);
+	CHECK_EQ(cmds, 3);
+	CHECK(w0.closed >= 1, "closed %" PRIu64, w0.closed);
+	CHECK_EQ(w0.blocked_runs, 0);
+	window_run(3, &w3, &cmds);
+	CHECK_EQ(cmds, 3);
+	CHECK_EQ(w3.closed, 1);
+	CHECK_EQ(w3.blocked_runs, 3);
+	t1 = w3.drained_at;
+	CHECK(t1 > 0, "drained at %" PRId64, t1);
+	CHECK_EQ(w3.unblocked_at, (t1 / jiffy + 1) * jiffy);
+	CHECK_EQ(w3.blocked_ns - w0.blocked_ns, w3.unblocked_at - t1);
+	window_run(7, &w7, &cmds);
+	CHECK_EQ(w7.blocked_runs, 7);
+	CHECK_EQ(w7.drained_at, t1);
+	CHECK_EQ(w7.unblocked_at, (t1 / jiffy + 5) * jiffy);
+	CHECK_EQ(w7.blocked_ns - w0.blocked_ns, w7.unblocked_at - t1);
+}
+
+/*
+ * At the defaults (QueuedCommands 32, queue_depth 32) the window never
+ * closes under CFQ on the initiator: a lone CFQ queue has at most
+ * 4 x quantum = 16 requests dispatched, so at most 16 commands are
+ * outstanding, and the run is identical to one without a window.  With
+ * deadline on the initiator, or CFQ without the lone-queue cap, all 32
+ * slots fill (a 2 MiB window = 32 commands of 64 KiB) and it closes.
+ */
+static void test_cmdsn_window_defaults(void)
+{
+	struct sim_params p;
+	char a[2048], b[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_ra_kb = 2048;
+	p.client_max_sectors_kb = 64;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK_EQ(field(a, "cli_window_closed="), 0);
+	p.target_queued_cmds = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, b, sizeof(b));
+	CHECK(!strcmp(a, b), "window at the defaults changes the run:\n%s%s", a, b);
+	p.target_queued_cmds = 32;
+	p.client_sched = SIM_SCHED_DEADLINE;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
+	CHECK(field(a, "cli_blocked_runs=") > 0, "%s", a);
+	p.client_sched = SIM_SCHED_CFQ;
+	p.client_cfq_lone_mult = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
+}
+
 static void test_determinism(void)
 {
 	struct sim_params p;
@@ -818,6 +959,7 @@ int main(void)
 	test_congestion();
 	test_readahead_congested();
 	test_cfq_idle();
+	test_cfq_lone_cap();
 	test_cfq_idle_hit();
 	test_cfq_coop();
 	test_deadline_order();
@@ -827,6 +969,8 @@ int main(void)
 	test_target_handoff();
 	test_bind_at_run();
 	test_file_ra_at_open();
+	test_cmdsn_window();
+	test_cmdsn_window_defaults();
 	test_determinism();
 	test_ioctx_effect();
 	if (failures) {
