@@ -226,6 +226,17 @@ static void fake_data(void *owner, const struct sim_req *r)
 	(void)r;
 }
 
+/* Make @d the device of @q, run on @clk. */
+static void fake_attach(struct fakedev *d, struct blkq *q, struct sim_clock *clk)
+{
+	d->q = q;
+	d->clk = clk;
+	q->start = fake_start;
+	q->dev = d;
+	q->done = fake_data;
+	q->owner = d;
+}
+
 struct submit_ev {
 	struct blkq *q;
 	uint64_t off;
@@ -276,12 +287,7 @@ static void test_congestion(void)
 	blkq_set_nr_requests(&q, 128);
 	CHECK_EQ(q.cong_on, 113);
 	CHECK_EQ(q.cong_off, 103);
-	d.q = &q;
-	d.clk = &clk;
-	q.start = fake_start;
-	q.dev = &d;
-	q.done = fake_data;
-	q.owner = &d;
+	fake_attach(&d, &q, &clk);
 	for (i = 0; i < 112; i++)
 		blkq_submit(&q, (uint64_t)i * (128 << 10), 64 << 10, 0);
 	CHECK(!blkq_congested(&q), "112 requests: not congested");
@@ -381,12 +387,7 @@ static void test_cfq_idle(void)
 		sim_params_default(&p);
 		clk_init(&clk);
 		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
-		d.q = &q;
-		d.clk = &clk;
-		q.start = fake_start;
-		q.dev = &d;
-		q.done = fake_data;
-		q.owner = &d;
+		fake_attach(&d, &q, &clk);
 		/* separate submissions so they are not merged */
 		clk_at(&clk, 0, submit_cb, &e1, 0);
 		clk_at(&clk, 1, submit_cb, &e2, 0);
@@ -432,12 +433,7 @@ static void test_cfq_lone_cap(void)
 		clk_init(&clk);
 		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 32, 512 << 10);
 		elv_cfq_set_lone_mult(q.e, mult);
-		d.q = &q;
-		d.clk = &clk;
-		q.start = fake_start;
-		q.dev = &d;
-		q.done = fake_data;
-		q.owner = &d;
+		fake_attach(&d, &q, &clk);
 		for (i = 0; i < 32; i++)
 			blkq_submit(&q, (uint64_t)i << 17, 65536, 1);
 		CHECK_EQ(d.n, mult ? 16 : 32);
@@ -466,12 +462,7 @@ static void test_cfq_idle_hit(void)
 	sim_params_default(&p);
 	clk_init(&clk);
 	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
-	d.q = &q;
-	d.clk = &clk;
-	q.start = fake_start;
-	q.dev = &d;
-	q.done = fake_data;
-	q.owner = &d;
+	fake_attach(&d, &q, &clk);
 	clk_at(&clk, 0, submit_cb, &e1, 0);
 	clk_at(&clk, SIM_MS / 2, submit_cb, &e2, 0);
 	clk_at(&clk, 5 * SIM_MS, submit_cb, &e3, 0);
@@ -506,12 +497,7 @@ static void test_cfq_coop(void)
 	p.cfq_coop = 1;
 	clk_init(&clk);
 	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
-	d.q = &q;
-	d.clk = &clk;
-	q.start = fake_start;
-	q.dev = &d;
-	q.done = fake_data;
-	q.owner = &d;
+	fake_attach(&d, &q, &clk);
 	clk_at(&clk, 0, submit_cb, &e1, 0);
 	clk_at(&clk, 1, submit_cb, &e2, 0);
 	clk_at(&clk, SIM_MS / 2, submit_cb, &e3, 0);
@@ -540,12 +526,7 @@ static void test_deadline_order(void)
 	sim_params_default(&p);
 	clk_init(&clk);
 	blkq_init(&q, &clk, &p, SIM_SCHED_DEADLINE, 1, 512 << 10);
-	d.q = &q;
-	d.clk = &clk;
-	q.start = fake_start;
-	q.dev = &d;
-	q.done = fake_data;
-	q.owner = &d;
+	fake_attach(&d, &q, &clk);
 	for (i = 0; i < 4; i++)
 		clk_at(&clk, 0, submit_cb, &e[i], 0);
 	while (clk_step(&clk))
