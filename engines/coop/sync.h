@@ -40,11 +40,12 @@ void coop_event_wake(struct coop_event *e, int n);
  * doubles the next one's budget and every spin that ran out halves it,
  * between COOP_SPIN_MIN_NS and COOP_SPIN_MAX_NS.  One owner per budget.
  *
- * The spinner also yields the CPU every microsecond or two: with more
- * runnable threads than CPUs (the job's thread and two workers on two
- * vCPUs) the thread it waits for may be queued behind it on its own CPU,
- * and sched_yield() hands that CPU over; with nobody else runnable it
- * costs one system call.
+ * The spinner yields the CPU between looks: with more runnable threads
+ * than CPUs (the job's thread and two workers on two vCPUs) the thread it
+ * waits for may be queued behind it on its own CPU, and sched_yield()
+ * hands that CPU over; with nobody else runnable it costs one system call.
+ * The floor is 16 us, not less, because a sleep and its wake-up cost more
+ * than that here.
  */
 #define COOP_SPIN_MIN_NS	16000
 #define COOP_SPIN_MAX_NS	64000
