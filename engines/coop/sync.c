@@ -94,10 +94,3 @@ bool coop_count_reached(const void *arg)
 
 	return atomic_load_explicit(g->ctr, memory_order_relaxed) >= g->want;
 }
-
-bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
-{
-	struct coop_count_goal g = { .ctr = ctr, .want = want };
-
-	return coop_spin_while(s, coop_count_reached, &g);
-}

@@ -61,9 +61,6 @@ void coop_spin_init(struct coop_spin *s);
  */
 bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
 		     const void *arg);
-/* The same, until *@ctr >= @want. */
-bool coop_spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want);
-
 /* Poll @ready(@arg), yielding between looks, for at most @ns. */
 bool coop_poll_for(int64_t ns, bool (*ready)(const void *arg), const void *arg);
 

@@ -468,6 +468,13 @@ static void soak(double secs)
 	}
 }
 
+static bool spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
+{
+	struct coop_count_goal g = { .ctr = ctr, .want = want };
+
+	return coop_spin_while(s, coop_count_reached, &g);
+}
+
 /* A spin that sees its count doubles the next budget, one that runs out halves it. */
 static void test_spin_budget(void)
 {
@@ -478,15 +485,15 @@ static void test_spin_budget(void)
 	coop_spin_init(&s);
 	atomic_init(&ctr, 3);
 	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: starts at the minimum");
-	CHECK(coop_spin_until(&s, &ctr, 3), "spin: count already reached");
+	CHECK(spin_until(&s, &ctr, 3), "spin: count already reached");
 	CHECK(s.ns == 2 * COOP_SPIN_MIN_NS, "spin: success doubles the budget");
 	for (i = 0; i < 20; i++)
-		coop_spin_until(&s, &ctr, 1);
+		spin_until(&s, &ctr, 1);
 	CHECK(s.ns == COOP_SPIN_MAX_NS, "spin: capped at the maximum");
-	CHECK(!coop_spin_until(&s, &ctr, 4), "spin: runs out when never reached");
+	CHECK(!spin_until(&s, &ctr, 4), "spin: runs out when never reached");
 	CHECK(s.ns == COOP_SPIN_MAX_NS / 2, "spin: running out halves the budget");
 	for (i = 0; i < 20; i++)
-		coop_spin_until(&s, &ctr, 4);
+		spin_until(&s, &ctr, 4);
 	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: floored at the minimum");
 }
 
