@@ -15,6 +15,17 @@
 #include "engines/coop/pool_int.h"
 
 
+/*
+ * A ring's memory is mapped and unmapped by liburing with raw system calls,
+ * which ThreadSanitizer does not see, and a new ring is often mapped where
+ * an old one was (the next job's pool, in fio's thread mode).  Unmapping
+ * does happen before the new mapping; this counter, bumped before every
+ * io_uring_queue_exit() and read after every io_uring_queue_init(), says
+ * so in a way TSan understands, instead of a report of a race between
+ * workers of two pools that never coexisted.
+ */
+static atomic_uint rings_unmapped;
+
 static unsigned int ring_entries(const struct coop_pool *p)
 {
 	unsigned int want = p->cfg.depth * p->maxparts + COOP_RA_SLOTS;
@@ -45,6 +56,7 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 				 " (io_uring disabled? see /proc/sys/kernel/io_uring_disabled)" : "");
 			return ret;
 		}
+		(void)atomic_load_explicit(&rings_unmapped, memory_order_acquire);
 		w->ring_ok = true;
 		w->ring_cap = entries;
 	}
@@ -134,9 +146,13 @@ void coop_pool_destroy(struct coop_pool *p)
 	if (!p)
 		return;
 	coop_pool_stop(p);
-	for (i = 0; i < p->cfg.threads; i++)
-		if (p->w[i].ring_ok)
-			io_uring_queue_exit(&p->w[i].ring);
+	for (i = 0; i < p->cfg.threads; i++) {
+		if (!p->w[i].ring_ok)
+			continue;
+		/* Before the unmap: see rings_unmapped. */
+		atomic_fetch_add_explicit(&rings_unmapped, 1, memory_order_release);
+		io_uring_queue_exit(&p->w[i].ring);
+	}
 	coop_dispatch_destroy(&p->disp);
 	free(p->w);
 	free(p);
