@@ -27,19 +27,3 @@ int pp_abi_check(struct thread_data *td, const char *engine)
 	td_verror(td, EPROTO, "fio version mismatch");
 	return 1;
 }
-
-const char *pp_enum_name(const struct fio_option *opts, const char *optname,
-			 unsigned int value)
-{
-	const struct fio_option *o;
-	int i;
-
-	for (o = opts; o->name; o++) {
-		if (strcmp(o->name, optname))
-			continue;
-		for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++)
-			if (o->posval[i].oval == value)
-				return o->posval[i].ival;
-	}
-	return "?";
-}

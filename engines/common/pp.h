@@ -33,4 +33,25 @@ int pp_abi_check(struct thread_data *td, const char *engine);
 const char *pp_enum_name(const struct fio_option *opts, const char *optname,
 			 unsigned int value);
 
+/*
+ * fio keeps an FIO_OPT_INT in an unsigned int but range-checks it only
+ * after a cast to unsigned int, so coop_threads=4294968296 would arrive
+ * as 1000 and -1 as 4294967295.  An option given .cb = the function that
+ * PP_UINT_OPT_CB() defines sees fio's 64-bit value instead: a value that
+ * fits is stored in @member of the engine's option struct @T, one that
+ * does not is refused with the option named and sets @refused, which the
+ * engine's init must check: fio reads "a-b" as two values and lets the
+ * second one's success hide the first one's failure ("-1" = "-1", "1").
+ */
+int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
+		unsigned int *dst, unsigned int *refused);
+
+#define PP_UINT_OPT_CB(fn, engine, optname, T, member, refused)		\
+static int fn(void *data, unsigned long long *v)			\
+{									\
+	T *o_ = data;							\
+									\
+	return pp_opt_uint((engine), (optname), *v, &o_->member, &o_->refused); \
+}
+
 #endif

@@ -65,6 +65,10 @@ COOP_ENUM_CB(fd)
 COOP_ENUM_CB(ioctx)
 COOP_ENUM_CB(ra)
 COOP_ENUM_CB(backend)
+PP_UINT_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads, opt_refused)
+PP_UINT_OPT_CB(ra_kb_cb, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
+PP_UINT_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, opt_refused)
+SIM_FIO_OPTION_CBS(struct coop_options, sim)
 
 static struct fio_option options[] = {
 	{
@@ -72,6 +76,7 @@ static struct fio_option options[] = {
 		.lname	= "coop worker threads",
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, threads),
+		.cb	= threads_cb,
 		.help	= "Worker threads in each job's pool, 1..1024 (SCST's default is 5)",
 		.def	= "5",
 		.category = FIO_OPT_C_ENGINE,
@@ -152,6 +157,7 @@ static struct fio_option options[] = {
 		.lname	= "coop readahead window",
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, ra_kb),
+		.cb	= ra_kb_cb,
 		.help	= "Largest coop_ra=context window in KiB (windows double up to it)",
 		.def	= "512",
 		.category = FIO_OPT_C_ENGINE,
@@ -162,6 +168,7 @@ static struct fio_option options[] = {
 		.lname	= "coop split size",
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, split_kb),
+		.cb	= split_kb_cb,
 		.help	= "Cut each I/O into commands of at most this many KiB (0: no split)",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
@@ -210,6 +217,12 @@ static int fio_coop_init(struct thread_data *td)
 
 	if (pp_abi_check(td, "coop"))
 		return 1;
+	if (o->opt_refused) {
+		/* the option was named when it was parsed */
+		pp_err("coop", "refusing to run with an out-of-range option value (see above)");
+		td_verror(td, EINVAL, "coop options");
+		return 1;
+	}
 	cd = calloc(1, sizeof(*cd));
 	if (!cd) {
 		td_verror(td, ENOMEM, "coop init");

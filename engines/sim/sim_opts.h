@@ -3,7 +3,8 @@
  * The model's engine options (sim_*).  They live in the coop engine's option
  * struct as member 'sim' and are listed in coop's option table by
  * SIM_FIO_OPTIONS(struct coop_options, sim), so `fio --enghelp` shows them
- * with coop's.  Include after "fio.h" and "optgroup.h".
+ * with coop's.  Include after "fio.h", "optgroup.h" and
+ * "engines/common/pp.h".
  *
  * Options that coop already has keep their coop_ name and meaning in the
  * model: coop_threads (SCST threads), coop_dispatch, coop_fd (per-thread
@@ -27,12 +28,29 @@ struct sim_options {
 #define SIM_OPT_STR_(s) #s
 #define SIM_OPT_STR(s) SIM_OPT_STR_(s)
 
+/*
+ * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
+ * unsigned int are refused, not wrapped, and set T's opt_refused).
+ * SIM_FIO_OPTION_CBS(T, M) goes before the option table that holds
+ * SIM_FIO_OPTIONS(T, M).
+ */
+#define SIM_FIO_UCB(T, M, f, dv, hlp)					\
+	PP_UINT_OPT_CB(sim_opt_##f##_cb, "coop", "sim_" #f, T, M.p.f, opt_refused)
+
+#define SIM_FIO_OPTION_CBS(T, M)					\
+	SIM_UPARAMS(SIM_FIO_UCB, T, M)					\
+	PP_UINT_OPT_CB(sim_opt_time_scale_cb, "coop", "sim_time_scale",	\
+		       T, M.time_scale, opt_refused)			\
+	PP_UINT_OPT_CB(sim_opt_lag_warn_ms_cb, "coop", "sim_lag_warn_ms", \
+		       T, M.lag_warn_ms, opt_refused)
+
 #define SIM_FIO_UOPT(T, M, f, dv, hlp)					\
 	{								\
 		.name = "sim_" #f,					\
 		.lname = "Model " #f,					\
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.p.f),				\
+		.cb = sim_opt_##f##_cb,					\
 		.help = hlp,						\
 		.def = SIM_OPT_STR(dv),				\
 		.category = FIO_OPT_C_ENGINE,				\
@@ -66,6 +84,7 @@ struct sim_options {
 		.lname = "Model time scale",				\
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.time_scale),			\
+		.cb = sim_opt_time_scale_cb,				\
 		.help = "Run the model this many times faster than modeled time (fiotab divides rates by it)", \
 		.def = "1",						\
 		.minval = 1,						\
@@ -77,6 +96,7 @@ struct sim_options {
 		.lname = "Model lag warning",				\
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.lag_warn_ms),			\
+		.cb = sim_opt_lag_warn_ms_cb,				\
 		.help = "Warn when real time falls this far (ms) behind the paced schedule", \
 		.def = "100",						\
 		.category = FIO_OPT_C_ENGINE,				\

@@ -37,6 +37,13 @@ coop_is_tsan && mode=(--thread)
 
 refused 'coop: coop_threads=0: must be between 1 and 1024' "${env[@]}" -- --coop_threads=0
 refused 'coop: coop_threads=1025: must be between 1 and 1024' "${env[@]}" -- --coop_threads=1025
+# fio keeps integer options in 32 bits: a value that does not fit is refused,
+# not wrapped (2^32 + 1000 would otherwise start 1000 workers), and a
+# negative one is refused although fio reads "-1" as the pair "-1", "1".
+refused 'coop: coop_threads=4294968296: out of range' "${env[@]}" -- --coop_threads=4294968296
+refused 'coop: coop_split_kb=-1: out of range' "${env[@]}" -- --coop_split_kb=-1
+refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
+refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
 refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
 refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Option helpers shared by the engines' fio option tables.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "fio.h"
+#include "optgroup.h"
+#include "engines/common/pp.h"
+
+const char *pp_enum_name(const struct fio_option *opts, const char *optname,
+			 unsigned int value)
+{
+	const struct fio_option *o;
+	int i;
+
+	for (o = opts; o->name; o++) {
+		if (strcmp(o->name, optname))
+			continue;
+		for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++)
+			if (o->posval[i].oval == value)
+				return o->posval[i].ival;
+	}
+	return "?";
+}
+
+int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
+		unsigned int *dst, unsigned int *refused)
+{
+	/*
+	 * fio parses into 64 bits and hands us that value; "-1" arrives as
+	 * 2^64 - 1, so one upper bound also refuses negative numbers.
+	 */
+	if (v > UINT_MAX) {
+		pp_err(engine, "%s=%lld: out of range (0..%u)", name, (long long)v, UINT_MAX);
+		*refused = 1;
+		return 1;
+	}
+	*dst = (unsigned int)v;
+	return 0;
+}
