@@ -155,6 +155,8 @@ static int fio_blkfile_init(struct thread_data *td)
 
 	ret = bd->sub->init(td, o);
 	if (ret) {
+		/* a failed init may have set up part of its state */
+		bd->sub->cleanup(td);
 		td->io_ops_data = NULL;
 		free(bd);
 		return 1;
@@ -252,7 +254,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			     struct bf_file *bf)
 {
 	struct blkfile_options *o = td->eo;
-	char why[PATH_MAX + 512];
+	char why[PATH_MAX + 512] = "";	/* every refusal prints it */
 	struct statfs sfs;
 	uint64_t dev_size;
 	uint32_t lbs;

@@ -115,6 +115,7 @@ static int load_chunks(int fd, struct chunk **out, size_t *n, char *why, size_t 
 				c = realloc(v, cap * sizeof(*c));
 				if (!c) {
 					free(v);
+					bf_say(why, whylen, "out of memory for the btrfs chunk map");
 					return -ENOMEM;
 				}
 				v = c;

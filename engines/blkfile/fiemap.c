@@ -97,8 +97,10 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 	m->file_size = st.st_size;
 
 	fm = calloc(1, sizeof(*fm) + BF_FIEMAP_BATCH * sizeof(fm->fm_extents[0]));
-	if (!fm)
+	if (!fm) {
+		bf_say(why, whylen, "out of memory for the FIEMAP buffer");
 		return -ENOMEM;
+	}
 
 	while (!last && start < m->file_size) {
 		memset(fm, 0, sizeof(*fm));
@@ -122,6 +124,10 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 
 			ret = bf_map_add(m, fe->fe_logical, fe->fe_physical,
 					 fe->fe_length, fe->fe_flags);
+			if (ret == -ENOMEM) {
+				bf_say(why, whylen, "out of memory for the extent map");
+				goto out;
+			}
 			if (ret) {
 				bf_say(why, whylen, "FIEMAP returned overlapping unaligned extents at file offset %llu",
 				    (unsigned long long)fe->fe_logical);

@@ -31,6 +31,7 @@
 struct sim_job {
 	struct sim *s;
 	struct coop_options *o;
+	FILE *report;			/* sim_report, opened at init */
 	struct sim_params p;
 	struct io_u **events;
 	unsigned int nev, depth;
@@ -91,6 +92,18 @@ static int coop_sim_init(struct thread_data *td, struct coop_options *o, void **
 	if (!j->events) {
 		free(j);
 		return ENOMEM;
+	}
+	/* Opened now, so a bad path fails the job instead of losing the report. */
+	if (o->sim.report && *o->sim.report) {
+		j->report = fopen(o->sim.report, "a");
+		if (!j->report) {
+			ret = errno;
+			pp_err("coop", "sim_report=%s: cannot open for appending: %s",
+			       o->sim.report, strerror(ret));
+			free(j->events);
+			free(j);
+			return ret;
+		}
 	}
 	*priv = j;
 	return 0;
@@ -232,12 +245,15 @@ static void coop_sim_cleanup(struct thread_data *td, void *priv)
 		if (line) {
 			sim_note("%.*s", (int)(len && line[len - 1] == '\n' ? len - 1 : len),
 				line);
-			if (j->o->sim.report && *j->o->sim.report) {
-				FILE *f = fopen(j->o->sim.report, "a");
+			if (j->report) {
+				int bad = fputs(line, j->report) == EOF;
 
-				if (!f || fputs(line, f) == EOF || fclose(f))
+				if (fclose(j->report) || bad) {
 					pp_err("coop", "sim_report=%s: cannot append: %s",
 					       j->o->sim.report, strerror(errno));
+					td_verror(td, errno, "sim_report");
+				}
+				j->report = NULL;
 			}
 			free(line);
 		}
@@ -247,6 +263,8 @@ static void coop_sim_cleanup(struct thread_data *td, void *priv)
 				(unsigned long long)j->late, (unsigned long long)j->done);
 		sim_free(j->s);
 	}
+	if (j->report)
+		fclose(j->report);	/* the model never ran: nothing to add */
 	free(j->events);
 	free(j);
 }

@@ -59,6 +59,11 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 		(void)atomic_load_explicit(&rings_unmapped, memory_order_acquire);
 		w->ring_ok = true;
 		w->ring_cap = entries;
+		w->queued = calloc(entries, sizeof(*w->queued));
+		if (!w->queued) {
+			snprintf(err, errlen, "coop_backend=uring: out of memory");
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -152,6 +157,7 @@ void coop_pool_destroy(struct coop_pool *p)
 		/* Before the unmap: see rings_unmapped. */
 		atomic_fetch_add_explicit(&rings_unmapped, 1, memory_order_release);
 		io_uring_queue_exit(&p->w[i].ring);
+		free(p->w[i].queued);
 	}
 	coop_dispatch_destroy(&p->disp);
 	free(p->w);

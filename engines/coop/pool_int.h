@@ -39,6 +39,13 @@ struct coop_worker {
 	struct io_uring ring;
 	bool ring_ok;
 	unsigned int ring_cap;
+	/*
+	 * The last ring_cap parts queued on the ring, by queueing order:
+	 * after a failed submit the SQEs the kernel did not take are the
+	 * newest io_uring_sq_ready() of them (worker.c, ring_failed()).
+	 */
+	struct coop_part **queued;
+	unsigned int nqueued;
 
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;

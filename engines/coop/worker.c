@@ -244,7 +244,24 @@ static bool prep_uring(struct coop_worker *w, struct coop_part *part)
 		break;
 	}
 	io_uring_sqe_set_data(sqe, part);
+	w->queued[w->nqueued++ % w->ring_cap] = part;
 	return true;
+}
+
+/*
+ * The ring refused a submission for good (not EINTR/EAGAIN/EBUSY).  The
+ * SQEs it did not take are the newest ones queued: fail their parts now,
+ * or the job's thread would wait for them forever.  Those SQEs stay in
+ * the ring, so nothing may be submitted on it again.  Returns how many
+ * parts were failed.
+ */
+static unsigned int ring_failed(struct coop_worker *w, int err)
+{
+	unsigned int i, k = io_uring_sq_ready(&w->ring);
+
+	for (i = k; i > 0; i--)
+		finish(w, w->queued[(w->nqueued - i) % w->ring_cap], err, false);
+	return k;
 }
 
 static void run_uring(struct coop_worker *w)
@@ -253,7 +270,7 @@ static void run_uring(struct coop_worker *w)
 	struct coop_part *part;
 	unsigned int inflight = 0, head, n;
 	uint64_t busy_since = 0;
-	int ret;
+	int ret, broken = 0;
 
 	for (;;) {
 		/* Sleep for work only when nothing is in flight. */
@@ -265,6 +282,10 @@ static void run_uring(struct coop_worker *w)
 				break;
 			}
 			note_start(w, part);
+			if (broken) {
+				finish(w, part, broken, false);
+				continue;
+			}
 			if (!inflight)
 				busy_since = now_ns();
 			if (prep_uring(w, part))
@@ -272,14 +293,18 @@ static void run_uring(struct coop_worker *w)
 			else if (!inflight)
 				w->st.busy_ns += now_ns() - busy_since;
 		}
-		ret = io_uring_submit_and_wait(&w->ring, 1);
-		if (ret < 0) {
+		/* A broken ring only reaps what the kernel did take. */
+		ret = broken ? io_uring_wait_cqe(&w->ring, &cqe) :
+			       io_uring_submit_and_wait(&w->ring, 1);
+		if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
 			/*
-			 * A valid ring only fails transiently here (EINTR,
-			 * EAGAIN, EBUSY): what is queued stays queued and
-			 * what is in flight completes, so just retry.
+			 * Transient: what is queued stays queued and what
+			 * is in flight completes, so just retry.
 			 */
 			coop_sys(SYS_sched_yield);
+		} else if (ret < 0 && !broken) {
+			broken = ret;
+			inflight -= ring_failed(w, ret);
 		}
 		n = 0;
 		io_uring_for_each_cqe(&w->ring, head, cqe) {

@@ -55,7 +55,7 @@ const char *sim_ra_name(int r)
 
 int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 {
-	NEED(p->threads >= 1 && p->threads <= 1024, "threads must be 1..1024");
+	NEED(p->threads >= 1 && p->threads <= 1024, "coop_threads must be 1..1024");
 	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
 	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
 	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");
@@ -74,7 +74,7 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
 	NEED(p->client_hz >= 100 && p->client_hz <= 1000, "sim_client_hz must be 100..1000");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
-	NEED(p->dl_fifo_batch >= 1, "sim_deadline_fifo_batch must be >= 1");
+	NEED(p->dl_fifo_batch >= 1, "sim_dl_fifo_batch must be >= 1");
 	return 0;
 }
 

@@ -57,6 +57,10 @@ refused 'coop: coop_backend=uring: io_uring_queue_init.*Function not implemented
 # Every job of several fails alike, none hangs waiting for the others.
 refused 'coop: coop_backend=uring' "$probe" nouring "${env[@]}" -- \
 	--coop_backend=uring --coop_ioctx=shared --numjobs=3
+# Rings that refuse every submit: the parts the kernel never took fail
+# with the error instead of being waited for (this hung before).
+refused 'io_u error.*Invalid argument' "$probe" badenter "${env[@]}" -- \
+	--coop_backend=uring --coop_threads=2 --iodepth=8
 # The filter only takes io_uring away: the psync pool runs under it.
 "$probe" nouring "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" --name=ok \
 	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \

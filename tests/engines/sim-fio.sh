@@ -51,4 +51,13 @@ assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.o
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
+# a report that cannot be written fails the job, at init if it cannot be opened
+job nodir sim_report="$T/no/such/dir/r" >"$T/nodir.fio"
+if run_fio "$T/nodir.fio" >"$T/nodir.out" 2>&1; then fail "unwritable sim_report accepted"; fi
+assert_match "report path named" "sim_report=$T/no/such/dir/r: cannot open" "$(cat "$T/nodir.out")"
+if [ -w /dev/full ]; then
+	job full sim_report=/dev/full >"$T/full.fio"
+	if run_fio "$T/full.fio" >"$T/full.out" 2>&1; then fail "lost sim_report went unnoticed"; fi
+	assert_match "failed append named" 'sim_report=/dev/full: cannot append' "$(cat "$T/full.out")"
+fi
 exit 0

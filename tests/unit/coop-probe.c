@@ -7,6 +7,9 @@
  *   coop-probe nouring CMD ARGS   run CMD with io_uring_setup() failing with
  *                                 ENOSYS (a seccomp filter), as on a kernel
  *                                 built or configured without io_uring
+ *   coop-probe badenter CMD ARGS  run CMD with io_uring_enter() failing with
+ *                                 EINVAL: rings set up, but every submit and
+ *                                 wait refused for good
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -37,18 +40,19 @@ static int do_kcmp(int argc, char **argv)
 	return r == 0 ? 0 : 1;
 }
 
-static int do_nouring(int argc, char **argv)
+/* Run argv[2...] with system call @nr failing with @err. */
+static int run_failing(int argc, char **argv, long nr, int err)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned int)err),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: coop-probe nouring CMD [ARGS...]\n");
+		fprintf(stderr, "usage: coop-probe %s CMD [ARGS...]\n", argv[1]);
 		return 2;
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
@@ -66,7 +70,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "kcmp"))
 		return do_kcmp(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "nouring"))
-		return do_nouring(argc, argv);
-	fprintf(stderr, "usage: coop-probe kcmp|nouring ...\n");
+		return run_failing(argc, argv, SYS_io_uring_setup, ENOSYS);
+	if (argc > 1 && !strcmp(argv[1], "badenter"))
+		return run_failing(argc, argv, SYS_io_uring_enter, EINVAL);
+	fprintf(stderr, "usage: coop-probe kcmp|nouring|badenter ...\n");
 	return 2;
 }
