@@ -10,3 +10,6 @@ PROGS += analysis/fiotab
 analysis/fiotab_SRCS := analysis/fiotab.c $(FIOTAB_CORE)
 analysis/fiotab_LIBS := $(CJSON_LIBS)
 MAN1 += analysis/fiotab.1
+# No arrays sized at run time on the stack: here their sizes come from the
+# input (jobs per series), and a big enough input overflows any stack.
+$(OBJ)/host/analysis/%.o: HOST_CFLAGS += -Wvla

@@ -8,8 +8,10 @@
  * tools did not print: series, mode and fio versions.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fiotab.h"
 #include "table.h"
 
 static int shown(const struct col *c)
@@ -53,7 +55,8 @@ void out_text(FILE *f, const struct tablist *l)
 
 	for (i = 0; i < l->n; i++) {
 		const struct table *t = l->v[i];
-		int w[t->ncols > 0 ? t->ncols : 1];
+		/* a perftest table has a column per iteration: no stack array */
+		int *w = xmalloc(t->ncols * sizeof(*w));
 
 		if (i)
 			fputc('\n', f);
@@ -91,5 +94,6 @@ void out_text(FILE *f, const struct tablist *l)
 			}
 			fputc('\n', f);
 		}
+		free(w);
 	}
 }

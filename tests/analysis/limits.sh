@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fiotab at the limits of its input: a series of more jobs than an array on
+# the stack can hold (the per-iteration rates, the text column widths and
+# the CSV column map were VLAs, and 1.1M jobs overflowed an 8 MB stack).
+# Run against a 64 KB stack so that 20,000 jobs are enough.
+source "$TOP/tests/lib.sh"
+
+# many_jobs N: one fio document of N identical jobs on one target, each
+# writing 4 KiB with bs=4k in 1 ms (4096000 B/s = 3.906 MB/s, 1000 IOPS)
+many_jobs() {
+	awk -v n="$1" 'BEGIN {
+		print "{\"fio version\" : \"fio-3.33\", \"timestamp\" : 1795980457, \"jobs\" : ["
+		for (i = 0; i < n; i++)
+			printf "%s{\"jobname\":\"j\",\"error\":0,\"job options\":{\"bs\":\"4k\",\"rw\":\"write\"},\"write\":{\"io_bytes\":4096,\"runtime\":1,\"total_ios\":1}}\n", i ? "," : ""
+		print "]}"
+	}'
+}
+
+# small_stack CMD...: fiotab with a 64 KB stack, output to $T/out
+small_stack() {
+	(ulimit -s 64 && exec "$FIOTAB" "$@") > "$T/out" 2> "$T/err"
+}
+
+n=20000
+many_jobs $n > "$T/many.json"
+
+small_stack perftest "$T/many.json" || fail "perftest of $n jobs: exit $?: $(head -3 "$T/err")"
+assert_eq "perftest row of $n iterations" "$((n + 4)) 4096 3.906 0.000 1000.000" \
+	"$(awk '$1 == 4096 { print NF, $1, $(NF - 2), $(NF - 1), $NF }' "$T/out")"
+
+small_stack perftest --format=csv "$T/many.json" || fail "csv of $n jobs: exit $?: $(head -3 "$T/err")"
+# table, series, blocksize, W1_s..Wn_s, avg, std, IOPS
+assert_eq "csv fields" "$((n + 6)) $((n + 6))" \
+	"$(awk -F, '{ printf "%s%d", s, NF; s = " " }' "$T/out")"
+
+small_stack perftest --format=markdown "$T/many.json" || fail "markdown of $n jobs: exit $?"
+small_stack perftest --format=json "$T/many.json" || fail "json of $n jobs: exit $?"
+
+small_stack ratio "$T/many.json" "$T/many.json" || fail "ratio of $n jobs: exit $?: $(head -3 "$T/err")"
+assert_eq "ratio of a run with itself" "4096 1.00" "$(awk '$1 == 4096 { print $1, $2 }' "$T/out")"
+
+small_stack plot -o "$T/many.svg" "$T/many.json" || fail "plot of $n jobs: exit $?: $(head -3 "$T/err")"
+assert_eq "polylines" 2 "$(grep -c '<polyline' "$T/many.svg")"
+exit 0
