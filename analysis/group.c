@@ -123,7 +123,10 @@ int series_build(const struct jobset *js, const struct selector *sel,
 				used = 1;
 			}
 		if (used) {
-			s->jobs = xrealloc(s->jobs, (s->njobs + 1) * sizeof(*s->jobs));
+			if (s->njobs == s->capjobs) {
+				s->capjobs = s->capjobs ? 2 * s->capjobs : 16;
+				s->jobs = xrealloc(s->jobs, s->capjobs * sizeof(*s->jobs));
+			}
 			s->jobs[s->njobs++] = j;
 		}
 	}

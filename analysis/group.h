@@ -28,7 +28,7 @@ struct series {
 	struct bsgroup *g;
 	size_t ng;
 	const struct job **jobs;	/* every job used, for the version note */
-	size_t njobs;
+	size_t njobs, capjobs;
 };
 
 struct table;

@@ -26,7 +26,11 @@ struct col *table_col(struct table *t, const char *key, const char *unit, int ki
 
 	if (t->nrows)
 		die("internal: column added after rows");
-	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*c));
+	/* geometric growth: perftest adds a column per iteration */
+	if (t->ncols == t->capcols) {
+		t->capcols = t->capcols ? 2 * t->capcols : 16;
+		t->cols = xrealloc(t->cols, (size_t)t->capcols * sizeof(*c));
+	}
 	c = &t->cols[t->ncols++];
 	memset(c, 0, sizeof(*c));
 	c->key = xstrdup(key);

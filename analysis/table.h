@@ -54,7 +54,7 @@ struct table {
 	int npre;
 	int nhdr;		/* header lines in text */
 	struct col *cols;
-	int ncols;
+	int ncols, capcols;
 	struct cell *cells;	/* nrows x ncols */
 	int nrows, caprows;
 	char *tags;		/* table-wide tags "host=a" TAGSEP "target=b" */
