@@ -36,7 +36,6 @@ void out_csv(FILE *f, const struct tablist *l)
 	const char **keys = NULL;
 	size_t nkeys = 0, capkeys = 0, k;
 	int i, ci, r, *map;
-	char buf[256];
 
 	/*
 	 * The union of the keys in order of appearance.  A perftest table has
@@ -76,17 +75,16 @@ void out_csv(FILE *f, const struct tablist *l)
 			field(f, t->name, 1);
 			field(f, t->title ? t->title : "", 0);
 			for (k = 0; k < nkeys; k++) {
-				buf[0] = '\0';
-				if (map[k] >= 0) {
-					const struct col *c = &t->cols[map[k]];
-					const struct cell *x = table_cell((struct table *)t, r, map[k]);
+				char *s;
 
-					if (c->kind == COL_NUM && x->set)
-						fmt_double(buf, sizeof(buf), x->v);
-					else
-						cell_text(c, x, buf, sizeof(buf));
+				if (map[k] < 0) {
+					field(f, "", 0);
+					continue;
 				}
-				field(f, buf, 0);
+				s = cell_text(&t->cols[map[k]],
+					      table_cell((struct table *)t, r, map[k]), 1);
+				field(f, s, 0);
+				free(s);
 			}
 			fputs("\r\n", f);
 		}

@@ -145,16 +145,19 @@ void table_str(struct table *t, int row, int col, const char *s)
 	x->s = xstrdup(s);
 }
 
-void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len)
+char *cell_text(const struct col *c, const struct cell *x, int exact)
 {
+	char num[32];	/* fmt_double(): at most %.17g, 24 bytes */
+
 	if (!x->set)
-		snprintf(buf, len, "%s", "");
-	else if (c->kind == COL_STR)
-		snprintf(buf, len, "%s", x->s ? x->s : "");
-	else if (c->kind == COL_INT)
-		snprintf(buf, len, "%.0f", x->v);
-	else
-		snprintf(buf, len, "%.*f", c->prec, x->v);
+		return xstrdup("");
+	if (c->kind == COL_STR)
+		return xstrdup(x->s);
+	if (c->kind == COL_INT)
+		return xasprintf("%.0f", x->v);
+	if (exact)
+		return xstrdup(fmt_double(num, sizeof(num), x->v));
+	return xasprintf("%.*f", c->prec, x->v);
 }
 
 void note_versions(struct table *t, const struct job *const *jobs, size_t n)

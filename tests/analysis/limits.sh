@@ -4,7 +4,8 @@
 # fiotab at the limits of its input: a series of more jobs than an array on
 # the stack can hold (the per-iteration rates, the text column widths and
 # the CSV column map were VLAs, and 1.1M jobs overflowed an 8 MB stack).
-# Run against a 64 KB stack so that 20,000 jobs are enough.
+# Run against a 64 KB stack so that 20,000 jobs are enough.  And cells
+# longer than the 255 bytes the text, Markdown and CSV outputs cut them to.
 source "$TOP/tests/lib.sh"
 
 # many_jobs N: one fio document of N identical jobs on one target, each
@@ -43,4 +44,22 @@ assert_eq "ratio of a run with itself" "4096 1.00" "$(awk '$1 == 4096 { print $1
 
 small_stack plot -o "$T/many.svg" "$T/many.json" || fail "plot of $n jobs: exit $?: $(head -3 "$T/err")"
 assert_eq "polylines" 2 "$(grep -c '<polyline' "$T/many.svg")"
+
+# a 300-character job name, and 4 KiB written in 1e-300 ms: ~4e300 MB/s,
+# whose "%.3f" is 305 bytes
+name=$(printf '%0300d' 0 | tr 0 n)
+cat > "$T/long.json" <<EOF
+{ "fio version" : "fio-3.33", "jobs" : [ { "jobname" : "$name", "error" : 0,
+  "job options" : { "bs" : "4k", "rw" : "write" },
+  "write" : { "io_bytes" : 4096, "runtime" : 1e-300, "total_ios" : 1 } } ] }
+EOF
+mbps=$(awk 'BEGIN { printf "%.3f", 4096 / (1e-300 / 1000) / 1048576 }')
+"$FIOTAB" summary "$T/long.json" > "$T/out" || fail "summary of a long job name"
+assert_eq "text: job and MB/s cells" "$name $mbps" \
+	"$(awk '!/^#/ && $1 != "job" { print $1, $6 }' "$T/out")"
+"$FIOTAB" summary --format=markdown "$T/long.json" > "$T/out" || fail "markdown of a long job name"
+grep -qF "| $name | - | write | write | 4096 | $mbps |" "$T/out" ||
+	fail "markdown cells cut: $(grep -F "| n" "$T/out" | cut -c 1-80)..."
+"$FIOTAB" summary --format=csv "$T/long.json" > "$T/out" || fail "csv of a long job name"
+grep -qF ",$name,-," "$T/out" || fail "csv job field cut: $(sed -n 2p "$T/out" | cut -c 1-80)..."
 exit 0
