@@ -164,7 +164,7 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 {
 	const char *seen[16];
 	size_t i, k, ns = 0;
-	char buf[512] = "";
+	char *list = xstrdup(""), *s;
 
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < ns && seen[k] != jobs[i]->version; k++)
@@ -172,12 +172,14 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 		if (k == ns && ns < 16)
 			seen[ns++] = jobs[i]->version;
 	}
+	/* the version strings come from the input: no fixed buffer */
 	for (k = 0; k < ns; k++) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, sizeof(buf) - l, "%s%s", k ? ", " : "", seen[k]);
+		s = xasprintf("%s%s%s", list, k ? ", " : "", seen[k]);
+		free(list);
+		list = s;
 	}
-	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? buf : "none");
+	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? list : "none");
+	free(list);
 }
 
 void table_free(struct table *t)

@@ -62,4 +62,11 @@ grep -qF "| $name | - | write | write | 4096 | $mbps |" "$T/out" ||
 	fail "markdown cells cut: $(grep -F "| n" "$T/out" | cut -c 1-80)..."
 "$FIOTAB" summary --format=csv "$T/long.json" > "$T/out" || fail "csv of a long job name"
 grep -qF ",$name,-," "$T/out" || fail "csv job field cut: $(sed -n 2p "$T/out" | cut -c 1-80)..."
+
+# fio versions (from the input) of 300 characters each, two of them
+v1=fio-3.33-$(printf '%0300d' 0 | tr 0 a)
+v2=fio-3.33-$(printf '%0300d' 0 | tr 0 b)
+{ sed "s/fio-3.33/$v1/" "$T/long.json"; sed "s/fio-3.33/$v2/" "$T/long.json"; } > "$T/vers.json"
+"$FIOTAB" summary "$T/vers.json" > "$T/out" || fail "summary of long fio versions"
+assert_eq "versions note" "# fio versions: $v1, $v2" "$(grep '^# fio version' "$T/out")"
 exit 0
