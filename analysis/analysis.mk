@@ -7,6 +7,9 @@ FIOTAB_CORE := analysis/util.c analysis/fiosize.c analysis/jobs.c analysis/input
 	analysis/csv.c analysis/json.c analysis/markdown.c analysis/influx.c \
 	analysis/prom.c analysis/svg.c
 PROGS += analysis/fiotab
-analysis/fiotab_SRCS := analysis/fiotab.c $(FIOTAB_CORE)
+analysis/fiotab_SRCS := analysis/fiotab.c analysis/outfile.c $(FIOTAB_CORE)
 analysis/fiotab_LIBS := $(CJSON_LIBS)
 MAN1 += analysis/fiotab.1
+# No arrays sized at run time on the stack: here their sizes come from the
+# input (jobs per series), and a big enough input overflows any stack.
+$(OBJ)/host/analysis/%.o: HOST_CFLAGS += -Wvla

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fiotab.h"
+#include "strmap.h"
 #include "table.h"
 
 static void field(FILE *f, const char *s, int first)
@@ -31,57 +32,64 @@ static void field(FILE *f, const char *s, int first)
 
 void out_csv(FILE *f, const struct tablist *l)
 {
+	struct strmap keymap = { 0 };
 	const char **keys = NULL;
-	int nkeys = 0, i, ci, k, r;
-	char buf[256];
+	size_t nkeys = 0, capkeys = 0, k;
+	int i, ci, r, *map;
 
+	/*
+	 * The union of the keys in order of appearance.  A perftest table has
+	 * a column per iteration, so keys are looked up in a hash map: a
+	 * search of the list per column would be quadratic in the iterations.
+	 */
 	for (i = 0; i < l->n; i++)
 		for (ci = 0; ci < l->v[i]->ncols; ci++) {
 			const struct col *c = &l->v[i]->cols[ci];
 
 			if (c->flags & COL_TEXT_ONLY)
 				continue;
-			for (k = 0; k < nkeys && strcmp(keys[k], c->key); k++)
-				;
-			if (k == nkeys) {
-				keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
-				keys[nkeys++] = c->key;
+			if (map_get(&keymap, c->key, nkeys) < nkeys)
+				continue;
+			if (nkeys == capkeys) {
+				capkeys = capkeys ? 2 * capkeys : 16;
+				keys = xrealloc(keys, capkeys * sizeof(*keys));
 			}
+			keys[nkeys++] = c->key;
 		}
 	field(f, "table", 1);
 	field(f, "series", 0);
 	for (k = 0; k < nkeys; k++)
 		field(f, keys[k], 0);
 	fputs("\r\n", f);
+	/* map[k]: the column of the table holding keys[k], or -1 */
+	map = xmalloc(nkeys * sizeof(*map));
 	for (i = 0; i < l->n; i++) {
 		const struct table *t = l->v[i];
-		int map[nkeys > 0 ? nkeys : 1];
 
-		for (k = 0; k < nkeys; k++) {
+		for (k = 0; k < nkeys; k++)
 			map[k] = -1;
-			for (ci = 0; ci < t->ncols; ci++)
-				if (!(t->cols[ci].flags & COL_TEXT_ONLY) &&
-				    !strcmp(t->cols[ci].key, keys[k]))
-					map[k] = ci;
-		}
+		for (ci = 0; ci < t->ncols; ci++)
+			if (!(t->cols[ci].flags & COL_TEXT_ONLY))
+				map[map_get(&keymap, t->cols[ci].key, 0)] = ci;
 		for (r = 0; r < t->nrows; r++) {
 			field(f, t->name, 1);
 			field(f, t->title ? t->title : "", 0);
 			for (k = 0; k < nkeys; k++) {
-				buf[0] = '\0';
-				if (map[k] >= 0) {
-					const struct col *c = &t->cols[map[k]];
-					const struct cell *x = table_cell((struct table *)t, r, map[k]);
+				char *s;
 
-					if (c->kind == COL_NUM && x->set)
-						fmt_double(buf, sizeof(buf), x->v);
-					else
-						cell_text(c, x, buf, sizeof(buf));
+				if (map[k] < 0) {
+					field(f, "", 0);
+					continue;
 				}
-				field(f, buf, 0);
+				s = cell_text(&t->cols[map[k]],
+					      table_cell((struct table *)t, r, map[k]), 1);
+				field(f, s, 0);
+				free(s);
 			}
 			fputs("\r\n", f);
 		}
 	}
+	free(map);
 	free(keys);
+	map_free(&keymap);
 }

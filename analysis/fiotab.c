@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "outfile.h"
 #include "tables.h"
 
 #define FIOTAB_VERSION "1.0"
@@ -226,7 +226,8 @@ out:
 
 static int write_plot(struct cli *c, const struct serieslist *sl)
 {
-	char *tmp;
+	char *svg = NULL;
+	size_t len = 0;
 	FILE *f;
 	int rc;
 
@@ -234,30 +235,21 @@ static int write_plot(struct cli *c, const struct serieslist *sl)
 		warnx_("plot: -o OUT.svg is required");
 		return 1;
 	}
-	/* write next to the target and rename: never a half-written SVG */
-	tmp = xasprintf("%s.tmp.%ld", c->out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		warnx_("%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return 1;
-	}
+	/*
+	 * The whole SVG first, in memory: without anything to plot, OUT is
+	 * not touched at all (not even a fifo opened), and outfile_write()
+	 * gets one buffer whose write errors it can name precisely.
+	 */
+	f = open_memstream(&svg, &len);
+	if (!f)
+		die("out of memory");
 	rc = svg_plot(f, sl);
-	if (fclose(f) || rc) {
-		if (!rc)
-			warnx_("%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return 1;
-	}
-	if (rename(tmp, c->out)) {
-		warnx_("%s: %s", c->out, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return 1;
-	}
-	free(tmp);
-	return 0;
+	if (fclose(f))
+		die("out of memory");
+	if (!rc)
+		rc = outfile_write(c->out, svg, len);
+	free(svg);
+	return rc ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -69,7 +69,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 /* jobs.c */
 struct cJSON;
 int jobs_from_doc(struct jobset *js, const struct cJSON *doc, const char *file,
-		  const char **why);
+		  char **why);
 void jobset_free(struct jobset *js);
 const char *intern(const char *s);
 

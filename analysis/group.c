@@ -69,7 +69,7 @@ static void add_iter(struct series *s, const struct job *j, int dir)
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
-	regex_t re[sel->npatterns > 0 ? sel->npatterns : 1];
+	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
 	struct strmap map = { 0 };
 	size_t i, cap = 0;
 	int k, err;
@@ -84,6 +84,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			warnx_("bad --series regex '%s': %s", sel->patterns[k], msg);
 			while (k--)
 				regfree(&re[k]);
+			free(re);
 			return -1;
 		}
 	}
@@ -122,13 +123,17 @@ int series_build(const struct jobset *js, const struct selector *sel,
 				used = 1;
 			}
 		if (used) {
-			s->jobs = xrealloc(s->jobs, (s->njobs + 1) * sizeof(*s->jobs));
+			if (s->njobs == s->capjobs) {
+				s->capjobs = s->capjobs ? 2 * s->capjobs : 16;
+				s->jobs = xrealloc(s->jobs, s->capjobs * sizeof(*s->jobs));
+			}
 			s->jobs[s->njobs++] = j;
 		}
 	}
 	map_free(&map);
 	for (k = 0; k < sel->npatterns; k++)
 		regfree(&re[k]);
+	free(re);
 	return 0;
 }
 
@@ -168,14 +173,16 @@ void series_free(struct serieslist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out)
+double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n)
 {
-	size_t i, n = 0;
+	double *out = xmalloc(g->n[dir] * sizeof(*out));
+	size_t i;
 
+	*n = 0;
 	for (i = 0; i < g->n[dir]; i++)
 		if (g->it[dir][i].t > 0)
-			out[n++] = g->it[dir][i].bytes / g->it[dir][i].t;
-	return n;
+			out[(*n)++] = g->it[dir][i].bytes / g->it[dir][i].t;
+	return out;
 }
 
 char *series_name(const struct series *s)

@@ -28,7 +28,7 @@ struct series {
 	struct bsgroup *g;
 	size_t ng;
 	const struct job **jobs;	/* every job used, for the version note */
-	size_t njobs;
+	size_t njobs, capjobs;
 };
 
 struct table;
@@ -50,8 +50,12 @@ int series_build(const struct jobset *js, const struct selector *sel,
 void series_free(struct serieslist *l);
 /* Sorts each series' block sizes descending. */
 void series_sort(struct serieslist *l);
-/* Per-iteration rates bytes/s of one direction, leaving out t = 0. */
-size_t bsgroup_rates(const struct bsgroup *g, int dir, double *out);
+/*
+ * Per-iteration rates bytes/s of one direction, leaving out t = 0, in a
+ * new array (the caller frees it) of *@n entries.  On the heap: a group
+ * holds one entry per job, and a million jobs do not fit on a stack.
+ */
+double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n);
 /* "/dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
 char *series_name(const struct series *s);
 /* "series " + series_name() */

@@ -134,7 +134,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 
 	arena_begin();
 	while ((p = next_doc(buf, p, end))) {
-		const char *why = NULL;
+		char *why = NULL;
 		cJSON *doc;
 
 		stop = NULL;
@@ -160,6 +160,7 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 		}
 		if (jobs_from_doc(js, doc, name, &why)) {
 			report(name, buf, len, (size_t)(p - buf), why, keep_going);
+			free(why);
 			arena_reset();	/* the document's nodes, all at once */
 			if (!keep_going) {
 				rc = -1;

@@ -9,8 +9,17 @@
  * it to the per-host jobs.  Jobs of the sim backend (coop_backend=sim) ran on
  * a virtual clock sim_time_scale times faster than modeled: their times are
  * multiplied and their rates divided by that scale here, once.
+ *
+ * The numbers and integer options fio writes are checked here, where they
+ * enter: a value no fio writes (1e300 bytes, an iodepth of 1e10) makes the
+ * document malformed, named with its job and field, instead of reaching a
+ * conversion whose result is undefined.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +47,28 @@ struct opts {
 	const cJSON *job, *global;
 };
 
+/* What is being read, for the messages. */
+struct reader {
+	const char *job;	/* name of the job being read, NULL for the document */
+	char *why;		/* the first problem found (allocated), or NULL */
+};
+
+static void bad(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void bad(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	if (r->why)
+		return;		/* the first problem is the one reported */
+	va_start(ap, fmt);
+	what = xvasprintf(fmt, ap);
+	va_end(ap);
+	r->why = r->job ? xasprintf("job '%s': %s", r->job, what) : xstrdup(what);
+	free(what);
+}
+
 static const char *opt(const struct opts *o, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o->job, name);
@@ -47,59 +78,106 @@ static const char *opt(const struct opts *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static double num(const cJSON *obj, const char *name)
+/* 2^53: up to here a double holds every integer exactly */
+#define EXACT_MAX 9007199254740992.0
+
+/*
+ * A number fio writes as a count, size, rate, time or percentage, NAN when
+ * absent.  It must be finite (cJSON reads 1e999 as inf), not negative and
+ * below 2^53, or it is recorded as the document's problem and read as NAN:
+ * beyond, a conversion to an integer type (the sizes of iozone and Bonnie)
+ * would be undefined.  @path names the object holding it ("write.").
+ */
+static double num(struct reader *r, const cJSON *obj, const char *path, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
 
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (!cJSON_IsNumber(v))
+		return NAN;
+	if (!(v->valuedouble >= 0 && v->valuedouble < EXACT_MAX)) {
+		bad(r, "\"%s%s\" is %g, out of range (fio writes finite values from 0 up to 2^53)",
+		    path, name, v->valuedouble);
+		return NAN;
+	}
+	return v->valuedouble;
 }
 
-static double num0(const cJSON *obj, const char *name)
+static double num0(struct reader *r, const cJSON *obj, const char *path, const char *name)
 {
-	double v = num(obj, name);
+	double v = num(r, obj, path, name);
 
 	return isnan(v) ? 0 : v;
 }
 
-static double percentile_us(const cJSON *pct, const char *key, double to_us)
+/*
+ * An integer option of fio ("iodepth"), @def when unset.  Job options are
+ * strings as the job file gave them; atoi() of one out of int's range is
+ * undefined, so they are parsed whole and checked.
+ */
+static int opt_int(struct reader *r, const char *name, const char *s, int def)
 {
-	return pct ? num(pct, key) * to_us : NAN;
+	char *end;
+	long v;
+
+	if (!s)
+		return def;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 1 || v > INT_MAX) {
+		bad(r, "%s \"%s\" is not a whole number from 1 to %d", name, s, INT_MAX);
+		return def;
+	}
+	return (int)v;
 }
 
-static void read_dir(struct dirstat *d, const cJSON *o, double scale)
+static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
+		     double scale)
 {
 	const cJSON *clat, *pct;
 	double to_us = 1e-3;
+	char path[64];
 
-	d->io_bytes = num0(o, "io_bytes");
-	if (!d->io_bytes)
-		d->io_bytes = num0(o, "io_kbytes") * 1024;
+	snprintf(path, sizeof(path), "%s.", dir);
+	d->io_bytes = num0(r, o, path, "io_bytes");
+	if (!d->io_bytes) {
+		d->io_bytes = num0(r, o, path, "io_kbytes") * 1024;
+		if (d->io_bytes >= EXACT_MAX) {
+			bad(r, "\"%sio_kbytes\" is %g, out of range (fio writes byte counts up to 2^53, 2^43 KiB)",
+			    path, d->io_bytes / 1024);
+			d->io_bytes = 0;
+		}
+	}
 	d->present = d->io_bytes > 0;
-	d->runtime_s = num0(o, "runtime") / 1000.0 * scale;
-	d->iops = num0(o, "iops") / scale;
-	d->bw_bytes = num(o, "bw_bytes");
+	d->runtime_s = num0(r, o, path, "runtime") / 1000.0 * scale;
+	d->iops = num0(r, o, path, "iops") / scale;
+	d->bw_bytes = num(r, o, path, "bw_bytes");
 	if (isnan(d->bw_bytes))
-		d->bw_bytes = num0(o, "bw") * 1024;
+		d->bw_bytes = num0(r, o, path, "bw") * 1024;
 	d->bw_bytes /= scale;
-	d->total_ios = num0(o, "total_ios");
+	d->total_ios = num0(r, o, path, "total_ios");
 	clat = cJSON_GetObjectItemCaseSensitive(o, "clat_ns");
+	snprintf(path, sizeof(path), "%s.clat_ns.", dir);
 	if (!clat) {	/* fio 2.x reported microseconds */
 		clat = cJSON_GetObjectItemCaseSensitive(o, "clat");
+		snprintf(path, sizeof(path), "%s.clat.", dir);
 		to_us = 1;
 	}
+	d->clat_mean_us = num(r, clat, path, "mean") * to_us * scale;
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
-	if (!cJSON_IsObject(pct))
-		pct = NULL;
-	d->clat_mean_us = num(clat, "mean") * to_us * scale;
-	d->clat_p50_us = percentile_us(pct, "50.000000", to_us) * scale;
-	d->clat_p99_us = percentile_us(pct, "99.000000", to_us) * scale;
-	d->clat_p999_us = percentile_us(pct, "99.900000", to_us) * scale;
+	if (cJSON_IsObject(pct)) {
+		strcat(path, "percentile.");
+		d->clat_p50_us = num(r, pct, path, "50.000000") * to_us * scale;
+		d->clat_p99_us = num(r, pct, path, "99.000000") * to_us * scale;
+		d->clat_p999_us = num(r, pct, path, "99.900000") * to_us * scale;
+	} else {
+		d->clat_p50_us = d->clat_p99_us = d->clat_p999_us = NAN;
+	}
 }
 
-static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
-		    const char **why)
+static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **why)
 {
 	struct opts o = { cJSON_GetObjectItemCaseSensitive(jo, "job options"), global };
+	struct reader r = { 0 };
 	const cJSON *v;
 	const char *s;
 	unsigned kb_base = 1024;
@@ -109,16 +187,18 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 	if (!cJSON_IsString(v)) {
-		*why = "job without a \"jobname\"";
+		*why = xstrdup("job without a \"jobname\"");
 		return -1;
 	}
 	j->name = xstrdup(v->valuestring);
+	r.job = j->name;
 	j->aggregate = !strcmp(j->name, "All clients");
+	/* A TCP port or nothing: a double outside int's range must not be cast. */
+	v = cJSON_GetObjectItemCaseSensitive(jo, "port");
+	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
+	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
 	/* several fio servers may share a hostname (one per port) */
 	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
-	/* A TCP port or nothing: a double outside int's range must not be cast. */
-	port = num0(jo, "port");
-	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
 	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
 		j->host = intern(j->aggregate ? "All clients" :
 				 cJSON_IsString(v) ? v->valuestring : "-");
@@ -153,10 +233,8 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 	s = opt(&o, "size");
 	if (!s || fio_parse_size(s, kb_base, &j->size))
 		j->size = 0;
-	s = opt(&o, "iodepth");
-	j->iodepth = s ? atoi(s) : 1;
-	s = opt(&o, "numjobs");
-	j->numjobs = s ? atoi(s) : 1;
+	j->iodepth = opt_int(&r, "iodepth", opt(&o, "iodepth"), 1);
+	j->numjobs = opt_int(&r, "numjobs", opt(&o, "numjobs"), 1);
 
 	s = opt(&o, "coop_backend");
 	j->modeled = s && !strcmp(s, "sim");
@@ -168,20 +246,26 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global,
 
 			j->scale = strtod(s, &end);
 			if (end == s || *end || !(j->scale > 0) || isinf(j->scale)) {
-				*why = "bad sim_time_scale";
-				return -1;
+				bad(&r, "bad sim_time_scale \"%s\"", s);
+				j->scale = 1;
 			}
 		}
 	}
-	j->usr_cpu = num0(jo, "usr_cpu");
-	j->sys_cpu = num0(jo, "sys_cpu");
+	j->usr_cpu = num0(&r, jo, "", "usr_cpu");
+	j->sys_cpu = num0(&r, jo, "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
 		struct dirstat *d = &j->d[i];
 
-		read_dir(d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), j->scale);
+		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
+			 j->scale);
 		d->bs = bs[i];
+		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs)
-			d->bs = d->total_ios > 0 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
+			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
+	}
+	if (r.why) {
+		*why = r.why;
+		return -1;
 	}
 	return 0;
 }
@@ -214,42 +298,48 @@ static void note_version(struct jobset *js, const char *ver)
 }
 
 /*
- * Append the jobs of @doc.  Returns -1 with *why set when the document is not
- * fio output; jobs that failed (error != 0) are reported and left out.
+ * Append the jobs of @doc.  Returns -1 with *why set (allocated, the caller
+ * frees it) when the document is not fio output or holds a value fio does
+ * not write; jobs that failed (error != 0) are reported and left out.
  */
-int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file,
-		  const char **why)
+int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
 	const cJSON *jobs, *jo, *global, *v;
+	struct reader r = { 0 };
 	const char *ver;
 	double ts;
 	size_t first = js->n;
 
 	if (!cJSON_IsObject(doc)) {
-		*why = "not a fio JSON object";
+		*why = xstrdup("not a fio JSON object");
 		return -1;
 	}
 	jobs = cJSON_GetObjectItemCaseSensitive(doc, "client_stats");
 	if (!jobs)
 		jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
 	if (!cJSON_IsArray(jobs)) {
-		*why = "no \"jobs\" or \"client_stats\" array (not fio JSON output?)";
+		*why = xstrdup("no \"jobs\" or \"client_stats\" array (not fio JSON output?)");
 		return -1;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
+	ts = num0(&r, doc, "", "timestamp");
+	if (r.why) {
+		*why = r.why;
+		return -1;
+	}
 	js->ndocs++;
-	ts = num0(doc, "timestamp");
 	cJSON_ArrayForEach(jo, jobs) {
 		struct job *j;
 		double err;
 
 		if (!cJSON_IsObject(jo)) {
-			*why = "job entry is not an object";
+			*why = xstrdup("job entry is not an object");
 			goto bad;
 		}
-		err = num0(jo, "error");
+		v = cJSON_GetObjectItemCaseSensitive(jo, "error");
+		err = cJSON_IsNumber(v) ? v->valuedouble : 0;
 		if (err != 0) {
 			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 			warnx_("%s: job '%s' failed (error %.0f), left out", file,

@@ -5,6 +5,7 @@
  * cell is escaped.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
@@ -22,7 +23,7 @@ static void md_cell(FILE *f, const char *s)
 
 void out_markdown(FILE *f, const struct tablist *l)
 {
-	char buf[256];
+	char buf[256], *s;	/* buf: a header, our own short words */
 	int i, k, r, ci;
 
 	for (i = 0; i < l->n; i++) {
@@ -60,8 +61,9 @@ void out_markdown(FILE *f, const struct tablist *l)
 
 				if (c->flags & COL_DATA_ONLY)
 					continue;
-				cell_text(c, table_cell((struct table *)t, r, ci), buf, sizeof(buf));
-				md_cell(f, buf);
+				s = cell_text(c, table_cell((struct table *)t, r, ci), 0);
+				md_cell(f, s);
+				free(s);
 			}
 			fputc('\n', f);
 		}

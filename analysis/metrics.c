@@ -28,7 +28,7 @@ void metrics_row(const struct table *t, int row,
 		 void (*fn)(const struct sample *s, void *arg), void *arg)
 {
 	char *ttags = t->tags ? xstrdup(t->tags) : NULL;
-	char ibuf[MAX_TAGS][64];
+	char *ibuf[MAX_TAGS];	/* the numeric tag values, as text */
 	struct sample base = { .t = t, .row = row };
 	int ci, ni = 0;
 
@@ -46,7 +46,7 @@ void metrics_row(const struct table *t, int row,
 		} else {
 			if (ni == MAX_TAGS)
 				continue;
-			cell_text(c, x, ibuf[ni], sizeof(ibuf[ni]));
+			ibuf[ni] = cell_text(c, x, 0);
 			base.tags[base.ntags].v = ibuf[ni++];
 		}
 		base.tags[base.ntags++].k = c->tag;
@@ -67,5 +67,7 @@ void metrics_row(const struct table *t, int row,
 		fn(&s, arg);
 		free(ft);
 	}
+	while (ni--)
+		free(ibuf[ni]);
 	free(ttags);
 }

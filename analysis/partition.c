@@ -27,7 +27,10 @@ size_t partition_jobs(const struct jobset *js, struct partition **out)
 			p[n].scale = j->scale;
 			n++;
 		}
-		p[k].jobs = xrealloc(p[k].jobs, (p[k].n + 1) * sizeof(*p[k].jobs));
+		if (p[k].n == p[k].cap) {
+			p[k].cap = p[k].cap ? 2 * p[k].cap : 64;
+			p[k].jobs = xrealloc(p[k].jobs, p[k].cap * sizeof(*p[k].jobs));
+		}
 		p[k].jobs[p[k].n++] = j;
 	}
 	*out = p;

@@ -87,7 +87,7 @@ static struct table *one_series(const struct series *s)
 		table_num(t, row, 0, (double)bg->bs);
 		col = 1;
 		for (o = 0; o < 2; o++) {
-			double r[bg->n[order[o]] + 1], m;
+			double *r, m;
 			size_t n;
 
 			dir = order[o];
@@ -96,7 +96,7 @@ static struct table *one_series(const struct series *s)
 			for (i = 0; i < iters[dir]; i++, col++)
 				if (i < bg->n[dir])
 					table_num(t, row, col, bg->it[dir][i].t);
-			n = bsgroup_rates(bg, dir, r);
+			r = bsgroup_rates(bg, dir, &n);
 			if (n) {
 				m = stat_mean(r, n);
 				table_num(t, row, col, m / 1048576);
@@ -104,6 +104,7 @@ static struct table *one_series(const struct series *s)
 				if (bg->bs)
 					table_num(t, row, col + 2, m / (double)bg->bs);
 			}
+			free(r);
 			col += 3;
 		}
 	}

@@ -121,17 +121,23 @@ int ratio_table(const struct series *base, const struct series *cand,
 		table_num(t, row, 0, (double)bg->bs);
 		for (k = 0; k < nd; k++) {
 			int d = dirs[k];
-			double rb[bg->n[d] + 1], rc[cg->n[d] + 1], mb, mc, p;
-			size_t nb = bsgroup_rates(bg, d, rb), nc = bsgroup_rates(cg, d, rc);
+			size_t nb, nc;
+			double *rb = bsgroup_rates(bg, d, &nb), *rc = bsgroup_rates(cg, d, &nc);
+			double mb, mc, p;
 			char pbuf[32];
 
-			if (!nb || !nc)
+			if (!nb || !nc) {
+				free(rb);
+				free(rc);
 				continue;
+			}
 			mb = stat_mean(rb, nb);
 			mc = stat_mean(rc, nc);
 			if (mb > 0)
 				table_num(t, row, 1 + k, mc / mb);
 			p = stat_welch_p(rc, nc, rb, nb, NULL, NULL);
+			free(rb);
+			free(rc);
 			if (isnan(p))
 				snprintf(pbuf, sizeof(pbuf), "n/a");
 			else

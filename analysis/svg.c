@@ -197,15 +197,18 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 
 			for (g = s->ng; g-- > 0;) {	/* ascending block size */
 				const struct bsgroup *bg = &s->g[g];
-				double r[bg->n[order[o]] + 1];
-				size_t n = bsgroup_rates(bg, order[o], r);
+				size_t n;
+				double *r = bsgroup_rates(bg, order[o], &n);
 
-				if (!n || !bg->bs)
+				if (!n || !bg->bs) {
+					free(r);
 					continue;
+				}
 				l.p = xrealloc(l.p, (l.n + 1) * sizeof(*l.p));
 				l.p[l.n].x = log2((double)bg->bs);
 				l.p[l.n].y = stat_mean(r, n) / 1048576;
 				l.p[l.n].err = stat_pstd(r, n) / 1048576;
+				free(r);
 				xmin = fmin(xmin, l.p[l.n].x);
 				xmax = fmax(xmax, l.p[l.n].x);
 				l.n++;

@@ -26,7 +26,11 @@ struct col *table_col(struct table *t, const char *key, const char *unit, int ki
 
 	if (t->nrows)
 		die("internal: column added after rows");
-	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*c));
+	/* geometric growth: perftest adds a column per iteration */
+	if (t->ncols == t->capcols) {
+		t->capcols = t->capcols ? 2 * t->capcols : 16;
+		t->cols = xrealloc(t->cols, (size_t)t->capcols * sizeof(*c));
+	}
 	c = &t->cols[t->ncols++];
 	memset(c, 0, sizeof(*c));
 	c->key = xstrdup(key);
@@ -141,23 +145,26 @@ void table_str(struct table *t, int row, int col, const char *s)
 	x->s = xstrdup(s);
 }
 
-void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len)
+char *cell_text(const struct col *c, const struct cell *x, int exact)
 {
+	char num[32];	/* fmt_double(): at most %.17g, 24 bytes */
+
 	if (!x->set)
-		snprintf(buf, len, "%s", "");
-	else if (c->kind == COL_STR)
-		snprintf(buf, len, "%s", x->s ? x->s : "");
-	else if (c->kind == COL_INT)
-		snprintf(buf, len, "%.0f", x->v);
-	else
-		snprintf(buf, len, "%.*f", c->prec, x->v);
+		return xstrdup("");
+	if (c->kind == COL_STR)
+		return xstrdup(x->s);
+	if (c->kind == COL_INT)
+		return xasprintf("%.0f", x->v);
+	if (exact)
+		return xstrdup(fmt_double(num, sizeof(num), x->v));
+	return xasprintf("%.*f", c->prec, x->v);
 }
 
 void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 {
 	const char *seen[16];
 	size_t i, k, ns = 0;
-	char buf[512] = "";
+	char *list = xstrdup(""), *s;
 
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < ns && seen[k] != jobs[i]->version; k++)
@@ -165,12 +172,14 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 		if (k == ns && ns < 16)
 			seen[ns++] = jobs[i]->version;
 	}
+	/* the version strings come from the input: no fixed buffer */
 	for (k = 0; k < ns; k++) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, sizeof(buf) - l, "%s%s", k ? ", " : "", seen[k]);
+		s = xasprintf("%s%s%s", list, k ? ", " : "", seen[k]);
+		free(list);
+		list = s;
 	}
-	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? buf : "none");
+	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? list : "none");
+	free(list);
 }
 
 void table_free(struct table *t)

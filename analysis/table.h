@@ -54,7 +54,7 @@ struct table {
 	int npre;
 	int nhdr;		/* header lines in text */
 	struct col *cols;
-	int ncols;
+	int ncols, capcols;
 	struct cell *cells;	/* nrows x ncols */
 	int nrows, caprows;
 	char *tags;		/* table-wide tags "host=a" TAGSEP "target=b" */
@@ -92,8 +92,13 @@ void tablist_add(struct tablist *l, struct table *t);
 /* Adds @t when it has rows (returns 1), else frees it (returns 0). */
 int tablist_add_rows(struct tablist *l, struct table *t);
 void tablist_free(struct tablist *l);
-/* cell as text (COL_NUM with prec, COL_INT as integer), "" when unset */
-void cell_text(const struct col *c, const struct cell *x, char *buf, size_t len);
+/*
+ * A cell as text, in a new string the caller frees: "" when unset, COL_INT
+ * as an integer, COL_NUM with the column's precision or, when @exact, the
+ * shortest text that reads back as the same double (CSV).  Allocated: job
+ * names have no length limit and "%.3f" of 1e300 is 304 bytes.
+ */
+char *cell_text(const struct col *c, const struct cell *x, int exact);
 /* "fio-3.33" or "fio-3.33, fio-3.35" for a note line */
 struct jobset;
 struct job;

@@ -27,7 +27,7 @@ struct partition {
 	int modeled;
 	double scale;
 	const struct job **jobs;
-	size_t n;
+	size_t n, cap;
 };
 size_t partition_jobs(const struct jobset *js, struct partition **out);
 void partition_free(struct partition *p, size_t n);

@@ -7,9 +7,12 @@
  * script's trailing blank).  Lines starting with "# " carry what the old
  * tools did not print: series, mode and fio versions.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fiotab.h"
 #include "table.h"
 
 static int shown(const struct col *c)
@@ -20,20 +23,23 @@ static int shown(const struct col *c)
 static int col_width(const struct table *t, int ci)
 {
 	const struct col *c = &t->cols[ci];
-	char buf[256];
-	int w = c->width, r, k, l;
+	size_t w = (size_t)c->width, l;
+	char *s;
+	int r, k;
 
 	if (w)
-		return w;
+		return (int)w;
 	for (k = 0; k < t->nhdr; k++)
-		if (c->hdr[k] && (l = (int)strlen(c->hdr[k])) > w)
+		if (c->hdr[k] && (l = strlen(c->hdr[k])) > w)
 			w = l;
 	for (r = 0; r < t->nrows; r++) {
-		cell_text(c, &t->cells[(size_t)r * t->ncols + ci], buf, sizeof(buf));
-		if ((l = (int)strlen(buf)) > w)
+		s = cell_text(c, &t->cells[(size_t)r * t->ncols + ci], 0);
+		if ((l = strlen(s)) > w)
 			w = l;
+		free(s);
 	}
-	return w;
+	/* printf's field width is an int; a wider cell is printed unpadded */
+	return w > INT_MAX ? INT_MAX : (int)w;
 }
 
 /* A left-aligned last column is not padded: no trailing blanks of ours. */
@@ -48,12 +54,13 @@ static void put_cell(FILE *f, const struct col *c, int w, const char *s, int las
 
 void out_text(FILE *f, const struct tablist *l)
 {
-	char buf[256];
+	char *s;
 	int i, k, r, ci, last;
 
 	for (i = 0; i < l->n; i++) {
 		const struct table *t = l->v[i];
-		int w[t->ncols > 0 ? t->ncols : 1];
+		/* a perftest table has a column per iteration: no stack array */
+		int *w = xmalloc(t->ncols * sizeof(*w));
 
 		if (i)
 			fputc('\n', f);
@@ -85,11 +92,13 @@ void out_text(FILE *f, const struct tablist *l)
 
 				if (!shown(c))
 					continue;
-				cell_text(c, x, buf, sizeof(buf));
-				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? buf : "-",
+				s = cell_text(c, x, 0);
+				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? s : "-",
 					 ci == last);
+				free(s);
 			}
 			fputc('\n', f);
 		}
+		free(w);
 	}
 }

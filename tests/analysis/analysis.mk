@@ -6,6 +6,7 @@ PROGS += tests/analysis/stats-test
 tests/analysis/stats-test_SRCS := tests/analysis/stats-test.c analysis/stats.c \
 	analysis/fiosize.c analysis/util.c
 TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
-	tests/analysis/dashboards.sh
-SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh
+	tests/analysis/dashboards.sh tests/analysis/limits.sh tests/analysis/outfile.sh
+SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
+	tests/analysis/limits.sh tests/analysis/outfile.sh
 BENCHES += tests/bench/fiotab-vs-jq.sh

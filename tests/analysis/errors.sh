@@ -3,8 +3,9 @@
 #
 # fiotab's input handling: fio warnings before the JSON, concatenated
 # documents, stdin; malformed or truncated JSON -> "fiotab: FILE:LINE:COL:",
-# exit 2 and nothing on stdout; --keep-going skips and says so; failed jobs
-# and fio's "All clients" aggregate are never mixed in.
+# exit 2 and nothing on stdout; so do numbers and integer options no fio
+# writes (named with job and field); --keep-going skips and says so; failed
+# jobs and fio's "All clients" aggregate are never mixed in.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 
@@ -56,6 +57,58 @@ expect_error "not fio" "$T/notfio.json" "1:1"
 grep -q 'no "jobs"' "$T/err" || fail "not-fio not named: $(cat "$T/err")"
 echo "fio: just a warning" > "$T/nojson.txt"
 expect_error "no JSON" "$T/nojson.txt" "1:1"
+
+# numbers no fio writes: the document is malformed, named with job and
+# field (converting them was undefined: 1e300 bytes to uint64_t in iozone,
+# atoi() of an iodepth beyond int); cJSON reads 1e999 as inf
+job1="job 'perftest-w-67108864-1'"
+# hostile FIELD VALUE MESSAGE_REGEX: the first job's FIELD (the first one
+# in the file: write.io_bytes, io_kbytes, ...) set to VALUE
+hostile() {
+	sed "0,/\"$1\" : [0-9.]*/s//\"$1\" : $2/" "$T/good.json" > "$T/hostile.json"
+	cmp -s "$T/good.json" "$T/hostile.json" && fail "hostile: no $1 in the input"
+	expect_error "$1 = $2" "$T/hostile.json" "2:1"
+	assert_match "$1 = $2: message" "$3" "$(cat "$T/err")"
+}
+hostile io_bytes 1e300 "$job1: \"read.io_bytes\" is 1e\+300, out of range"
+hostile io_bytes 1e999 "$job1: \"read.io_bytes\" is inf, out of range"
+hostile io_bytes -1 "$job1: \"read.io_bytes\" is -1, out of range"
+hostile io_bytes 9007199254740992 "\"read.io_bytes\" is 9.0072e\+15, out of range"
+hostile iops 1e999 "$job1: \"read.iops\" is inf, out of range"
+hostile runtime -1e999 "$job1: \"read.runtime\" is -inf, out of range"
+hostile 50.000000 1e999 "$job1: \"read.clat_ns.percentile.50.000000\" is inf"
+hostile timestamp 1e999 "^fiotab: [^ ]*: \"timestamp\" is inf, out of range"
+# io_kbytes counts when io_bytes is 0: its bytes must stay below 2^53 too
+sed '0,/"io_bytes" : 134217728, "io_kbytes" : 131072/s//"io_bytes" : 0, "io_kbytes" : 1e15/' \
+	"$T/good.json" > "$T/hostile.json"
+expect_error "io_kbytes = 1e15" "$T/hostile.json" "2:1"
+assert_match "io_kbytes message" "$job1: \"write.io_kbytes\" is 1e\+15, out of range" "$(cat "$T/err")"
+# 2^53 - 1 is still a byte count
+sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 9007199254740991/' "$T/good.json" > "$T/big.json"
+"$FIOTAB" perftest "$T/big.json" > /dev/null || fail "2^53 - 1 bytes rejected"
+# integer options: the whole string, within 1..INT_MAX
+for v in 99999999999 -3 abc 8x ""; do
+	sed "0,/\"rw\" : \"write\"/s//\"rw\" : \"write\", \"iodepth\" : \"$v\"/" \
+		"$T/good.json" > "$T/hostile.json"
+	expect_error "iodepth '$v'" "$T/hostile.json" "2:1"
+	assert_match "iodepth '$v': message" "$job1: iodepth \"$v\" is not a whole number" "$(cat "$T/err")"
+done
+sed '0,/"rw" : "write"/s//"rw" : "write", "numjobs" : "4294967297"/' "$T/good.json" > "$T/hostile.json"
+expect_error "numjobs 2^32 + 1" "$T/hostile.json" "2:1"
+assert_match "numjobs message" "$job1: numjobs \"4294967297\" is not a whole number" "$(cat "$T/err")"
+sed 's/"rw" : "write"/"rw" : "write", "iodepth" : "32", "numjobs" : "2"/' "$T/good.json" > "$T/opts.json"
+"$FIOTAB" summary --format=json "$T/opts.json" > "$T/out" || fail "iodepth 32 rejected"
+assert_match "iodepth read" '"iodepth":[[:space:]]*32,' "$(cat "$T/out")"
+# --keep-going skips such a document like any malformed one
+sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 1e300/' "$T/good.json" > "$T/hostile.json"
+"$FIOTAB" perftest --keep-going "$T/good.json" "$T/hostile.json" > "$T/kg.out" 2> "$T/err" ||
+	fail "--keep-going failed on a hostile number"
+grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/kg.out" || fail "hostile document not noted"
+assert_match "hostile --keep-going" "^fiotab: $T/hostile.json:2:1: $job1: .*\(document skipped\)$" \
+	"$(cat "$T/err")"
+diff <(grep -v '^#' "$T/good.out") <(grep -v '^#' "$T/kg.out") > /dev/null ||
+	fail "--keep-going on a hostile number changed the good table"
+
 "$FIOTAB" perftest "$T/missing.json" > "$T/out" 2> "$T/err"
 assert_eq "missing file status" 2 "$?"
 assert_match "missing file" "missing.json: No such file" "$(cat "$T/err")"
