@@ -111,19 +111,18 @@ static double num0(struct reader *r, const cJSON *obj, const char *path, const c
 
 /*
  * An integer option of fio ("iodepth"), @def when unset.  Job options are
- * strings as the job file gave them; atoi() of one out of int's range is
- * undefined, so they are parsed whole and checked.
+ * strings as the job file gave them, which fio reads as sizes ("1k" is
+ * 1024), so they are read the same way (fiosize.c) and checked: atoi()
+ * of one out of int's range was undefined.
  */
-static int opt_int(struct reader *r, const char *name, const char *s, int def)
+static int opt_int(struct reader *r, const char *name, const char *s, unsigned kb_base,
+		   int def)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
 	if (!s)
 		return def;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < 1 || v > INT_MAX) {
+	if (fio_parse_size(s, kb_base, &v) || v < 1 || v > INT_MAX) {
 		bad(r, "%s \"%s\" is not a whole number from 1 to %d", name, s, INT_MAX);
 		return def;
 	}
@@ -233,8 +232,8 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 	s = opt(&o, "size");
 	if (!s || fio_parse_size(s, kb_base, &j->size))
 		j->size = 0;
-	j->iodepth = opt_int(&r, "iodepth", opt(&o, "iodepth"), 1);
-	j->numjobs = opt_int(&r, "numjobs", opt(&o, "numjobs"), 1);
+	j->iodepth = opt_int(&r, "iodepth", opt(&o, "iodepth"), kb_base, 1);
+	j->numjobs = opt_int(&r, "numjobs", opt(&o, "numjobs"), kb_base, 1);
 
 	s = opt(&o, "coop_backend");
 	j->modeled = s && !strcmp(s, "sim");

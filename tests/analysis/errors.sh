@@ -86,7 +86,7 @@ assert_match "io_kbytes message" "$job1: \"write.io_kbytes\" is 1e\+15, out of r
 # 2^53 - 1 is still a byte count
 sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 9007199254740991/' "$T/good.json" > "$T/big.json"
 "$FIOTAB" perftest "$T/big.json" > /dev/null || fail "2^53 - 1 bytes rejected"
-# integer options: the whole string, within 1..INT_MAX
+# integer options: the whole string (a fio size), within 1..INT_MAX
 for v in 99999999999 -3 abc 8x ""; do
 	sed "0,/\"rw\" : \"write\"/s//\"rw\" : \"write\", \"iodepth\" : \"$v\"/" \
 		"$T/good.json" > "$T/hostile.json"
@@ -99,6 +99,10 @@ assert_match "numjobs message" "$job1: numjobs \"4294967297\" is not a whole num
 sed 's/"rw" : "write"/"rw" : "write", "iodepth" : "32", "numjobs" : "2"/' "$T/good.json" > "$T/opts.json"
 "$FIOTAB" summary --format=json "$T/opts.json" > "$T/out" || fail "iodepth 32 rejected"
 assert_match "iodepth read" '"iodepth":[[:space:]]*32,' "$(cat "$T/out")"
+# fio reads integer options as sizes: iodepth=1k is 1024, not malformed
+sed 's/"rw" : "write"/"rw" : "write", "iodepth" : "1k"/' "$T/good.json" > "$T/opts.json"
+"$FIOTAB" summary --format=json "$T/opts.json" > "$T/out" || fail "iodepth 1k rejected"
+assert_match "iodepth 1k read" '"iodepth":[[:space:]]*1024,' "$(cat "$T/out")"
 # --keep-going skips such a document like any malformed one
 sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 1e300/' "$T/good.json" > "$T/hostile.json"
 "$FIOTAB" perftest --keep-going "$T/good.json" "$T/hostile.json" > "$T/kg.out" 2> "$T/err" ||
