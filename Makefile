@@ -34,6 +34,11 @@ SANFLAGS :=
 else
 B := build/san-$(subst $(comma),-,$(SANITIZE))
 SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+# GCC's "undefined" leaves out float-cast-overflow (a double converted to an
+# integer type it does not fit), and fiotab and the model convert doubles.
+ifneq ($(filter undefined,$(subst $(comma), ,$(SANITIZE))),)
+SANFLAGS += -fsanitize=float-cast-overflow
+endif
 endif
 OBJ := $(B)/obj
 
