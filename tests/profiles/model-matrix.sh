@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# profiles/scst-coop/run-model-matrix: the calibration half runs end to end
+# (64 MiB jobs, scale 50) and writes its report; bad options are refused
+# before anything runs; an existing result directory is not replaced
+# without --overwrite; a stopped run leaves no fio behind and says it is
+# incomplete.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+
+RMM=$TOP/profiles/scst-coop/run-model-matrix
+export FIO FIOTAB ENGDIR
+
+# refused ARGS...: exit 2 at once with a message naming the culprit
+refused() {
+	local re=$1 out rc
+	shift
+	out=$(cd "$T" && timeout 20 "$RMM" "$@" 2>&1)
+	rc=$?
+	[ $rc = 2 ] || fail "run-model-matrix $* exited $rc, not 2: $out"
+	assert_match "message for $*" "$re" "$out"
+}
+refused "-j '0': not a whole number" -j 0
+refused "--scale 'abc': not a whole number" --scale abc
+refused '-o needs a value' -o
+refused '--size 1000: at least 67108864' --size 1000
+mkdir "$T/old"
+echo keep >"$T/old/notes"
+refused 'old exists and is not empty' -o "$T/old"
+assert_eq "nothing replaced" keep "$(cat "$T/old/notes")"
+
+# the calibration half, small: every case reported, an MAE, no INCOMPLETE
+o=$T/out
+timeout 600 "$RMM" --calibration --size 67108864 --scale 50 -o "$o" >"$T/run.out" 2>"$T/run.err" ||
+	fail "run-model-matrix failed: $(tail -5 "$T/run.err")"
+assert_eq "cases in the report" 11 "$(grep -c '^| [0-9]* | ' "$o/tables/calibration.md")"
+assert_match "mean absolute error" 'mean absolute error: [0-9.]+ %' "$(cat "$o/tables/calibration.md")"
+assert_eq "model reports" 11 "$(ls "$o"/raw/case*.model | wc -l)"
+[ ! -e "$o/INCOMPLETE" ] || fail "a finished run is marked INCOMPLETE"
+
+# stopped: fio goes too, the directory says it is partial
+# writers_in DIR: processes whose stdout is a file under DIR (fio's JSON)
+writers_in() {
+	local p f
+
+	for p in /proc/[0-9]*; do
+		f=$(readlink "$p/fd/1" 2>/dev/null) || continue
+		case $f in "$1"/*) echo "${p#/proc/}" ;; esac
+	done
+}
+timeout 120 "$RMM" --calibration --size 1073741824 --scale 1 -o "$T/stopped" \
+	>/dev/null 2>"$T/stop.err" &
+pid=$!
+for _ in $(seq 100); do
+	[ -n "$(writers_in "$T/stopped")" ] && break
+	sleep 0.1
+done
+[ -n "$(writers_in "$T/stopped")" ] || fail "no fio started for the stop test"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+assert_eq "exit status after SIGTERM" 143 "$rc"
+for _ in $(seq 50); do
+	[ -z "$(writers_in "$T/stopped")" ] && break
+	sleep 0.1
+done
+left=$(writers_in "$T/stopped")
+if [ -n "$left" ]; then
+	kill -KILL $left 2>/dev/null
+	fail "fio left running after SIGTERM: $left"
+fi
+assert_match "partial run marked" 'partial' "$(cat "$T/stopped/INCOMPLETE")"
+exit 0
