@@ -4,5 +4,6 @@ TESTS += tests/profiles/parse-only.sh tests/profiles/job-counts.sh \
 	tests/profiles/safety.sh tests/profiles/quick-blockdev-perftest.sh \
 	tests/profiles/quick-bonnie.sh tests/profiles/quick-iozone.sh \
 	tests/profiles/quick-buffered-vs-raw.sh tests/profiles/client-server.sh \
-	tests/profiles/quick-same-sectors.sh tests/profiles/install-layout.sh
+	tests/profiles/quick-same-sectors.sh tests/profiles/install-layout.sh \
+	tests/profiles/runner-errors.sh
 SAN_TESTS += tests/profiles/parse-only.sh
