@@ -44,6 +44,16 @@ for a; do
 	case \$a in --showcmd | --version | --parse-only) exec "$realfio" "\$@" ;; esac
 done
 echo "run cwd=\$PWD TARGET=\${TARGET-} args=\$*" >>"$T/fio.log"
+# FAKEFIO_FAIL_AT=N: the Nth fio run (of a job section) fails
+n=\$(grep -c '^run .*--section' "$T/fio.log")
+[ -n "\${FAKEFIO_FAIL_AT:-}" ] && [ "\$n" -ge "\$FAKEFIO_FAIL_AT" ] && { echo "fakefio: failing run \$n" >&2; exit 1; }
+[ -n "\${FAKEFIO_SLEEP:-}" ] && sleep "\$FAKEFIO_SLEEP"
+# FAKEFIO_REAL=1: really run fio, but only on a target in the test directory
+if [ "\${FAKEFIO_REAL:-0}" = 1 ]; then
+	case \$TARGET in "$T"/*) exec "$realfio" "\$@" ;; esac
+	echo "fakefio: no real run on \$TARGET" >&2
+	exit 1
+fi
 for a; do
 	case \$a in --output=*) echo '{"fio version": "fio-3.33", "jobs": []}' >"\${a#--output=}" ;; esac
 done
@@ -65,6 +75,51 @@ refuses "--set ENGDIR" "--set ENGDIR: " \
 # ... and the TARGET fio gets is the one the progress line shows
 ok "plain --target run" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o1b"
 grep -q "^run .*TARGET=$T/t.img args=" "$T/fio.log" || bad "fio did not get TARGET=$T/t.img: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+
+# 2. -o: an existing non-empty directory is not wiped; a run is written as
+# DIR.partial.XXXXXX and becomes DIR only when complete
+mkdir -p "$T/mine" && echo keep >"$T/mine/precious"
+refuses "-o on a non-empty directory" "exists and is not empty.*--overwrite" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine"
+refuses "--overwrite on a directory that is no run" "not a perfpack run directory" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine" --overwrite
+[ "$(cat "$T/mine/precious" 2>/dev/null)" = keep ] || bad "-o wiped $T/mine"
+[ "$(ran)" = 0 ] || bad "fio ran although -o was refused"
+ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
+grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
+refuses "second run into o2" "o2: exists and is not empty" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
+touch "$T/o2/raw/mark"
+ok "--overwrite of a run directory" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ -e "$T/o2/raw/mark" ] && bad "--overwrite kept files of the old run"
+ls -d "$T"/o2.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o2.*)"
+# a failing run: no DIR, a DIR.partial.* marked incomplete, and said where
+truncate -s 8M "$T/p.img"
+two=(--variant block --set PP_SECTIONS='^perftest-[wr]-65536-1$' --set SIZE=1m --target "$T/p.img")
+: >"$T/fio.log"
+refuses "a run whose fio fails" "incomplete run \(1 of 2 fio runs done\).*$T/o3\.partial\." \
+	env FAKEFIO_REAL=1 FAKEFIO_FAIL_AT=2 FIO="$T/fakefio" "$PERFPACK" run blockdev-perftest "${two[@]}" -o "$T/o3"
+[ -e "$T/o3" ] && bad "a failed run left $T/o3, which looks complete"
+p3=$(ls -d "$T"/o3.partial.* 2>/dev/null | head -n 1)
+if [ -z "$p3" ]; then
+	bad "no $T/o3.partial.* kept"
+else
+	grep -q '^status: incomplete' "$p3/run.txt" || bad "partial run not marked incomplete: $(cat "$p3/run.txt")"
+	# 4. its tables: refused, or rendered with --partial and marked
+	refuses "tables of an incomplete run" "incomplete run .*--partial" "$PERFPACK" tables "$p3"
+	if msg=$("$PERFPACK" tables --partial "$p3" 2>&1); then
+		echo "$msg" | grep -q '== blockdev-perftest: block .*INCOMPLETE RUN' || bad "forced tables not marked: $msg"
+		grep -q '^# INCOMPLETE RUN' "$p3/tables/block.txt" || bad "block.txt not marked incomplete"
+	else
+		bad "tables --partial failed: $msg"
+	fi
+fi
+truncate -s 8M "$T/q.img"
+two=(--variant block --set PP_SECTIONS='^perftest-[wr]-65536-1$' --set SIZE=1m --target "$T/q.img")
+ok "a complete real run" env FAKEFIO_REAL=1 FIO="$T/fakefio" "$PERFPACK" run blockdev-perftest "${two[@]}" -o "$T/o4"
+ok "tables of a complete run" "$PERFPACK" tables "$T/o4"
+grep -q INCOMPLETE "$T/o4/tables/block.txt" && bad "complete run marked incomplete"
 : >"$T/fio.log"
 
 [ "$nbad" = 0 ] || fail "$nbad check(s) failed"
