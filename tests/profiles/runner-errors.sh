@@ -122,4 +122,28 @@ ok "tables of a complete run" "$PERFPACK" tables "$T/o4"
 grep -q INCOMPLETE "$T/o4/tables/block.txt" && bad "complete run marked incomplete"
 : >"$T/fio.log"
 
+# 3. same_sectors (blkfile, allow_bdev_write) on a directory or file: it would
+# write through the device under $T's filesystem: named, refused without --force
+if [ -f "$ENGDIR/fio-blkfile.so" ]; then
+	src=$(findmnt -n -o SOURCE -T "$T")
+	ss=(--variant same_sectors --set PP_SECTIONS='^perftest-(bdev|file)-w-65536-1$')
+	mkdir -p "$T/d"
+	refuses "same_sectors on a directory" "refusing to write to $src: variant same_sectors writes through the block device .*--force" \
+		pp run blockdev-perftest "${ss[@]}" --target "$T/d" -o "$T/o5"
+	refuses "same_sectors on a file" "refusing to write to $src: .*$T/t.img is on $src" \
+		pp run blockdev-perftest "${ss[@]}" --target "$T/t.img" -o "$T/o5"
+	[ "$(ran)" = 0 ] || bad "fio ran although same_sectors was refused"
+	[ -e "$T/o5" ] && bad "output made although same_sectors was refused"
+	# --force: said, and the (fake) fio is started
+	if msg=$(pp run blockdev-perftest "${ss[@]}" --target "$T/d" --force --no-tables -o "$T/o5" 2>&1); then
+		echo "$msg" | grep -q "writing to $src although variant same_sectors" || bad "--force not reported: $msg"
+		[ "$(ran)" = 2 ] || bad "same_sectors --force: 2 fio runs expected: $(cat "$T/fio.log")"
+	else
+		bad "same_sectors --force refused: $msg"
+	fi
+	: >"$T/fio.log"
+else
+	note "no blkfile engine: same_sectors refusal not exercised"
+fi
+
 [ "$nbad" = 0 ] || fail "$nbad check(s) failed"
