@@ -146,4 +146,43 @@ else
 	note "no blkfile engine: same_sectors refusal not exercised"
 fi
 
+# 5. a relative --target is the one in the current directory, not in
+# DIR/raw/<variant> where fio runs
+truncate -s 8M "$T/rel.img"
+(cd "$T" && FIO=$T/fakefio "$PERFPACK" run blockdev-perftest "${one[@]}" --target rel.img -o o6) >"$T/o6.log" 2>&1 ||
+	bad "relative --target run failed: $(cat "$T/o6.log")"
+grep -q "^run .*TARGET=$T/rel.img args=" "$T/fio.log" || bad "relative --target: fio got $(grep -o 'TARGET=[^ ]*' "$T/fio.log")"
+: >"$T/fio.log"
+
+# 6. neither file, directory nor block device; a device name that does not
+# exist (a typo would make a RAM file on devtmpfs); an empty --target
+refuses "--target /dev/null" "/dev/null: is a character special file, not a block device" \
+	pp run blockdev-perftest "${one[@]}" --target /dev/null -o "$T/o7"
+refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such device" \
+	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
+[ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
+refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+
+# 7. ':' separates file names in fio's filename=
+truncate -s 8M "$T/a:b.img"
+refuses "--target with ':'" "a:b.img: contains ':'" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/a:b.img" -o "$T/o7"
+[ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
+[ -e "$T/o7" ] && bad "output made for a refused target"
+
+# 8. an existing file with data is not overwritten silently
+head -c 65536 /dev/urandom >"$T/data.img"
+truncate -s 8M "$T/data.img"
+sum=$(md5sum <"$T/data.img")
+refuses "a file with data" "refusing to write to $T/data.img: it holds non-zero data .*--force" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/data.img" -o "$T/o8"
+[ "$(ran)" = 0 ] || bad "fio ran on a file with data"
+ok "--force on a file with data" pp run blockdev-perftest "${one[@]}" --target "$T/data.img" --force -o "$T/o8"
+[ "$(ran)" = 1 ] || bad "--force on a file with data: fio not run"
+[ "$(md5sum <"$T/data.img")" = "$sum" ] || bad "the fake fio changed data.img"
+: >"$T/fio.log"
+ok "a read-only profile on a file with data" pp run buffered-vs-raw --set PP_SECTIONS='^dd-raw' --no-tables \
+	--target "$T/data.img" -o "$T/o9"
+: >"$T/fio.log"
+
 [ "$nbad" = 0 ] || fail "$nbad check(s) failed"
