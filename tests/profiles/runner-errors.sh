@@ -185,4 +185,13 @@ ok "a read-only profile on a file with data" pp run buffered-vs-raw --set PP_SEC
 	--target "$T/data.img" -o "$T/o9"
 : >"$T/fio.log"
 
+# 10. perfpack tables reads a run's profile.conf as data, never runs it
+cp -r "$T/o4" "$T/evil"
+printf 'touch "%s/pwned1"\nPLOT="$(touch %s/pwned2)"\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
+refuses "tables with commands in profile.conf" "cannot read PLOT as data" "$PERFPACK" tables "$T/evil"
+cp "$T/o4/jobs/profile.conf" "$T/evil/jobs/profile.conf"
+printf 'touch "%s/pwned1"\nTABLES+=("x=perftest $(touch %s/pwned2)")\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
+refuses "tables with a command in TABLES" "cannot read TABLES as data" "$PERFPACK" tables "$T/evil"
+ls "$T"/pwned* >/dev/null 2>&1 && bad "perfpack tables ran code from the run directory: $(ls "$T"/pwned*)"
+
 [ "$nbad" = 0 ] || fail "$nbad check(s) failed"
