@@ -185,6 +185,21 @@ ok "a read-only profile on a file with data" pp run buffered-vs-raw --set PP_SEC
 	--target "$T/data.img" -o "$T/o9"
 : >"$T/fio.log"
 
+# 9. teardown with odd paths: a space in $TMPDIR must not make it remove
+# another file; a quote in a directory target must not leave its file behind
+echo victim >"$T/a"
+mkdir -p "$T/a b"
+TMPDIR="$T/a b" ok "scratch run with a space in TMPDIR" pp run blockdev-perftest "${one[@]}" --scratch \
+	--set PP_SCRATCH_MB=8 -o "$T/o10"
+[ -f "$T/a" ] || bad "teardown removed $T/a (unquoted path with a space)"
+ls "$T/a b"/perfpack.* >/dev/null 2>&1 && bad "scratch left in '$T/a b'"
+mkdir -p "$T/it's"
+ok "fs variant on a directory with a quote" pp run blockdev-perftest --variant file --no-tables \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --target "$T/it's" -o "$T/o11"
+[ -e "$T/it's/perfpack.blockdev-perftest.dat" ] && bad "teardown left $T/it's/perfpack.blockdev-perftest.dat"
+: >"$T/fio.log"
+no_leftovers
+
 # 10. perfpack tables reads a run's profile.conf as data, never runs it
 cp -r "$T/o4" "$T/evil"
 printf 'touch "%s/pwned1"\nPLOT="$(touch %s/pwned2)"\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
