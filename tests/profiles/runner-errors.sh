@@ -200,6 +200,21 @@ ok "fs variant on a directory with a quote" pp run blockdev-perftest --variant f
 : >"$T/fio.log"
 no_leftovers
 
+# 11. a failing fiotab leaves no partial table and nothing stale from an
+# earlier render next to its error
+printf '#!/bin/sh\necho "partial output"\necho "badtab: failing" >&2\nexit 1\n' >"$T/badtab"
+chmod +x "$T/badtab"
+[ -s "$T/o4/tables/block.csv" ] || bad "o4: no block.csv from the first render"
+refuses "tables with a failing fiotab" "fiotab .* failed: badtab: failing" env FIOTAB="$T/badtab" "$PERFPACK" tables "$T/o4"
+for f in block.txt block.csv plot.svg; do
+	[ -e "$T/o4/tables/$f" ] && bad "a failed render left $f: $(head -c 200 "$T/o4/tables/$f")"
+done
+[ -s "$T/o4/tables/block.err" ] || bad "a failed render left no block.err"
+ls -d "$T"/o4/tables.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.*)"
+ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
+[ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
+[ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+
 # 10. perfpack tables reads a run's profile.conf as data, never runs it
 cp -r "$T/o4" "$T/evil"
 printf 'touch "%s/pwned1"\nPLOT="$(touch %s/pwned2)"\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
