@@ -38,6 +38,8 @@ ok() {
 }
 
 realfio=$(command -v "$FIO") || skip "no fio"
+# a run that falls back to the default ./perfpack-out stays in $T
+cd "$T" || fail "cd $T"
 cat >"$T/fakefio" <<FAKE
 #!/bin/bash
 for a; do
@@ -47,7 +49,7 @@ echo "run cwd=\$PWD TARGET=\${TARGET-} args=\$*" >>"$T/fio.log"
 # FAKEFIO_FAIL_AT=N: the Nth fio run (of a job section) fails
 n=\$(grep -c '^run .*--section' "$T/fio.log")
 [ -n "\${FAKEFIO_FAIL_AT:-}" ] && [ "\$n" -ge "\$FAKEFIO_FAIL_AT" ] && { echo "fakefio: failing run \$n" >&2; exit 1; }
-[ -n "\${FAKEFIO_SLEEP:-}" ] && sleep "\$FAKEFIO_SLEEP"
+[ -n "\${FAKEFIO_SLEEP:-}" ] && echo \$\$ >"$T/fio.pid" && exec sleep "\$FAKEFIO_SLEEP"
 # FAKEFIO_REAL=1: really run fio, but only on a target in the test directory
 if [ "\${FAKEFIO_REAL:-0}" = 1 ]; then
 	case \$TARGET in "$T"/*) exec "$realfio" "\$@" ;; esac
@@ -223,5 +225,62 @@ cp "$T/o4/jobs/profile.conf" "$T/evil/jobs/profile.conf"
 printf 'touch "%s/pwned1"\nTABLES+=("x=perftest $(touch %s/pwned2)")\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
 refuses "tables with a command in TABLES" "cannot read TABLES as data" "$PERFPACK" tables "$T/evil"
 ls "$T"/pwned* >/dev/null 2>&1 && bad "perfpack tables ran code from the run directory: $(ls "$T"/pwned*)"
+
+# 12. variable and option mistakes are said, not ignored or left to bash
+l=(pp run blockdev-perftest --target "$T/t.img" --list)
+refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
+refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
+refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+refuses "PP_MINBS not a size" "PP_MINBS=1q is not a size" "${l[@]}" --set PP_MINBS=1q
+refuses "PP_SECTIONS not a regex" "PP_SECTIONS=\(perftest is not a valid regular expression" "${l[@]}" --set 'PP_SECTIONS=(perftest'
+refuses "PP_RW not a regex" "PP_RW=\[ is not a valid regular expression" "${l[@]}" --set 'PP_RW=['
+refuses "--set without =" "--set 'SIZE': not VAR=VALUE" "${l[@]}" --set SIZE
+refuses "--variant a-b" "--variant a-b: not a variant name" "${l[@]}" --variant a-b
+refuses "--variant ''" "--variant '': empty name" "${l[@]}" --variant ''
+refuses "--client ''" "--client '': empty name" "${l[@]}" --client ''
+refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
+ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
+# 14. a repeated variant runs once
+n1=$("${l[@]}" --variant block | wc -l)
+n2=$("${l[@]}" --variant block,block --variant block | wc -l)
+[ "$n1" = "$n2" ] || bad "--variant block,block: $n2 runs, not $n1"
+
+# 14. SIGTERM: exit 143, fio stopped, the run left as DIR.partial.* incomplete
+FAKEFIO_SLEEP=60 FIO=$T/fakefio "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" \
+	-o "$T/o12" >"$T/o12.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	[ "$(ran)" -ge 1 ] && break
+	sleep 0.1
+done
+sleep 0.2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] || bad "SIGTERM: exit $rc, not 143: $(cat "$T/o12.log")"
+grep -q "incomplete run (0 of 1 fio runs done).*$T/o12.partial" "$T/o12.log" || bad "SIGTERM: no partial run named: $(cat "$T/o12.log")"
+[ -e "$T/o12" ] && bad "SIGTERM left $T/o12, which looks complete"
+if [ -s "$T/fio.pid" ]; then
+	kill -0 "$(cat "$T/fio.pid")" 2>/dev/null && bad "fio left running after SIGTERM" && kill "$(cat "$T/fio.pid")"
+else
+	bad "SIGTERM: the fake fio never started"
+fi
+: >"$T/fio.log"
+
+# 14. no arguments: usage on stderr, nonzero; help for tables; a broken profile
+# fails perfpack list
+if "$PERFPACK" >"$T/noargs.out" 2>"$T/noargs.err"; then
+	bad "perfpack without arguments exits 0"
+fi
+[ -s "$T/noargs.out" ] && bad "perfpack without arguments: usage on stdout"
+grep -q '^usage: ' "$T/noargs.err" || bad "perfpack without arguments: no usage on stderr"
+ok "perfpack tables --help" "$PERFPACK" tables --help
+"$PERFPACK" help | grep -q -- '--no-tables' || bad "help omits --no-tables"
+"$PERFPACK" help | grep -q -- '--env' || bad "help omits --env"
+mkdir -p "$T/profs/good" "$T/profs/broken"
+printf 'TITLE=good\nJOBFILES=x.fio\n' >"$T/profs/good/profile.conf"
+touch "$T/profs/good/x.fio"
+printf 'TITLE=broken\nJOBFILES=missing.fio\n' >"$T/profs/broken/profile.conf"
+refuses "perfpack list with a broken profile" "job file missing.fio not found" env PERFPACK_PROFILES="$T/profs" "$PERFPACK" list
 
 [ "$nbad" = 0 ] || fail "$nbad check(s) failed"
