@@ -96,6 +96,16 @@ touch "$T/o2/raw/mark"
 ok "--overwrite of a run directory" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
 [ -e "$T/o2/raw/mark" ] && bad "--overwrite kept files of the old run"
 ls -d "$T"/o2.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o2.*)"
+# a DIR that appears during the run (another run with the same name) is
+# left alone; the complete run stays DIR.partial.* and is named
+printf '#!/bin/bash\nfor a; do case $a in --section=*) mkdir -p "%s/o2c"; echo other >"%s/o2c/theirs" ;; esac; done\nexec "%s" "$@"\n' \
+	"$T" "$T" "$T/fakefio" >"$T/racefio"
+chmod +x "$T/racefio"
+refuses "a DIR made during the run" "o2c appeared during the run: left as is; the complete run is in $T/o2c\.partial\." \
+	env FIO="$T/racefio" "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2c"
+[ "$(cat "$T/o2c/theirs" 2>/dev/null)" = other ] || bad "a run removed a directory made during it"
+grep -qx 'status: complete' "$T"/o2c.partial.*/run.txt 2>/dev/null || bad "the complete run was not kept as complete"
+: >"$T/fio.log"
 # a failing run: no DIR, a DIR.partial.* marked incomplete, and said where
 truncate -s 8M "$T/p.img"
 two=(--variant block --set PP_SECTIONS='^perftest-[wr]-65536-1$' --set SIZE=1m --target "$T/p.img")
