@@ -125,7 +125,7 @@ bench: all
 # One command from a fresh clone to a table: the blockdev-perftest profile at
 # small scale on a scratch target the runner creates and tears down.
 demo: all
-	profiles/perfpack run blockdev-perftest --scratch --quick -o demo-out
+	profiles/perfpack run blockdev-perftest --scratch --quick -o demo-out --overwrite
 
 # --- install ----------------------------------------------------------------
 LIBDIR := $(DESTDIR)$(PREFIX)/lib/fio

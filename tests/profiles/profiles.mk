@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # profiles/: job files, the perfpack runner and their tests.
+# the runner's refusals and error paths (fake fio: writes nothing)
+TESTS += tests/profiles/runner-errors.sh
 TESTS += tests/profiles/parse-only.sh tests/profiles/job-counts.sh \
 	tests/profiles/safety.sh tests/profiles/quick-blockdev-perftest.sh \
 	tests/profiles/quick-bonnie.sh tests/profiles/quick-iozone.sh \

@@ -54,7 +54,7 @@ cmp -s -n 1048576 "$dev" /dev/zero && fail "the allowed run did not write to $de
 [ -s "$T/out/raw/block/perftest-w-65536-1.json" ] || fail "no raw JSON for the allowed run"
 
 # 5. --force overrides (the device now holds data), and says so
-"$PERFPACK" run blockdev-perftest --target "$dev" --force "${one[@]}" >"$T/force.log" 2>&1 ||
+"$PERFPACK" run blockdev-perftest --target "$dev" --force --overwrite "${one[@]}" >"$T/force.log" 2>&1 ||
 	fail "--force did not override: $(cat "$T/force.log")"
 assert_match "--force is reported" "although it holds non-zero data .*--force" "$(cat "$T/force.log")"
 

@@ -1,0 +1,296 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The runner's refusals and error paths, without running a real fio: a fake
+# fio (fio --showcmd/--version/--parse-only go to the real one; a run only logs
+# its arguments and TARGET, writes a stub JSON and exits) so that a run the
+# runner should refuse -- but might not -- can never write anything.  Each
+# check reports on its own (all of them run), the test fails if any did.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+
+nbad=0
+bad() {
+	echo "FAIL: $*" >&2
+	nbad=$((nbad + 1))
+}
+# refuses WHAT REGEX CMD...: CMD fails and its output matches REGEX
+refuses() {
+	local what=$1 re=$2 msg
+	shift 2
+	if msg=$("$@" 2>&1); then
+		bad "$what: not refused: $msg"
+	elif ! echo "$msg" | grep -Eq -- "$re"; then
+		bad "$what: '$re' not in: $msg"
+	else
+		echo "ok: $what"
+	fi
+}
+# ok WHAT CMD...: CMD succeeds
+ok() {
+	local what=$1 msg
+	shift
+	if msg=$("$@" 2>&1); then
+		echo "ok: $what"
+	else
+		bad "$what: failed: $msg"
+	fi
+}
+
+realfio=$(command -v "$FIO") || skip "no fio"
+# a run that falls back to the default ./perfpack-out stays in $T
+cd "$T" || fail "cd $T"
+cat >"$T/fakefio" <<FAKE
+#!/bin/bash
+for a; do
+	case \$a in --showcmd | --version | --parse-only) exec "$realfio" "\$@" ;; esac
+done
+echo "run cwd=\$PWD TARGET=\${TARGET-} args=\$*" >>"$T/fio.log"
+# FAKEFIO_FAIL_AT=N: the Nth fio run (of a job section) fails
+n=\$(grep -c '^run .*--section' "$T/fio.log")
+[ -n "\${FAKEFIO_FAIL_AT:-}" ] && [ "\$n" -ge "\$FAKEFIO_FAIL_AT" ] && { echo "fakefio: failing run \$n" >&2; exit 1; }
+[ -n "\${FAKEFIO_SLEEP:-}" ] && echo \$\$ >"$T/fio.pid" && exec sleep "\$FAKEFIO_SLEEP"
+# FAKEFIO_REAL=1: really run fio, but only on a target in the test directory
+if [ "\${FAKEFIO_REAL:-0}" = 1 ]; then
+	case \$TARGET in "$T"/*) exec "$realfio" "\$@" ;; esac
+	echo "fakefio: no real run on \$TARGET" >&2
+	exit 1
+fi
+for a; do
+	case \$a in --output=*) echo '{"fio version": "fio-3.33", "jobs": []}' >"\${a#--output=}" ;; esac
+done
+exit \${FAKEFIO_RC:-0}
+FAKE
+chmod +x "$T/fakefio"
+pp() { FIO=$T/fakefio "$PERFPACK" "$@"; }
+ran() { grep -c '^run .*--section' "$T/fio.log" 2>/dev/null; }
+: >"$T/fio.log"
+truncate -s 8M "$T/t.img"
+one=(--variant block --set PP_SECTIONS='^perftest-w-65536-1$' --no-tables)
+
+# 1. --set TARGET would bypass the block-device check: refused, fio never run
+refuses "--set TARGET" "--set TARGET: .*--target" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set TARGET=/dev/vda -o "$T/o1"
+refuses "--set ENGDIR" "--set ENGDIR: " \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set ENGDIR=/tmp -o "$T/o1"
+[ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
+# ... and the TARGET fio gets is the one the progress line shows
+ok "plain --target run" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o1b"
+grep -q "^run .*TARGET=$T/t.img args=" "$T/fio.log" || bad "fio did not get TARGET=$T/t.img: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+
+# 2. -o: an existing non-empty directory is not wiped; a run is written as
+# DIR.partial.XXXXXX and becomes DIR only when complete
+mkdir -p "$T/mine" && echo keep >"$T/mine/precious"
+refuses "-o on a non-empty directory" "exists and is not empty.*--overwrite" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine"
+refuses "--overwrite on a directory that is no run" "not a perfpack run directory" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine" --overwrite
+[ "$(cat "$T/mine/precious" 2>/dev/null)" = keep ] || bad "-o wiped $T/mine"
+[ "$(ran)" = 0 ] || bad "fio ran although -o was refused"
+ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
+grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
+refuses "second run into o2" "o2: exists and is not empty" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
+touch "$T/o2/raw/mark"
+ok "--overwrite of a run directory" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ -e "$T/o2/raw/mark" ] && bad "--overwrite kept files of the old run"
+ls -d "$T"/o2.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o2.*)"
+# a DIR that appears during the run (another run with the same name) is
+# left alone; the complete run stays DIR.partial.* and is named
+printf '#!/bin/bash\nfor a; do case $a in --section=*) mkdir -p "%s/o2c"; echo other >"%s/o2c/theirs" ;; esac; done\nexec "%s" "$@"\n' \
+	"$T" "$T" "$T/fakefio" >"$T/racefio"
+chmod +x "$T/racefio"
+refuses "a DIR made during the run" "o2c appeared during the run: left as is; the complete run is in $T/o2c\.partial\." \
+	env FIO="$T/racefio" "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2c"
+[ "$(cat "$T/o2c/theirs" 2>/dev/null)" = other ] || bad "a run removed a directory made during it"
+grep -qx 'status: complete' "$T"/o2c.partial.*/run.txt 2>/dev/null || bad "the complete run was not kept as complete"
+: >"$T/fio.log"
+# a failing run: no DIR, a DIR.partial.* marked incomplete, and said where
+truncate -s 8M "$T/p.img"
+two=(--variant block --set PP_SECTIONS='^perftest-[wr]-65536-1$' --set SIZE=1m --target "$T/p.img")
+: >"$T/fio.log"
+refuses "a run whose fio fails" "incomplete run \(1 of 2 fio runs done\).*$T/o3\.partial\." \
+	env FAKEFIO_REAL=1 FAKEFIO_FAIL_AT=2 FIO="$T/fakefio" "$PERFPACK" run blockdev-perftest "${two[@]}" -o "$T/o3"
+[ -e "$T/o3" ] && bad "a failed run left $T/o3, which looks complete"
+p3=$(ls -d "$T"/o3.partial.* 2>/dev/null | head -n 1)
+if [ -z "$p3" ]; then
+	bad "no $T/o3.partial.* kept"
+else
+	grep -q '^status: incomplete' "$p3/run.txt" || bad "partial run not marked incomplete: $(cat "$p3/run.txt")"
+	# 4. its tables: refused, or rendered with --partial and marked
+	refuses "tables of an incomplete run" "incomplete run .*--partial" "$PERFPACK" tables "$p3"
+	if msg=$("$PERFPACK" tables --partial "$p3" 2>&1); then
+		echo "$msg" | grep -q '== blockdev-perftest: block .*INCOMPLETE RUN' || bad "forced tables not marked: $msg"
+		grep -q '^# INCOMPLETE RUN' "$p3/tables/block.txt" || bad "block.txt not marked incomplete"
+	else
+		bad "tables --partial failed: $msg"
+	fi
+fi
+truncate -s 8M "$T/q.img"
+two=(--variant block --set PP_SECTIONS='^perftest-[wr]-65536-1$' --set SIZE=1m --target "$T/q.img")
+ok "a complete real run" env FAKEFIO_REAL=1 FIO="$T/fakefio" "$PERFPACK" run blockdev-perftest "${two[@]}" -o "$T/o4"
+ok "tables of a complete run" "$PERFPACK" tables "$T/o4"
+grep -q INCOMPLETE "$T/o4/tables/block.txt" && bad "complete run marked incomplete"
+: >"$T/fio.log"
+
+# 3. same_sectors (blkfile, allow_bdev_write) on a directory or file: it would
+# write through the device under $T's filesystem: named, refused without --force
+if [ -f "$ENGDIR/fio-blkfile.so" ]; then
+	src=$(findmnt -n -o SOURCE -T "$T")
+	ss=(--variant same_sectors --set PP_SECTIONS='^perftest-(bdev|file)-w-65536-1$')
+	mkdir -p "$T/d"
+	refuses "same_sectors on a directory" "refusing to write to $src: variant same_sectors writes through the block device .*--force" \
+		pp run blockdev-perftest "${ss[@]}" --target "$T/d" -o "$T/o5"
+	refuses "same_sectors on a file" "refusing to write to $src: .*$T/t.img is on $src" \
+		pp run blockdev-perftest "${ss[@]}" --target "$T/t.img" -o "$T/o5"
+	[ "$(ran)" = 0 ] || bad "fio ran although same_sectors was refused"
+	[ -e "$T/o5" ] && bad "output made although same_sectors was refused"
+	# --force: said, and the (fake) fio is started
+	if msg=$(pp run blockdev-perftest "${ss[@]}" --target "$T/d" --force --no-tables -o "$T/o5" 2>&1); then
+		echo "$msg" | grep -q "writing to $src although variant same_sectors" || bad "--force not reported: $msg"
+		[ "$(ran)" = 2 ] || bad "same_sectors --force: 2 fio runs expected: $(cat "$T/fio.log")"
+	else
+		bad "same_sectors --force refused: $msg"
+	fi
+	: >"$T/fio.log"
+else
+	note "no blkfile engine: same_sectors refusal not exercised"
+fi
+
+# 5. a relative --target is the one in the current directory, not in
+# DIR/raw/<variant> where fio runs
+truncate -s 8M "$T/rel.img"
+(cd "$T" && FIO=$T/fakefio "$PERFPACK" run blockdev-perftest "${one[@]}" --target rel.img -o o6) >"$T/o6.log" 2>&1 ||
+	bad "relative --target run failed: $(cat "$T/o6.log")"
+grep -q "^run .*TARGET=$T/rel.img args=" "$T/fio.log" || bad "relative --target: fio got $(grep -o 'TARGET=[^ ]*' "$T/fio.log")"
+: >"$T/fio.log"
+
+# 6. neither file, directory nor block device; a device name that does not
+# exist (a typo would make a RAM file on devtmpfs); an empty --target
+refuses "--target /dev/null" "/dev/null: is a character special file, not a block device" \
+	pp run blockdev-perftest "${one[@]}" --target /dev/null -o "$T/o7"
+refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such device" \
+	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
+[ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
+refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+
+# 7. ':' separates file names in fio's filename=
+truncate -s 8M "$T/a:b.img"
+refuses "--target with ':'" "a:b.img: contains ':'" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/a:b.img" -o "$T/o7"
+[ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
+[ -e "$T/o7" ] && bad "output made for a refused target"
+
+# 8. an existing file with data is not overwritten silently
+head -c 65536 /dev/urandom >"$T/data.img"
+truncate -s 8M "$T/data.img"
+sum=$(md5sum <"$T/data.img")
+refuses "a file with data" "refusing to write to $T/data.img: it holds non-zero data .*--force" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/data.img" -o "$T/o8"
+[ "$(ran)" = 0 ] || bad "fio ran on a file with data"
+ok "--force on a file with data" pp run blockdev-perftest "${one[@]}" --target "$T/data.img" --force -o "$T/o8"
+[ "$(ran)" = 1 ] || bad "--force on a file with data: fio not run"
+[ "$(md5sum <"$T/data.img")" = "$sum" ] || bad "the fake fio changed data.img"
+: >"$T/fio.log"
+ok "a read-only profile on a file with data" pp run buffered-vs-raw --set PP_SECTIONS='^dd-raw' --no-tables \
+	--target "$T/data.img" -o "$T/o9"
+: >"$T/fio.log"
+
+# 9. teardown with odd paths: a space in $TMPDIR must not make it remove
+# another file; a quote in a directory target must not leave its file behind
+echo victim >"$T/a"
+mkdir -p "$T/a b"
+TMPDIR="$T/a b" ok "scratch run with a space in TMPDIR" pp run blockdev-perftest "${one[@]}" --scratch \
+	--set PP_SCRATCH_MB=8 -o "$T/o10"
+[ -f "$T/a" ] || bad "teardown removed $T/a (unquoted path with a space)"
+ls "$T/a b"/perfpack.* >/dev/null 2>&1 && bad "scratch left in '$T/a b'"
+mkdir -p "$T/it's"
+ok "fs variant on a directory with a quote" pp run blockdev-perftest --variant file --no-tables \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --target "$T/it's" -o "$T/o11"
+[ -e "$T/it's/perfpack.blockdev-perftest.dat" ] && bad "teardown left $T/it's/perfpack.blockdev-perftest.dat"
+: >"$T/fio.log"
+no_leftovers
+
+# 11. a failing fiotab leaves no partial table and nothing stale from an
+# earlier render next to its error
+printf '#!/bin/sh\necho "partial output"\necho "badtab: failing" >&2\nexit 1\n' >"$T/badtab"
+chmod +x "$T/badtab"
+[ -s "$T/o4/tables/block.csv" ] || bad "o4: no block.csv from the first render"
+refuses "tables with a failing fiotab" "fiotab .* failed: badtab: failing" env FIOTAB="$T/badtab" "$PERFPACK" tables "$T/o4"
+for f in block.txt block.csv plot.svg; do
+	[ -e "$T/o4/tables/$f" ] && bad "a failed render left $f: $(head -c 200 "$T/o4/tables/$f")"
+done
+[ -s "$T/o4/tables/block.err" ] || bad "a failed render left no block.err"
+ls -d "$T"/o4/tables.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.*)"
+ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
+[ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
+[ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+
+# 10. perfpack tables reads a run's profile.conf as data, never runs it
+cp -r "$T/o4" "$T/evil"
+printf 'touch "%s/pwned1"\nPLOT="$(touch %s/pwned2)"\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
+refuses "tables with commands in profile.conf" "cannot read PLOT as data" "$PERFPACK" tables "$T/evil"
+cp "$T/o4/jobs/profile.conf" "$T/evil/jobs/profile.conf"
+printf 'touch "%s/pwned1"\nTABLES+=("x=perftest $(touch %s/pwned2)")\n' "$T" "$T" >>"$T/evil/jobs/profile.conf"
+refuses "tables with a command in TABLES" "cannot read TABLES as data" "$PERFPACK" tables "$T/evil"
+ls "$T"/pwned* >/dev/null 2>&1 && bad "perfpack tables ran code from the run directory: $(ls "$T"/pwned*)"
+
+# 12. variable and option mistakes are said, not ignored or left to bash
+l=(pp run blockdev-perftest --target "$T/t.img" --list)
+refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
+refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
+refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+refuses "PP_MINBS not a size" "PP_MINBS=1q is not a size" "${l[@]}" --set PP_MINBS=1q
+refuses "PP_SECTIONS not a regex" "PP_SECTIONS=\(perftest is not a valid regular expression" "${l[@]}" --set 'PP_SECTIONS=(perftest'
+refuses "PP_RW not a regex" "PP_RW=\[ is not a valid regular expression" "${l[@]}" --set 'PP_RW=['
+refuses "--set without =" "--set 'SIZE': not VAR=VALUE" "${l[@]}" --set SIZE
+refuses "--variant a-b" "--variant a-b: not a variant name" "${l[@]}" --variant a-b
+refuses "--variant ''" "--variant '': empty name" "${l[@]}" --variant ''
+refuses "--client ''" "--client '': empty name" "${l[@]}" --client ''
+refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
+ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
+# 14. a repeated variant runs once
+n1=$("${l[@]}" --variant block | wc -l)
+n2=$("${l[@]}" --variant block,block --variant block | wc -l)
+[ "$n1" = "$n2" ] || bad "--variant block,block: $n2 runs, not $n1"
+
+# 14. SIGTERM: exit 143, fio stopped, the run left as DIR.partial.* incomplete
+FAKEFIO_SLEEP=60 FIO=$T/fakefio "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" \
+	-o "$T/o12" >"$T/o12.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	[ "$(ran)" -ge 1 ] && break
+	sleep 0.1
+done
+sleep 0.2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] || bad "SIGTERM: exit $rc, not 143: $(cat "$T/o12.log")"
+grep -q "incomplete run (0 of 1 fio runs done).*$T/o12.partial" "$T/o12.log" || bad "SIGTERM: no partial run named: $(cat "$T/o12.log")"
+[ -e "$T/o12" ] && bad "SIGTERM left $T/o12, which looks complete"
+if [ -s "$T/fio.pid" ]; then
+	kill -0 "$(cat "$T/fio.pid")" 2>/dev/null && bad "fio left running after SIGTERM" && kill "$(cat "$T/fio.pid")"
+else
+	bad "SIGTERM: the fake fio never started"
+fi
+: >"$T/fio.log"
+
+# 14. no arguments: usage on stderr, nonzero; help for tables; a broken profile
+# fails perfpack list
+if "$PERFPACK" >"$T/noargs.out" 2>"$T/noargs.err"; then
+	bad "perfpack without arguments exits 0"
+fi
+[ -s "$T/noargs.out" ] && bad "perfpack without arguments: usage on stdout"
+grep -q '^usage: ' "$T/noargs.err" || bad "perfpack without arguments: no usage on stderr"
+ok "perfpack tables --help" "$PERFPACK" tables --help
+"$PERFPACK" help | grep -q -- '--no-tables' || bad "help omits --no-tables"
+"$PERFPACK" help | grep -q -- '--env' || bad "help omits --env"
+mkdir -p "$T/profs/good" "$T/profs/broken"
+printf 'TITLE=good\nJOBFILES=x.fio\n' >"$T/profs/good/profile.conf"
+touch "$T/profs/good/x.fio"
+printf 'TITLE=broken\nJOBFILES=missing.fio\n' >"$T/profs/broken/profile.conf"
+refuses "perfpack list with a broken profile" "job file missing.fio not found" env PERFPACK_PROFILES="$T/profs" "$PERFPACK" list
+
+[ "$nbad" = 0 ] || fail "$nbad check(s) failed"
