@@ -106,6 +106,8 @@ int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
 	q->may_start = NULL;
 	q->requeued = NULL;
 	q->max_bytes = max_bytes;
+	q->plug_hz = 0;
+	q->plugged = false;
 	switch (sched) {
 	case SIM_SCHED_NOOP:
 		q->ops = &elv_noop_ops;
@@ -193,6 +195,55 @@ static void req_put(struct blkq *q, struct sim_req *r)
 	q->free_list = r;
 }
 
+void blkq_set_plugging(struct blkq *q, unsigned int hz, unsigned int delay_ms,
+		       unsigned int thresh)
+{
+	q->plug_hz = hz;
+	q->plug_delay_ms = delay_ms;
+	q->unplug_thresh = thresh;
+}
+
+static void unplug_timer(void *ctx, uint64_t gen)
+{
+	struct blkq *q = ctx;
+
+	if (gen == q->plug_gen && q->plugged) {
+		q->timer_unplugs++;
+		blkq_unplug(q);
+	}
+}
+
+void blkq_plug(struct blkq *q)
+{
+	sim_ns jiffy, d;
+
+	if (!q->plug_hz || q->plugged)
+		return;
+	/* blk_queue_make_request(): unplug_delay = 3 ms in jiffies, at least 1 */
+	jiffy = SIM_S / q->plug_hz;
+	d = (sim_ns)q->plug_delay_ms * q->plug_hz / 1000;
+	if (d < 1)
+		d = 1;
+	q->plugged = true;
+	q->plugs++;
+	clk_at(q->clk, (q->clk->now / jiffy + d) * jiffy, unplug_timer, q, ++q->plug_gen);
+}
+
+void blkq_unplug(struct blkq *q)
+{
+	if (!q->plugged)
+		return;
+	q->plugged = false;
+	q->plug_gen++;		/* del_timer() */
+	blkq_kick(q);
+}
+
+/* requests allocated and not in the driver: elv_queue_empty() is 0 of them */
+static uint32_t queued(const struct blkq *q)
+{
+	return q->nr_rq - q->in_flight;
+}
+
 void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 {
 	while (len) {
@@ -205,21 +256,27 @@ void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 		r->seq = q->seq++;
 		r->t_add = q->clk->now;
 		q->st.submitted++;
+		if (!queued(q))
+			blkq_plug(q);	/* __make_request(): empty queue -> plug */
 		if (q->ops->add(q->e, r)) {
 			q->st.merged++;
 			req_put(q, r);	/* merged: the bio needed no request */
 		} else {
 			rq_allocated(q);
+			/* elv_insert(): enough queued requests unplug it */
+			if (q->plugged && queued(q) >= q->unplug_thresh)
+				blkq_unplug(q);
 		}
 		off += n;
 		len -= n;
 	}
-	blkq_kick(q);
+	if (!q->plugged)
+		blkq_kick(q);
 }
 
 void blkq_kick(struct blkq *q)
 {
-	while (q->in_flight < q->qdepth) {
+	while (!q->plugged && q->in_flight < q->qdepth) {
 		struct sim_req *r = q->requeued;
 
 		if (r)
@@ -246,5 +303,10 @@ void blkq_complete(struct blkq *q, struct sim_req *r)
 	q->ops->completed(q->e, r);
 	req_put(q, r);
 	rq_freed(q);
+	/* the driver's completion runs the queue: blk_run_queue() unplugs */
+	if (q->plugged) {
+		q->plugged = false;
+		q->plug_gen++;
+	}
 	blkq_kick(q);
 }

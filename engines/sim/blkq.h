@@ -80,6 +80,18 @@ struct blkq {
 	 */
 	bool (*may_start)(void *dev, struct sim_req *r);
 	struct sim_req *requeued;	/* dispatched first by the next run */
+	/*
+	 * Plugging (2.6.26 blk-core.c __make_request(), blk_plug_device(),
+	 * elevator.c elv_insert()): a request added to an empty queue plugs
+	 * it; it is run by the unplug_thresh'th queued request, the unplug
+	 * timer (unplug_delay jiffies after the current tick), a completion
+	 * (scsi_run_queue()), or blkq_unplug() (sync_page()).  plug_hz 0:
+	 * never plugged (the queue runs at once).
+	 */
+	unsigned int plug_hz, plug_delay_ms, unplug_thresh;
+	bool plugged;
+	uint64_t plug_gen;
+	uint64_t plugs, timer_unplugs;	/* report: plugs, unplugs by the timer */
 	void *dev;
 	/* owner (page cache): @r's data is there */
 	void (*done)(void *owner, const struct sim_req *r);
@@ -104,6 +116,13 @@ bool blkq_congested(const struct blkq *q);
 /* Submit [off, off+len) for @ioctx, cut at max_bytes. */
 void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx);
 void blkq_kick(struct blkq *q);
+/* Plug the queue now (blk_plug_device()); no-op if plugging is off. */
+void blkq_plug(struct blkq *q);
+/* Run a plugged queue (blk_run_backing_dev() from sync_page()). */
+void blkq_unplug(struct blkq *q);
+/* Plug with the unplug timer of @hz / @delay_ms and unplug_thresh @thresh. */
+void blkq_set_plugging(struct blkq *q, unsigned int hz, unsigned int delay_ms,
+		       unsigned int thresh);
 void blkq_complete(struct blkq *q, struct sim_req *r);
 
 /* Elevator constructors (sched_*.c); stats printer for the report. */

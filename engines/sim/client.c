@@ -7,54 +7,16 @@
 
 #include "engines/sim/client.h"
 #include "engines/sim/sched_cfq.h"
+#include "engines/sim/trace.h"
 
-#define UNPLUG_THRESH	4	/* 2.6.26 q->unplug_thresh */
+#define UNPLUG_THRESH	4	/* 2.6.26 blk_queue_make_request(): q->unplug_thresh */
 
 static void cli_io(void *ctx, uint32_t first, uint32_t n)
 {
 	struct client *c = ctx;
-	uint64_t off = (uint64_t)first << PC_SHIFT, len = (uint64_t)n << PC_SHIFT, k;
 
-	if (c->host_blocked && !c->q.in_flight) {
-		/*
-		 * The blocked host's queue is plugged at zero depth: every
-		 * request inserted from the 4th queued one on unplugs it
-		 * (elv_insert(), unplug_thresh 4) and runs it once.
-		 */
-		while (len) {
-			k = len < c->q.max_bytes ? len : c->q.max_bytes;
-			c->insert_run = true;
-			blkq_submit(&c->q, off, k, 0);
-			c->insert_run = false;
-			off += k;
-			len -= k;
-		}
-		return;
-	}
 	/* one dd process: one io_context on the initiator */
-	blkq_submit(&c->q, off, len, 0);
-}
-
-/*
- * 2.6.26 blk_plug_device(): the unplug timer fires unplug_delay jiffies
- * after the current one (at a tick), then kblockd runs the queue.
- */
-static void unplug_timer(void *ctx, uint64_t gen)
-{
-	struct client *c = ctx;
-
-	if (gen == c->unplug_gen && c->host_blocked && !c->q.in_flight)
-		blkq_kick(&c->q);
-}
-
-static void unplug_timer_arm(struct client *c)
-{
-	sim_ns jiffy = SIM_S / c->p->client_hz;
-	sim_ns d = ((sim_ns)c->p->client_unplug_ms * c->p->client_hz + 999) / 1000;
-
-	if (d < 1)
-		d = 1;
-	clk_at(c->clk, (c->clk->now / jiffy + d) * jiffy, unplug_timer, c, ++c->unplug_gen);
+	blkq_submit(&c->q, (uint64_t)first << PC_SHIFT, (uint64_t)n << PC_SHIFT, 0);
 }
 
 /*
@@ -73,17 +35,14 @@ static bool iscsi_may_start(void *dev, struct sim_req *r)
 	(void)r;	/* any command: the window counts commands, not bytes */
 	if (c->host_blocked) {
 		if (c->q.in_flight)
-			return false;
-		if (c->insert_run && c->q.nr_rq - c->q.in_flight < UNPLUG_THRESH)
-			return false;		/* still plugged: no run */
+			return false;		/* starved until zero depth */
 		if (c->host_blocked == c->p->client_host_blocked)
 			c->win.drained_at = c->clk->now;
 		c->win.blocked_runs++;
 		if (--c->host_blocked) {
-			unplug_timer_arm(c);	/* not_ready: plugged again */
+			blkq_plug(&c->q);	/* not ready: plugged again */
 			return false;
 		}
-		c->unplug_gen++;		/* unplugged: timer off */
 		c->win.unblocked_at = c->clk->now;
 	}
 	if (c->cmdsn >= c->cmd_limit) {
@@ -125,6 +84,8 @@ static void iscsi_start(void *dev, struct sim_req *r)
 		c->win.blocked_ns += c->clk->now - c->refused_at;
 	}
 	c->cmdsn++;
+	SIM_TRACE(c->clk, "cli   send cmd off=%lluK len=%lluK", (unsigned long long)r->off >> 10,
+		  (unsigned long long)r->len >> 10);
 	clk_at(c->clk, link_cmd(c->link, c->clk->now), cmd_arrive, c, (uintptr_t)r);
 }
 
@@ -193,11 +154,10 @@ static void app_run(void *ctx, uint64_t arg)
 		a->waiting = true;
 		a->wait_page = wp;
 		/*
-		 * lock_page() -> sync_page() -> blk_run_backing_dev(): runs
-		 * the queue if it is plugged, i.e. a blocked host at zero depth
+		 * lock_page() -> sync_page() -> block_sync_page() ->
+		 * blk_run_backing_dev(): runs the queue if it is plugged
 		 */
-		if (c->host_blocked && !c->q.in_flight)
-			blkq_kick(&c->q);
+		blkq_unplug(&c->q);
 		return;
 	}
 	clk_after(c->clk, (sim_ns)((double)a->len * 1000.0 / c->p->client_copy_mbps),
@@ -261,6 +221,7 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 		      (uint64_t)p->client_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
+	blkq_set_plugging(&c->q, p->client_hz, p->client_unplug_ms, UNPLUG_THRESH);
 	if (p->client_sched == SIM_SCHED_CFQ)
 		elv_cfq_set_lone_mult(c->q.e, p->client_cfq_lone_mult);
 	c->q.start = iscsi_start;

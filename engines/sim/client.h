@@ -54,9 +54,7 @@ struct client {
 	uint64_t cmd_limit;		/* MaxCmdSN + 1 as last seen */
 	unsigned int host_blocked;	/* Scsi_Host.host_blocked */
 	bool refused;			/* a refusal awaits the next send */
-	bool insert_run;		/* blkq_submit() of one request while plugged */
 	sim_ns refused_at;
-	uint64_t unplug_gen;		/* the pending unplug timer's generation */
 	struct iscsi_win_stats win;
 };
 

@@ -28,7 +28,7 @@
 	X(a, b, server_nr_requests, 128, "Target disk queue nr_requests (BLKDEV_MAX_RQ = 128); congested at 113, clear below 103: 2.6.29 page_cache_async_readahead() then skips the window") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands (default 32): each response's MaxCmdSN lets the initiator have at most this many commands active in the session (received and not yet answered); 0 = no CmdSN window") \
 	X(a, b, target_cmd_us, 20, "SCST per-command CPU (parse, sg alloc, page lookup), us") \
-	X(a, b, target_iov_kb, 0, "SCST vdisk readv() segment, KiB: 0 = whole command (calibrated); 4 = a page per iovec, read one by one by 2.6.29 generic_file_aio_read") \
+	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread for a command (wake_up + switch), us") \
 	X(a, b, bind_at_run, 0, "A woken SCST thread takes the oldest queued command when it gets the CPU (1, as scst_do_job_active() pops the shared list head) or the one it was woken for (0, calibrated: 1 gives MAE 23.5 %, see profiles/scst-coop/README.md)") \

@@ -132,6 +132,8 @@ void sim_report(const struct sim *s, FILE *f)
 		" cli_max_rq=%u cli_ra_async_skipped=%" PRIu64,
 		t->q.st.max_rq, t->q.st.congested, t->rc.async_skipped,
 		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
+	fprintf(f, " cli_plugs=%" PRIu64 " cli_timer_unplugs=%" PRIu64,
+		s->cli.q.plugs, s->cli.q.timer_unplugs);
 	fprintf(f, " cli_window_closed=%" PRIu64 " cli_blocked_runs=%" PRIu64
 		" cli_blocked_ms=%.1f", s->cli.win.closed, s->cli.win.blocked_runs,
 		(double)s->cli.win.blocked_ns / SIM_MS);

@@ -212,6 +212,16 @@ static void respond_ev(void *ctx, uint64_t arg)
 	struct target *t = ctx;
 	struct tcmd *c = (struct tcmd *)(uintptr_t)arg;
 
+	/*
+	 * iscsi-scst cmnd_set_sn() at cmnd_tx_start() of the final PDU:
+	 * MaxCmdSN = ExpCmdSN + QueuedCommands - active - 1, a command being
+	 * active from its receipt until its request is released after the
+	 * response was sent (iscsi.c cmnd_done()/req_cmnd_release()).  With
+	 * responses leaving in order, CmdSN below (responses sent before
+	 * this one) + QueuedCommands may be sent.
+	 */
+	c->cmd_limit = t->p->target_queued_cmds ? t->st.sent + t->p->target_queued_cmds : 0;
+	t->st.sent++;
 	t->respond(t->rctx, c->cookie, t->clk->now, c->cmd_limit);
 	c->next = t->free_cmds;
 	t->free_cmds = c;
@@ -223,12 +233,6 @@ static void thread_done(void *ctx, uint64_t arg)
 	struct tthread *th = &t->th[arg];
 	struct tcmd *c = th->cmd, *next = NULL;
 
-	/*
-	 * MaxCmdSN of the response: at most QueuedCommands commands active
-	 * (received, not yet answered; this one still counts), i.e. CmdSN
-	 * below answered + QueuedCommands may be sent
-	 */
-	c->cmd_limit = t->p->target_queued_cmds ? t->st.cmds + t->p->target_queued_cmds : 0;
 	clk_at(t->clk, link_data(t->link, t->clk->now, c->len), respond_ev, t, (uintptr_t)c);
 	th->cmds++;
 	th->bytes += c->len;

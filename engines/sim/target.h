@@ -48,6 +48,7 @@ struct tthread {
 
 struct target_stats {
 	uint64_t cmds, bytes, handoffs, out_of_order, max_queued;
+	uint64_t sent;			/* responses that have left the target */
 	uint64_t rebinds;		/* commands taken by a thread woken later */
 };
 

@@ -693,18 +693,25 @@ static void test_target_handoff(void)
 	sim_params_default(&p);
 	p.threads = 2;
 	p.order = SIM_ORDER_ORDERED;
-	run_sweep(&p, 4 << 20, 1 << 20, rep, sizeof(rep));
-	/* 4 MiB in 128 KiB commands = 32 commands, each a hand-off */
-	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
-	CHECK_EQ(field(rep, "tgt_handoffs="), 32);
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	/*
+	 * 4 MiB in one read: 256 KiB commands (two 128 KiB readahead windows
+	 * merge in the plugged queue, see test_client_plug) = 16 commands,
+	 * each a hand-off
+	 */
+	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
+	CHECK_EQ(field(rep, "tgt_handoffs="), 16);
 	/*
 	 * one thread: it takes the next command itself when one is waiting;
-	 * it is only woken when it had gone to sleep on an empty queue
+	 * it is only woken when it had gone to sleep on an empty queue.
+	 * read_ahead_kb 2048: each 2 MiB window is 4 commands of 512 KiB,
+	 * sent together (the 4th queued request unplugs): 8 commands
 	 */
 	p.threads = 1;
-	run_sweep(&p, 4 << 20, 1 << 20, rep, sizeof(rep));
-	CHECK(field(rep, "tgt_handoffs=") < 32, "%s", rep);
-	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
+	p.client_ra_kb = 2048;
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_handoffs=") < 8, "%s", rep);
+	CHECK_EQ(field(rep, "iscsi_cmds="), 8);
 }
 
 /*
@@ -748,6 +755,7 @@ static void test_bind_at_run(void)
  *    the last one's marker (page 128) is never read: 160 pages, 5 windows.
  */
 static int file_ra_responses;
+static bool file_ra_whole_cmd;	/* one readv() segment per command */
 
 static void file_ra_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
 {
@@ -769,6 +777,8 @@ static void file_ra_run(unsigned int file_ra_kb, uint64_t *pages, uint64_t *wind
 	sim_params_default(&p);
 	p.server_ra_kb = 2048;
 	p.server_file_ra_kb = file_ra_kb;
+	if (file_ra_whole_cmd)
+		p.target_iov_kb = 0;
 	p.jitter_us = 0;
 	clk_init(&clk);
 	link_init(&l, &p);
@@ -791,6 +801,7 @@ static void test_file_ra_at_open(void)
 	uint64_t pages, windows;
 	uint32_t ra_pages;
 
+	file_ra_whole_cmd = true;
 	file_ra_run(0, &pages, &windows, &ra_pages);
 	CHECK_EQ(ra_pages, 512);
 	CHECK_EQ(pages, 256);
@@ -799,6 +810,61 @@ static void test_file_ra_at_open(void)
 	CHECK_EQ(ra_pages, 32);
 	CHECK_EQ(pages, 160);
 	CHECK_EQ(windows, 5);
+}
+
+/*
+ * SCST's buffers are single pages (iscsi-scst sets no_clustering, so
+ * scst_alloc_add_tgt_dev() takes the non-clustered sgv pool), vdisk_exec_read()
+ * builds one iovec per buffer, and 2.6.29 generic_file_aio_read() calls
+ * do_generic_file_read() per iovec: readahead sees 1-page requests.  One
+ * 512 KiB command (pages 0..127) at offset 0, device read_ahead_kb 2048:
+ *  - ra_pages 512: page 0 (prev_pos -1: sequential) opens
+ *    get_init_ra_size(1, 512) = 4 pages, async 3, marker on page 1; the
+ *    markers then push windows of get_next_ra_size() 16, 64, 128, 256:
+ *    [0,4) [4,20) [20,84) [84,212) [212,468) = 468 pages in 5 windows;
+ *  - ra_pages 32 (opened at 128): 4, 8, 16, 32, 32, 32, 32, 32 pages:
+ *    [0,4) [4,12) [12,28) [28,60) [60,92) [92,124) [124,156) [156,188)
+ *    (page 124's marker is inside the command) = 188 pages in 8 windows.
+ */
+static void test_file_ra_per_page(void)
+{
+	uint64_t pages, windows;
+	uint32_t ra_pages;
+
+	file_ra_whole_cmd = false;	/* the default: a page per iovec */
+	file_ra_run(0, &pages, &windows, &ra_pages);
+	CHECK_EQ(pages, 468);
+	CHECK_EQ(windows, 5);
+	file_ra_run(128, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 32);
+	CHECK_EQ(pages, 188);
+	CHECK_EQ(windows, 8);
+}
+
+/*
+ * 2.6.26 plugging on the initiator.  One 4 MiB read(2) of a 4 MiB file, read_ahead_kb
+ * 128 (32 pages): the miss at page 0 opens [0,32) with its marker on page
+ * 0; the request goes into an empty queue, which plugs (1 request, below
+ * unplug_thresh 4).  do_generic_file_read() then finds page 0 with the
+ * marker and reads [32,64) ahead before it waits on the page: that request
+ * back-merges into the plugged one, and lock_page() -> sync_page() unplugs
+ * a 256 KiB command.  Every later pair of windows does the same (marker on
+ * the first page of the window just queued), up to [960,1024); the marker
+ * on page 992 reads nothing past EOF.  4 MiB = 16 commands of 256 KiB,
+ * 16 plugs, each ended by dd's wait, none by the timer.
+ */
+static void test_client_plug(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
+	CHECK(strstr(rep, " iscsi_avg_kb=256.0 ") != NULL, "%s", rep);
+	CHECK_EQ(field(rep, "cli_plugs="), 16);
+	CHECK_EQ(field(rep, "cli_timer_unplugs="), 0);
 }
 
 /*
@@ -950,6 +1016,8 @@ int main(void)
 	test_target_handoff();
 	test_bind_at_run();
 	test_file_ra_at_open();
+	test_file_ra_per_page();
+	test_client_plug();
 	test_cmdsn_window();
 	test_cmdsn_window_defaults();
 	test_determinism();
