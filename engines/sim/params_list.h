@@ -31,8 +31,8 @@
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread for a command (wake_up + switch), us") \
-	X(a, b, bind_at_run, 0, "A woken SCST thread takes the oldest queued command when it gets the CPU (1, as scst_do_job_active() pops the shared list head) or the one it was woken for (0, calibrated: 1 gives MAE 23.5 %, see profiles/scst-coop/README.md)") \
-	X(a, b, wake_lifo, 0, "Wake the most recently idle SCST thread first (1, add_wait_queue_exclusive_head) or the longest idle (0)") \
+	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
+	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \
 	X(a, b, jitter_us, 1000, "Scheduling noise before an SCST thread reads, us, uniform 0..N, seeded (2.6.29 CFS wakeup granularity ~1 ms)") \
 	X(a, b, seed, 1, "Seed of the jitter's PRNG (same seed, same numbers)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts think time in jiffies (Vlad: 8 ms = HZ/125)") \
