@@ -144,24 +144,51 @@ static void app_done(void *ctx, uint64_t arg)
 	c->bytes += a->len;
 }
 
+/* file_read_actor(): copy_to_user of @n pages from the page cache */
+static sim_ns copy_ns(const struct client *c, uint32_t n)
+{
+	return (sim_ns)((double)n * PC_SIZE * 1000.0 / c->p->client_copy_mbps);
+}
+
+/*
+ * do_generic_file_read() reached a page under I/O: lock_page() ->
+ * sync_page() -> block_sync_page() -> blk_run_backing_dev() runs the
+ * queue if it is plugged, and the reader sleeps until the page is read.
+ */
+static void app_wait(void *ctx, uint64_t arg)
+{
+	struct client *c = ctx;
+	struct areq *a = (struct areq *)(uintptr_t)arg;
+
+	if (pc_uptodate(&c->pc, a->wait_page)) {
+		app_run(c, arg);
+		return;
+	}
+	a->waiting = true;
+	blkq_unplug(&c->q);
+}
+
+/*
+ * The read copies each page as it gets to it, so it reaches a marker or a
+ * page under I/O only after copying the pages before it.
+ */
 static void app_run(void *ctx, uint64_t arg)
 {
 	struct client *c = ctx;
 	struct areq *a = (struct areq *)(uintptr_t)arg;
-	uint32_t wp;
+	uint32_t from = a->rd.index, wp;
+	int st = fread_step(&c->rc, &c->ra, &a->rd, &wp);
+	sim_ns copy = copy_ns(c, a->rd.index - from);
 
-	if (fread_step(&c->rc, &c->ra, &a->rd, &wp)) {
-		a->waiting = true;
+	if (st == 1) {
 		a->wait_page = wp;
-		/*
-		 * lock_page() -> sync_page() -> block_sync_page() ->
-		 * blk_run_backing_dev(): runs the queue if it is plugged
-		 */
-		blkq_unplug(&c->q);
+		if (copy)
+			clk_after(c->clk, copy, app_wait, c, arg);
+		else
+			app_wait(c, arg);
 		return;
 	}
-	clk_after(c->clk, (sim_ns)((double)a->len * 1000.0 / c->p->client_copy_mbps),
-		  app_done, c, (uintptr_t)a);
+	clk_after(c->clk, copy, st == 2 ? app_run : app_done, c, arg);
 }
 
 void client_read(struct client *c, uint64_t off, uint64_t len, void *cookie)
@@ -183,6 +210,7 @@ void client_read(struct client *c, uint64_t off, uint64_t len, void *cookie)
 	a->next = c->active;
 	c->active = a;
 	fread_begin(&a->rd, off, len);
+	a->rd.pace_markers = true;
 	clk_after(c->clk, c->p->client_syscall_ns, app_run, c, (uintptr_t)a);
 }
 

@@ -193,16 +193,22 @@ void fread_begin(struct file_read *r, uint64_t pos, uint64_t len)
 	r->end = pos + len;
 	r->index = (uint32_t)(pos >> PC_SHIFT);
 	r->last = (uint32_t)((pos + len + PC_SIZE - 1) >> PC_SHIFT);
+	r->pace_markers = false;
 }
 
 int fread_step(struct ra_ctx *rc, struct ra_state *ra, struct file_read *r, uint32_t *wait)
 {
 	struct pagecache *pc = rc->pc;
 
+	uint32_t from = r->index;
+
 	if (r->last > pc->npages)
 		r->last = pc->npages;		/* short read at EOF */
 	while (r->index < r->last) {
 		uint32_t i = r->index;
+
+		if (r->pace_markers && i != from && pc_present(pc, i) && pc_marked(pc, i))
+			return 2;
 
 		if (!pc_present(pc, i)) {
 			ra_sync(rc, ra, i, r->last - i);

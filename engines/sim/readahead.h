@@ -59,12 +59,19 @@ uint32_t ra_do_readahead(struct ra_ctx *rc, uint32_t offset, uint32_t nr, uint32
 struct file_read {
 	uint64_t pos, end;		/* bytes */
 	uint32_t index, last;		/* pages: [index, last) still to copy */
+	/*
+	 * pause at a PG_readahead page reached after copying others (return
+	 * 2): the caller charges the copy of the pages before it first, so
+	 * the async readahead starts when the reader gets there
+	 */
+	bool pace_markers;
 };
 
 void fread_begin(struct file_read *r, uint64_t pos, uint64_t len);
 /*
- * Advance; returns 0 when every page is copied (prev_pos updated), or 1 with
- * *wait set to a page that is under I/O: call again once it is up to date.
+ * Advance; returns 0 when every page is copied (prev_pos updated), 1 with
+ * *wait set to a page that is under I/O (call again once it is up to
+ * date), or 2 at a marked page when pace_markers is set (call again).
  */
 int fread_step(struct ra_ctx *rc, struct ra_state *ra, struct file_read *r, uint32_t *wait);
 

@@ -693,6 +693,7 @@ static void test_target_handoff(void)
 	sim_params_default(&p);
 	p.threads = 2;
 	p.order = SIM_ORDER_ORDERED;
+	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	/*
 	 * 4 MiB in one read: 256 KiB commands (two 128 KiB readahead windows
@@ -766,6 +767,7 @@ static void wake_run(unsigned int lifo, uint64_t cmds[5])
 	sim_params_default(&p);
 	p.ioctx_shared = 1;
 	p.jitter_us = 0;
+	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
 	p.wake_lifo = lifo;
 	s = sim_new(&p, 4 << 20, err, sizeof(err));
 	CHECK(s != NULL, "%s", err);
@@ -902,7 +904,9 @@ static void test_file_ra_per_page(void)
  * a 256 KiB command.  Every later pair of windows does the same (marker on
  * the first page of the window just queued), up to [960,1024); the marker
  * on page 992 reads nothing past EOF.  4 MiB = 16 commands of 256 KiB,
- * 16 plugs, each ended by dd's wait, none by the timer.
+ * 16 plugs, each ended by dd's wait, none by the timer (copy_to_user made
+ * ~free here: with it, dd spends 64 us on the 32 pages before the marker,
+ * and when a 4 ms tick falls in them the timer sends one window alone).
  */
 static void test_client_plug(void)
 {
@@ -911,11 +915,37 @@ static void test_client_plug(void)
 
 	sim_params_default(&p);
 	p.ioctx_shared = 1;
+	p.client_copy_mbps = 1000000;	/* dd gets to the next window at once */
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
 	CHECK(strstr(rep, " iscsi_avg_kb=256.0 ") != NULL, "%s", rep);
 	CHECK_EQ(field(rep, "cli_plugs="), 16);
 	CHECK_EQ(field(rep, "cli_timer_unplugs="), 0);
+}
+
+/*
+ * The reader copies page by page (file_read_actor() per page), so it
+ * reaches a marker only after copying the pages before it.  Same read as
+ * test_client_plug with copy_to_user at 16 MB/s: the 32 pages before a
+ * marker take 8.2 ms, longer than the unplug timer (next 4 ms tick), so
+ * every window read ahead at a marker is sent alone by the timer before dd
+ * gets to it.  [0,64) goes out as one command (sync window + the async one
+ * read at page 0 before dd waits); [64,96) ... [992,1024) are 30 windows
+ * of 128 KiB, each a plug ended by the timer: 31 commands, 31 plugs, 30
+ * timer unplugs.
+ */
+static void test_client_copy_paced(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_copy_mbps = 16;
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "iscsi_cmds="), 31);
+	CHECK_EQ(field(rep, "cli_plugs="), 31);
+	CHECK_EQ(field(rep, "cli_timer_unplugs="), 30);
 }
 
 /*
@@ -1071,6 +1101,7 @@ int main(void)
 	test_file_ra_at_open();
 	test_file_ra_per_page();
 	test_client_plug();
+	test_client_copy_paced();
 	test_cmdsn_window();
 	test_cmdsn_window_defaults();
 	test_determinism();
