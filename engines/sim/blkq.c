@@ -1,106 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Request queue plumbing shared by the elevators (see blkq.h).
+ * The request queue (see blkq.h).
  */
 #include <stdlib.h>
 
 #include "engines/sim/blkq.h"
 
-static void *xrealloc(void *p, size_t n)
+static void *xmalloc(size_t n)
 {
-	p = realloc(p, n);
+	void *p = malloc(n);
+
 	if (!p)
 		abort();
 	return p;
 }
 
-uint32_t rql_lower(const struct rqlist *l, uint64_t off)
+static void blkq_run(void *ctx)
 {
-	uint32_t lo = 0, hi = l->n;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (l->v[mid]->off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	blkq_kick(ctx);
 }
 
-void rql_insert(struct rqlist *l, struct sim_req *r)
+int blkq_init(struct blkq *q, struct sim_clock *clk, const struct elv_ops *elv,
+	      const struct sim_params *p, unsigned int cfq_lone_mult, uint32_t qdepth,
+	      uint64_t max_bytes)
 {
-	uint32_t i = rql_lower(l, r->off), k;
+	struct elv_conf conf = {
+		.clk = clk, .p = p, .max_bytes = max_bytes, .qdepth = qdepth,
+		.cfq_lone_mult = cfq_lone_mult, .run = blkq_run, .run_ctx = q,
+	};
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
-	for (k = l->n; k > i; k--)
-		l->v[k] = l->v[k - 1];
-	l->v[i] = r;
-	l->n++;
-}
-
-void rql_remove(struct rqlist *l, struct sim_req *r)
-{
-	uint32_t i = rql_lower(l, r->off);
-
-	while (i < l->n && l->v[i] != r)
-		i++;
-	if (i == l->n)
-		abort();	/* not queued: a model bug, not an input error */
-	for (; i + 1 < l->n; i++)
-		l->v[i] = l->v[i + 1];
-	l->n--;
-}
-
-struct sim_req *rql_oldest(const struct rqlist *l)
-{
-	struct sim_req *o = NULL;
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!o || l->v[i]->seq < o->seq)
-			o = l->v[i];
-	return o;
-}
-
-struct sim_req *rql_merge(struct rqlist *l, const struct sim_req *r, uint64_t max)
-{
-	uint32_t i = rql_lower(l, r->off);
-
-	if (i > 0) {			/* back merge: r continues v[i-1] */
-		struct sim_req *p = l->v[i - 1];
-
-		if (p->off + p->len == r->off && p->len + r->len <= max) {
-			p->len += r->len;
-			return p;
-		}
-	}
-	if (i < l->n) {			/* front merge: r precedes v[i] */
-		struct sim_req *s = l->v[i];
-
-		if (r->off + r->len == s->off && s->len + r->len <= max) {
-			s->off = r->off;
-			s->len += r->len;
-			return s;
-		}
-	}
-	return NULL;
-}
-
-void rql_free(struct rqlist *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = l->cap = 0;
-}
-
-int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
-	      int sched, uint32_t qdepth, uint64_t max_bytes)
-{
 	q->clk = clk;
 	q->qdepth = qdepth;
 	q->may_start = NULL;
@@ -108,22 +36,8 @@ int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
 	q->max_bytes = max_bytes;
 	q->plug_hz = 0;
 	q->plugged = false;
-	switch (sched) {
-	case SIM_SCHED_NOOP:
-		q->ops = &elv_noop_ops;
-		q->e = elv_noop_new(q, p);
-		break;
-	case SIM_SCHED_DEADLINE:
-		q->ops = &elv_deadline_ops;
-		q->e = elv_deadline_new(q, p);
-		break;
-	case SIM_SCHED_CFQ:
-		q->ops = &elv_cfq_ops;
-		q->e = elv_cfq_new(q, p);
-		break;
-	default:
-		return -1;
-	}
+	q->ops = elv;
+	q->e = elv ? elv->init(&conf) : NULL;
 	return q->e ? 0 : -1;
 }
 
@@ -182,7 +96,7 @@ static struct sim_req *req_alloc(struct blkq *q)
 	if (r)
 		q->free_list = r->next;
 	else {
-		r = xrealloc(NULL, sizeof(*r));
+		r = xmalloc(sizeof(*r));
 		r->all = q->all;
 		q->all = r;
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A block request queue: requests cut at max_sectors_kb, merged with queued
- * neighbours, ordered by an I/O scheduler (sched_*.c), and handed to a
+ * neighbours, ordered by an I/O scheduler (elevator.h), and handed to a
  * device (the disk, or the iSCSI session on the initiator) that has
  * @qdepth slots.
  */
@@ -12,44 +12,10 @@
 #include <stdint.h>
 
 #include "engines/sim/clock.h"
+#include "engines/sim/elevator.h"
 #include "engines/sim/params.h"
+#include "engines/sim/rqlist.h"
 
-struct sim_req {
-	uint64_t off, len;	/* bytes */
-	int ioctx;		/* submitter's io_context (CFQ queue key) */
-	uint64_t seq;		/* arrival order: FIFOs */
-	sim_ns t_add;
-	struct sim_req *next;	/* free list */
-	struct sim_req *all;	/* every request allocated, for freeing */
-};
-
-/* Requests sorted by offset: the elevators' rb-trees (queues are short). */
-struct rqlist {
-	struct sim_req **v;
-	uint32_t n, cap;
-};
-
-void rql_insert(struct rqlist *l, struct sim_req *r);
-void rql_remove(struct rqlist *l, struct sim_req *r);
-/* index of the first request with off >= @off (n if none) */
-uint32_t rql_lower(const struct rqlist *l, uint64_t off);
-/* oldest request (lowest seq), NULL if empty */
-struct sim_req *rql_oldest(const struct rqlist *l);
-/* Merge @r into a contiguous queued request if the result fits @max. */
-struct sim_req *rql_merge(struct rqlist *l, const struct sim_req *r, uint64_t max);
-void rql_free(struct rqlist *l);
-
-struct blkq;
-
-struct elv_ops {
-	const char *name;
-	/* true: @r was merged into a queued request (blkq frees it) */
-	bool (*add)(void *e, struct sim_req *r);
-	/* the next request for the device, or NULL (maybe waiting on a timer) */
-	struct sim_req *(*next)(void *e);
-	void (*completed)(void *e, struct sim_req *r);
-	void (*free)(void *e);
-};
 
 struct blkq_stats {
 	uint64_t submitted, merged, dispatched, bytes;
@@ -101,9 +67,13 @@ struct blkq {
 	struct blkq_stats st;
 };
 
-/* Create the elevator @sched for @q (params give its tunables). */
-int blkq_init(struct blkq *q, struct sim_clock *clk, const struct sim_params *p,
-	      int sched, uint32_t qdepth, uint64_t max_bytes);
+/*
+ * A queue with elevator @elv (tunables from @p, CFQ's lone-queue cap
+ * @cfq_lone_mult x quantum) in front of a device with @qdepth slots.
+ */
+int blkq_init(struct blkq *q, struct sim_clock *clk, const struct elv_ops *elv,
+	      const struct sim_params *p, unsigned int cfq_lone_mult, uint32_t qdepth,
+	      uint64_t max_bytes);
 void blkq_free(struct blkq *q);
 /*
  * nr_requests (sysfs queue/nr_requests) and the congestion thresholds of
@@ -124,11 +94,5 @@ void blkq_unplug(struct blkq *q);
 void blkq_set_plugging(struct blkq *q, unsigned int hz, unsigned int delay_ms,
 		       unsigned int thresh);
 void blkq_complete(struct blkq *q, struct sim_req *r);
-
-/* Elevator constructors (sched_*.c); stats printer for the report. */
-void *elv_noop_new(struct blkq *q, const struct sim_params *p);
-void *elv_deadline_new(struct blkq *q, const struct sim_params *p);
-void *elv_cfq_new(struct blkq *q, const struct sim_params *p);
-extern const struct elv_ops elv_noop_ops, elv_deadline_ops, elv_cfq_ops;
 
 #endif

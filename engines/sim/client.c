@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "engines/sim/client.h"
-#include "engines/sim/sched_cfq.h"
 #include "engines/sim/trace.h"
 
 #define UNPLUG_THRESH	4	/* 2.6.26 blk_queue_make_request(): q->unplug_thresh */
@@ -245,13 +244,11 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 	ra_state_init(&c->ra, p->client_ra_kb);
 	c->rc = (struct ra_ctx){ .pc = &c->pc, .algo = SIM_RA_CLASSIC, .io = cli_io,
 				 .congested = cli_congested, .ctx = c };
-	if (blkq_init(&c->q, clk, p, p->client_sched, p->client_qdepth,
-		      (uint64_t)p->client_max_sectors_kb * 1024))
+	if (blkq_init(&c->q, clk, sim_elevator(p->client_sched), p, p->client_cfq_lone_mult,
+		      p->client_qdepth, (uint64_t)p->client_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
 	blkq_set_plugging(&c->q, p->client_hz, p->client_unplug_ms, UNPLUG_THRESH);
-	if (p->client_sched == SIM_SCHED_CFQ)
-		elv_cfq_set_lone_mult(c->q.e, p->client_cfq_lone_mult);
 	c->q.start = iscsi_start;
 	if (p->target_queued_cmds) {
 		/* login: MaxCmdSN = ExpCmdSN + QueuedCommands - 1 */

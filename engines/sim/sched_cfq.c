@@ -8,9 +8,11 @@
  * another queue working next to the head instead of idling.  Timing is in
  * jiffies (sim_hz) like the kernel's, which matters for the think time.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "engines/sim/blkq.h"
+#include "engines/sim/elevator.h"
 #include "engines/sim/sched_cfq.h"
 #include "engines/sim/trace.h"
 
@@ -31,7 +33,10 @@ struct cfqq {
 };
 
 struct cfq {
-	struct blkq *q;
+	struct sim_clock *clk;
+	uint64_t max_bytes;
+	void (*run)(void *ctx);		/* the queue's run, for the idle timer */
+	void *run_ctx;
 	const struct sim_params *p;
 	struct cfqq *qs;
 	int nq;
@@ -49,32 +54,29 @@ struct cfq {
 
 static int64_t jiffies(struct cfq *c)
 {
-	return c->q->clk->now / c->jiffy;
+	return c->clk->now / c->jiffy;
 }
 
-void *elv_cfq_new(struct blkq *q, const struct sim_params *p)
+static void *cfq_init(const struct elv_conf *conf)
 {
+	const struct sim_params *p = conf->p;
 	struct cfq *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
-	c->q = q;
+	c->clk = conf->clk;
+	c->max_bytes = conf->max_bytes;
+	c->run = conf->run;
+	c->run_ctx = conf->run_ctx;
 	c->p = p;
 	c->active = -1;
 	c->jiffy = SIM_S / p->hz;
 	c->slice_idle = ((int64_t)p->cfq_slice_idle_ms * p->hz + 999) / 1000;
 	c->slice_sync = ((int64_t)p->cfq_slice_sync_ms * p->hz + 999) / 1000;
 	c->fifo_expire = ((int64_t)p->cfq_fifo_expire_ms * p->hz + 999) / 1000;
-	c->hw_tag = q->qdepth > 5;	/* CFQ_HW_QUEUE_MIN */
-	c->lone_max = 4 * (int)p->cfq_quantum;
+	c->hw_tag = conf->qdepth > 5;	/* CFQ_HW_QUEUE_MIN */
+	c->lone_max = (int)(conf->cfq_lone_mult * p->cfq_quantum);
 	return c;
-}
-
-void elv_cfq_set_lone_mult(void *e, unsigned int mult)
-{
-	struct cfq *c = e;
-
-	c->lone_max = (int)(mult * c->p->cfq_quantum);
 }
 
 const struct cfq_stats *elv_cfq_stats(void *e)
@@ -133,7 +135,7 @@ static void rr_add(struct cfq *c, int id, bool front)
 static void idle_end(struct cfq *c)
 {
 	if (c->wait_request) {
-		c->st.idle_ns += c->q->clk->now - c->idle_since;
+		c->st.idle_ns += c->clk->now - c->idle_since;
 		c->wait_request = false;
 	}
 	c->timer_pending = false;
@@ -249,10 +251,10 @@ static void idle_timer(void *ctx, uint64_t gen)
 		}
 	}
 	c->st.idle_expired++;
-	SIM_TRACE(c->q->clk, "cfq   idle expired q%d", c->active);
+	SIM_TRACE(c->clk, "cfq   idle expired q%d", c->active);
 	slice_expired(c);
 kick:
-	blkq_kick(c->q);
+	c->run(c->run_ctx);
 }
 
 /* cfq_arm_slice_timer() */
@@ -269,12 +271,12 @@ static void arm_slice_timer(struct cfq *c)
 		sl = sl < 1 ? sl : 1;	/* CFQ_MIN_TT, 2 ms = 1 jiffy at HZ 250 */
 	c->wait_request = true;
 	c->timer_pending = true;
-	c->idle_since = c->q->clk->now;
+	c->idle_since = c->clk->now;
 	c->st.idles++;
-	SIM_TRACE(c->q->clk, "cfq   idle q%d sl=%lld ttime=%llu/%llu seek=%llu", c->active,
+	SIM_TRACE(c->clk, "cfq   idle q%d sl=%lld ttime=%llu/%llu seek=%llu", c->active,
 		  (long long)sl, (unsigned long long)q->ttime_mean,
 		  (unsigned long long)q->ttime_samples, (unsigned long long)q->seek_mean);
-	clk_at(c->q->clk, (now + sl) * c->jiffy, idle_timer, c, ++c->timer_gen);
+	clk_at(c->clk, (now + sl) * c->jiffy, idle_timer, c, ++c->timer_gen);
 }
 
 static void update_stats_on_enqueue(struct cfq *c, struct cfqq *q, struct sim_req *r)
@@ -321,14 +323,14 @@ static bool cfq_add(void *e, struct sim_req *r)
 	int id = r->ioctx;
 
 	/* cfq_allow_merge(): only into a request of the same io_context */
-	if (rql_merge(&q->rq, r, c->q->max_bytes))
+	if (rql_merge(&q->rq, r, c->max_bytes))
 		return true;
 	rql_insert(&q->rq, r);
 	/* the active queue is served directly, the others wait in the tree */
 	if (!q->on_rr && id != c->active)
 		rr_add(c, id, false);
 	update_stats_on_enqueue(c, q, r);
-	SIM_TRACE(c->q->clk, "cfq   add q%d off=%lluK ttime=%llu idle_window=%d", id,
+	SIM_TRACE(c->clk, "cfq   add q%d off=%lluK ttime=%llu idle_window=%d", id,
 		  (unsigned long long)r->off >> 10, (unsigned long long)q->ttime_mean, q->idle_window);
 
 	if (id == c->active) {
@@ -345,7 +347,7 @@ static bool cfq_add(void *e, struct sim_req *r)
 			preempt = rq_close(c, a, r, false);
 		if (preempt) {
 			c->st.preempts++;
-			SIM_TRACE(c->q->clk, "cfq   preempt q%d by q%d", c->active, id);
+			SIM_TRACE(c->clk, "cfq   preempt q%d by q%d", c->active, id);
 			slice_expired(c);
 			rr_add(c, id, true);
 		}
@@ -440,8 +442,21 @@ static void cfq_free(void *e)
 	free(c);
 }
 
+static void cfq_report(void *e, FILE *f)
+{
+	const struct cfq_stats *c = elv_cfq_stats(e);
+
+	fprintf(f, " cfq_queues=%u cfq_slices=%" PRIu64 " cfq_idles=%" PRIu64
+		" cfq_idle_hits=%" PRIu64 " cfq_idle_expired=%" PRIu64
+		" cfq_preempts=%" PRIu64 " cfq_coop=%" PRIu64 " cfq_idle_ms=%.1f",
+		c->queues, c->slices, c->idles, c->idle_hits, c->idle_expired,
+		c->preempts, c->coop_switches, (double)c->idle_ns / SIM_MS);
+}
+
 const struct elv_ops elv_cfq_ops = {
 	.name		= "cfq",
+	.init		= cfq_init,
+	.report		= cfq_report,
 	.add		= cfq_add,
 	.next		= cfq_next,
 	.completed	= cfq_completed,

@@ -20,11 +20,7 @@ struct cfq_stats {
 	uint32_t queues;	/* io_contexts seen */
 };
 
+/* The counters of a CFQ instance (a queue's elevator data). */
 const struct cfq_stats *elv_cfq_stats(void *e);
-/*
- * A lone busy queue may have @mult x quantum requests dispatched (4, the
- * default, as cfq_dispatch_requests() of 2.6.29); 0 = no cap of its own.
- */
-void elv_cfq_set_lone_mult(void *e, unsigned int mult);
 
 #endif

@@ -7,25 +7,27 @@
  */
 #include <stdlib.h>
 
-#include "engines/sim/blkq.h"
+#include "engines/sim/elevator.h"
 
 struct deadline {
-	struct blkq *q;
+	struct sim_clock *clk;
+	uint64_t max_bytes;
 	struct rqlist rq;
 	struct sim_req *next_rq;
 	unsigned int batching, fifo_batch;
 	sim_ns expire;
 };
 
-void *elv_deadline_new(struct blkq *q, const struct sim_params *p)
+static void *dl_init(const struct elv_conf *conf)
 {
 	struct deadline *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
-	d->q = q;
-	d->fifo_batch = p->dl_fifo_batch;
-	d->expire = (sim_ns)p->dl_read_expire_ms * SIM_MS;
+	d->clk = conf->clk;
+	d->max_bytes = conf->max_bytes;
+	d->fifo_batch = conf->p->dl_fifo_batch;
+	d->expire = (sim_ns)conf->p->dl_read_expire_ms * SIM_MS;
 	return d;
 }
 
@@ -33,7 +35,7 @@ static bool dl_add(void *e, struct sim_req *r)
 {
 	struct deadline *d = e;
 
-	if (rql_merge(&d->rq, r, d->q->max_bytes))
+	if (rql_merge(&d->rq, r, d->max_bytes))
 		return true;
 	rql_insert(&d->rq, r);
 	return false;
@@ -49,7 +51,7 @@ static struct sim_req *dl_next(void *e)
 		if (!d->rq.n)
 			return NULL;
 		old = rql_oldest(&d->rq);
-		if (d->q->clk->now >= old->t_add + d->expire || !d->next_rq)
+		if (d->clk->now >= old->t_add + d->expire || !d->next_rq)
 			r = old;
 		else
 			r = d->next_rq;
@@ -81,6 +83,7 @@ static void dl_free(void *e)
 
 const struct elv_ops elv_deadline_ops = {
 	.name		= "deadline",
+	.init		= dl_init,
 	.add		= dl_add,
 	.next		= dl_next,
 	.completed	= dl_completed,

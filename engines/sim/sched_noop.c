@@ -4,20 +4,19 @@
  */
 #include <stdlib.h>
 
-#include "engines/sim/blkq.h"
+#include "engines/sim/elevator.h"
 
 struct noop {
-	struct blkq *q;
+	uint64_t max_bytes;
 	struct rqlist rq;
 };
 
-void *elv_noop_new(struct blkq *q, const struct sim_params *p)
+static void *noop_init(const struct elv_conf *conf)
 {
 	struct noop *n = calloc(1, sizeof(*n));
 
-	(void)p;
 	if (n)
-		n->q = q;
+		n->max_bytes = conf->max_bytes;
 	return n;
 }
 
@@ -25,7 +24,7 @@ static bool noop_add(void *e, struct sim_req *r)
 {
 	struct noop *n = e;
 
-	if (rql_merge(&n->rq, r, n->q->max_bytes))
+	if (rql_merge(&n->rq, r, n->max_bytes))
 		return true;
 	rql_insert(&n->rq, r);
 	return false;
@@ -57,6 +56,7 @@ static void noop_free(void *e)
 
 const struct elv_ops elv_noop_ops = {
 	.name		= "noop",
+	.init		= noop_init,
 	.add		= noop_add,
 	.next		= noop_next,
 	.completed	= noop_completed,

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "engines/sim/client.h"
-#include "engines/sim/sched_cfq.h"
 #include "engines/sim/sim.h"
 #include "engines/sim/trace.h"
 
@@ -137,15 +136,8 @@ void sim_report(const struct sim *s, FILE *f)
 	fprintf(f, " cli_window_closed=%" PRIu64 " cli_blocked_runs=%" PRIu64
 		" cli_blocked_ms=%.1f", s->cli.win.closed, s->cli.win.blocked_runs,
 		(double)s->cli.win.blocked_ns / SIM_MS);
-	if (s->p.sched == SIM_SCHED_CFQ) {
-		const struct cfq_stats *c = elv_cfq_stats(t->q.e);
-
-		fprintf(f, " cfq_queues=%u cfq_slices=%" PRIu64 " cfq_idles=%" PRIu64
-			" cfq_idle_hits=%" PRIu64 " cfq_idle_expired=%" PRIu64
-			" cfq_preempts=%" PRIu64 " cfq_coop=%" PRIu64 " cfq_idle_ms=%.1f",
-			c->queues, c->slices, c->idles, c->idle_hits, c->idle_expired,
-			c->preempts, c->coop_switches, (double)c->idle_ns / SIM_MS);
-	}
+	if (t->q.ops->report)
+		t->q.ops->report(t->q.e, f);
 	fprintf(f, " events=%" PRIu64 "\n", s->clk.nevents);
 }
 

@@ -2,6 +2,7 @@
 # The 2009 SCST testbed model: fio-independent library (linked into the coop
 # engine by coop's fragment via SIM_SRCS) + host tools/tests.
 SIM_SRCS := engines/sim/clock.c engines/sim/params.c engines/sim/pagecache.c \
+	engines/sim/rqlist.c engines/sim/elevator.c \
 	engines/sim/readahead.c engines/sim/blkq.c engines/sim/sched_noop.c \
 	engines/sim/sched_deadline.c engines/sim/sched_cfq.c engines/sim/disk.c \
 	engines/sim/link.c engines/sim/target.c engines/sim/client.c engines/sim/sim.c

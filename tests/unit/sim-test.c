@@ -283,7 +283,7 @@ static void test_congestion(void)
 	sim_params_default(&p);
 	CHECK_EQ(p.server_nr_requests, 128);
 	clk_init(&clk);
-	blkq_init(&q, &clk, &p, SIM_SCHED_NOOP, 1, 128 << 10);
+	blkq_init(&q, &clk, sim_elevator(SIM_SCHED_NOOP), &p, 4, 1, 128 << 10);
 	blkq_set_nr_requests(&q, 128);
 	CHECK_EQ(q.cong_on, 113);
 	CHECK_EQ(q.cong_off, 103);
@@ -386,7 +386,7 @@ static void test_cfq_idle(void)
 
 		sim_params_default(&p);
 		clk_init(&clk);
-		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+		blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, 4, 1, 512 << 10);
 		fake_attach(&d, &q, &clk);
 		/* separate submissions so they are not merged */
 		clk_at(&clk, 0, submit_cb, &e1, 0);
@@ -431,8 +431,7 @@ static void test_cfq_lone_cap(void)
 		d = (struct fakedev){ .svc = SIM_MS };
 		sim_params_default(&p);
 		clk_init(&clk);
-		blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 32, 512 << 10);
-		elv_cfq_set_lone_mult(q.e, mult);
+		blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, mult, 32, 512 << 10);
 		fake_attach(&d, &q, &clk);
 		for (i = 0; i < 32; i++)
 			blkq_submit(&q, (uint64_t)i << 17, 65536, 1);
@@ -461,7 +460,7 @@ static void test_cfq_idle_hit(void)
 
 	sim_params_default(&p);
 	clk_init(&clk);
-	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+	blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, 4, 1, 512 << 10);
 	fake_attach(&d, &q, &clk);
 	clk_at(&clk, 0, submit_cb, &e1, 0);
 	clk_at(&clk, SIM_MS / 2, submit_cb, &e2, 0);
@@ -496,7 +495,7 @@ static void test_cfq_coop(void)
 	sim_params_default(&p);
 	p.cfq_coop = 1;
 	clk_init(&clk);
-	blkq_init(&q, &clk, &p, SIM_SCHED_CFQ, 1, 512 << 10);
+	blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, 4, 1, 512 << 10);
 	fake_attach(&d, &q, &clk);
 	clk_at(&clk, 0, submit_cb, &e1, 0);
 	clk_at(&clk, 1, submit_cb, &e2, 0);
@@ -525,7 +524,7 @@ static void test_deadline_order(void)
 
 	sim_params_default(&p);
 	clk_init(&clk);
-	blkq_init(&q, &clk, &p, SIM_SCHED_DEADLINE, 1, 512 << 10);
+	blkq_init(&q, &clk, sim_elevator(SIM_SCHED_DEADLINE), &p, 4, 1, 512 << 10);
 	fake_attach(&d, &q, &clk);
 	for (i = 0; i < 4; i++)
 		clk_at(&clk, 0, submit_cb, &e[i], 0);
