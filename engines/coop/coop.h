@@ -11,7 +11,7 @@
 
 #include "engines/coop/dispatch.h"
 #include "engines/coop/readahead.h"
-#include "engines/sim/sim_opts.h"
+#include "engines/coop/sim_opts.h"
 
 /* The most workers a pool may have (coop_threads). */
 #define COOP_MAX_THREADS	1024

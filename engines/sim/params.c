@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "engines/sim/params.h"
-#include "engines/sim/params_list.h"
 
 void sim_params_default(struct sim_params *p)
 {
@@ -25,24 +24,30 @@ void sim_params_default(struct sim_params *p)
 	p->sched = SIM_SCHED_CFQ;	/* the thread: CFQ on the target */
 }
 
+#define SIM_ENUM_NAME(id, name, help) [id] = name,
+const char *const sim_sched_names[] = { SIM_SCHEDS(SIM_ENUM_NAME) NULL };
+const char *const sim_ra_names[] = {
+	[SIM_RA_CLASSIC] = "classic", [SIM_RA_CONTEXT] = "context", [SIM_RA_OFF] = "off", NULL
+};
+
+static const char *enum_name(const char *const *names, int v)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (i == v)
+			return names[i];
+	return "?";
+}
+
 const char *sim_sched_name(int s)
 {
-	switch (s) {
-	case SIM_SCHED_CFQ: return "cfq";
-	case SIM_SCHED_DEADLINE: return "deadline";
-	case SIM_SCHED_NOOP: return "noop";
-	}
-	return "?";
+	return enum_name(sim_sched_names, s);
 }
 
 const char *sim_ra_name(int r)
 {
-	switch (r) {
-	case SIM_RA_CLASSIC: return "classic";
-	case SIM_RA_CONTEXT: return "context";
-	case SIM_RA_OFF: return "off";
-	}
-	return "?";
+	return enum_name(sim_ra_names, r);
 }
 
 #define NEED(cond, what)						\
@@ -90,9 +95,9 @@ static const struct {
 	SIM_UPARAMS(X, 0, 0)
 #undef X
 	U(threads)
-	E("sched", sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
-	E("client_sched", client_sched, ((const char *const[]){ "cfq", "deadline", "noop", NULL })),
-	E("ra", server_ra, ((const char *const[]){ "classic", "context", "off", NULL })),
+	E("sched", sched, sim_sched_names),
+	E("client_sched", client_sched, sim_sched_names),
+	E("ra", server_ra, sim_ra_names),
 	E("order", order, ((const char *const[]){ "simple", "ordered", NULL })),
 	E("ioctx", ioctx_shared, ((const char *const[]){ "private", "shared", NULL })),
 	E("fd", fd_shared, ((const char *const[]){ "per-thread", "shared", NULL })),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The model's engine options (sim_*).  They live in the coop engine's option
+ * The model's fio options (sim_*), kept with the engine: engines/sim/ has
+ * no fio header.  They live in the coop engine's option
  * struct as member 'sim' and are listed in coop's option table by
  * SIM_FIO_OPTIONS(struct coop_options, sim), so `fio --enghelp` shows them
  * with coop's.  Include after "fio.h", "optgroup.h" and
@@ -15,7 +16,6 @@
 #define PERFPACK_SIM_OPTS_H
 
 #include "engines/sim/params.h"
-#include "engines/sim/params_list.h"
 
 struct sim_options {
 	unsigned int time_scale;
@@ -57,6 +57,8 @@ struct sim_options {
 		.group = FIO_OPT_G_INVALID,				\
 	},
 
+#define SIM_FIO_POSVAL(id, nm, hlp) { .ival = nm, .oval = id, .help = hlp },
+
 #define SIM_FIO_SCHED_OPT(T, M, f, nm, hlp)				\
 	{								\
 		.name = nm,						\
@@ -67,14 +69,7 @@ struct sim_options {
 		.def = "cfq",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
-		.posval = {						\
-			{ .ival = "cfq", .oval = SIM_SCHED_CFQ,		\
-			  .help = "CFQ of 2.6.29: a queue per io_context, idling" }, \
-			{ .ival = "deadline", .oval = SIM_SCHED_DEADLINE, \
-			  .help = "deadline: sorted batches + FIFO expiry" }, \
-			{ .ival = "noop", .oval = SIM_SCHED_NOOP,	\
-			  .help = "noop: FIFO with merging" },		\
-		},							\
+		.posval = { SIM_SCHEDS(SIM_FIO_POSVAL) },		\
 	}
 
 #define SIM_FIO_OPTIONS(T, M)						\
