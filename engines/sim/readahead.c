@@ -127,14 +127,21 @@ static void ondemand_readahead(struct ra_ctx *rc, struct ra_state *ra, int hit_m
 		goto readit;
 	}
 
-	/* hit a marked page without valid state, e.g. interleaved reads */
+	/*
+	 * hit a marked page without valid state, e.g. interleaved reads;
+	 * SCST's readahead-context-2.6.29.patch (as 2.6.31) scans from the
+	 * next page and counts the request into the old async size
+	 */
 	if (hit_marker) {
-		uint32_t start = pc_next_hole(rc->pc, offset, max + 1);
+		uint32_t start = context ? pc_next_hole(rc->pc, offset + 1, max)
+					 : pc_next_hole(rc->pc, offset, max + 1);
 
 		if (!start || start - offset > max)
 			return;
 		ra->start = start;
 		ra->size = start - offset;	/* old async_size */
+		if (context)
+			ra->size += req_size;
 		ra->size = get_next_ra_size(ra, max);
 		ra->async_size = ra->size;
 		goto readit;

@@ -191,6 +191,39 @@ static void test_readahead_interleaved(void)
 	}
 }
 
+/*
+ * A marker hit without valid state (interleaved threads), ra_pages 128
+ * (512 KiB): pages [0,64) cached, the marker on page 32, a fresh struct
+ * file reads one page there (SCST's per-page iovec).
+ *  - classic 2.6.29: next hole from page 32 = 64, size 64 - 32 = 32,
+ *    get_next_ra_size(32, 128) = 64: window [64,128);
+ *  - context (readahead-context-2.6.29.patch): next hole from page 33 = 64,
+ *    size 32 + req 1 = 33, get_next_ra_size = 66: window [64,130).
+ */
+static void test_readahead_marker_context(void)
+{
+	int algo;
+
+	for (algo = SIM_RA_CLASSIC; algo <= SIM_RA_CONTEXT; algo++) {
+		struct pagecache pc;
+		struct io_rec io = { .k = 0 };
+		struct ra_ctx rc = { .pc = &pc, .algo = algo, .io = rec_io, .ctx = &io };
+		struct ra_state ra;
+		uint32_t n;
+
+		pc_init(&pc, 64 << 20);
+		ra_state_init(&ra, 512);
+		n = ra_do_readahead(&rc, 0, 64, 32);	/* [0,64), marker on 32 */
+		CHECK_EQ(n, 64);
+		pc_complete(&pc, 0, 64);
+		ra_async(&rc, &ra, 32, 1);
+		CHECK_EQ(io.k, 2);
+		CHECK_EQ(io.first[1], 64);
+		CHECK_EQ(io.n[1], algo == SIM_RA_CLASSIC ? 64 : 66);
+		pc_free(&pc);
+	}
+}
+
 /* ---- elevators ------------------------------------------------------ */
 
 struct fakedev {
@@ -1084,6 +1117,7 @@ int main(void)
 	test_clock();
 	test_readahead_classic();
 	test_readahead_interleaved();
+	test_readahead_marker_context();
 	test_congestion();
 	test_readahead_congested();
 	test_cfq_idle();
