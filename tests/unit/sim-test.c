@@ -787,7 +787,7 @@ static void test_bind_at_run(void)
  * the longest sleeper instead (wake_lifo 0) rotates: 0,1,2,3,4,0,... = 4,
  * 3, 3, 3, 3.
  */
-static void wake_run(unsigned int lifo, uint64_t cmds[5])
+static void wake_run(int lifo, uint64_t cmds[5])	/* lifo -1: the default */
 {
 	struct sim_params p;
 	char err[128];
@@ -800,7 +800,8 @@ static void wake_run(unsigned int lifo, uint64_t cmds[5])
 	p.ioctx_shared = 1;
 	p.jitter_us = 0;
 	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
-	p.wake_lifo = lifo;
+	if (lifo >= 0)
+		p.wake_lifo = (unsigned int)lifo;
 	s = sim_new(&p, 4 << 20, err, sizeof(err));
 	CHECK(s != NULL, "%s", err);
 	if (!s)
@@ -816,7 +817,7 @@ static void test_wake_order(void)
 {
 	uint64_t c[5];
 
-	wake_run(1, c);
+	wake_run(-1, c);
 	CHECK_EQ(c[0], 0);
 	CHECK_EQ(c[3], 0);
 	CHECK_EQ(c[4], 16);
