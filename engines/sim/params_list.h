@@ -23,7 +23,7 @@
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE at 1448/1538 TCP payload per frame; NIC not in the sources)") \
 	X(a, b, link_latency_us, 50, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
-	X(a, b, server_file_ra_kb, 0, "ra_pages the SCST files were opened with (2.6.29 __dentry_open() -> file_ra_state_init(); vdisk_init_thr_data() keeps one per thread); 0 = sim_server_ra_kb") \
+	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
 	X(a, b, server_nr_requests, 128, "Target queue nr_requests (2.6.29 BLKDEV_MAX_RQ); congested at 113 -> page_cache_async_readahead() skips") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \

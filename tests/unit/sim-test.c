@@ -882,6 +882,29 @@ static void file_ra_run(unsigned int file_ra_kb, uint64_t *pages, uint64_t *wind
 	clk_free(&clk);
 }
 
+/*
+ * By default the SCST files keep the window they were opened with at the
+ * boot default (128 KiB = 32 pages) when read_ahead_kb is raised to 2048
+ * with the session up: 32 pages, not 512.
+ */
+static void test_file_ra_default(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+
+	sim_params_default(&p);
+	p.server_ra_kb = 2048;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	CHECK_EQ(t.th[0].ra.ra_pages, 32);
+	CHECK_EQ(t.shared_ra.ra_pages, 32);
+	target_free(&t);
+	clk_free(&clk);
+}
+
 static void test_file_ra_at_open(void)
 {
 	uint64_t pages, windows;
@@ -1132,6 +1155,7 @@ int main(void)
 	test_target_handoff();
 	test_bind_at_run();
 	test_wake_order();
+	test_file_ra_default();
 	test_file_ra_at_open();
 	test_file_ra_per_page();
 	test_client_plug();
