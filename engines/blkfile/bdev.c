@@ -163,9 +163,11 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 		return ret;
 	}
 	if (claimed != *dev) {
+		if (pp_blkdev_name(*dev, b, sizeof(b)))
+			snprintf(b, sizeof(b), "a device without a sysfs name");
 		bf_say(why, whylen, "blkfile_dev=%s (%s) is not the device that holds the file: "
-		    "that is %s (%s)%s; refused (the file's FIEMAP offsets mean nothing on another device)",
-		    override, dev_label(claimed, a, sizeof(a)), dev_label(*dev, b, sizeof(b)),
+		    "that is %s (%u:%u), %s%s; refused (the file's FIEMAP offsets mean nothing on another device)",
+		    override, dev_label(claimed, a, sizeof(a)), b, major(*dev), minor(*dev),
 		    how, relation(claimed, *dev));
 		return -EXDEV;
 	}

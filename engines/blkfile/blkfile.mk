@@ -21,3 +21,4 @@ SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh \
 	tests/engines/blkfile-bdev-write.sh tests/engines/blkfile-btrfs.sh
 BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
 TESTS += tests/engines/blkfile-overrun.sh
+TESTS += tests/engines/blkfile-dev-proof.sh
