@@ -22,3 +22,4 @@ SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh \
 BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
 TESTS += tests/engines/blkfile-overrun.sh
 TESTS += tests/engines/blkfile-dev-proof.sh
+TESTS += tests/engines/blkfile-readonly.sh
