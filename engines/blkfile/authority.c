@@ -114,6 +114,8 @@ int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
 		    char *why, size_t whylen)
 {
+	const char *harm = a->use == BF_USE_WRITE ? "device writes may have hit other data"
+						  : "device reads may have returned other data";
 	struct bf_map now;
 	struct stat st;
 	char sub[PATH_MAX + 256] = "";
@@ -125,26 +127,26 @@ int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
 		return ret;
 	}
 	if (st.st_ino != a->ino || st.st_dev != a->st_dev) {
-		bf_say(why, whylen, "the file's extents changed during the job; device writes may have hit other data "
-		    "(the open file is inode %llu, was %llu)",
+		bf_say(why, whylen, "the file's extents changed during the job; %s "
+		    "(the open file is inode %llu, was %llu)", harm,
 		    (unsigned long long)st.st_ino, (unsigned long long)a->ino);
 		return -ESTALE;
 	}
 	if ((uint64_t)st.st_size != a->size) {
-		bf_say(why, whylen, "the file's extents changed during the job; device writes may have hit other data "
-		    "(its size went from %llu to %llu bytes: truncated or extended by someone else)",
+		bf_say(why, whylen, "the file's extents changed during the job; %s "
+		    "(its size went from %llu to %llu bytes: truncated or extended by someone else)", harm,
 		    (unsigned long long)a->size, (unsigned long long)st.st_size);
 		return -ESTALE;
 	}
 	if (a->have_generation &&
 	    (ioctl(fd, FS_IOC_GETVERSION, &gen) < 0 || (uint32_t)gen != a->generation)) {
-		bf_say(why, whylen, "the file's extents changed during the job; device writes may have hit other data "
-		    "(its inode generation is no longer %u)", a->generation);
+		bf_say(why, whylen, "the file's extents changed during the job; %s "
+		    "(its inode generation is no longer %u)", harm, a->generation);
 		return -ESTALE;
 	}
 	if (path && (stat(path, &st) < 0 || st.st_ino != a->ino || st.st_dev != a->st_dev)) {
 		bf_say(why, whylen, "the file's name no longer leads to the file that was checked "
-		    "(removed or replaced during the job); device writes may have hit other data");
+		    "(removed or replaced during the job); %s", harm);
 		return -ESTALE;
 	}
 	if (a->use == BF_USE_WRITE && bf_fs_readonly(fd, sub, sizeof(sub))) {
@@ -158,7 +160,7 @@ int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
 		ret = bf_map_same(&a->map, &now, a->lo, a->hi, sub, sizeof(sub));
 	bf_map_free(&now);
 	if (ret) {
-		bf_say(why, whylen, "the file's extents changed during the job; device writes may have hit other data (%s)", sub);
+		bf_say(why, whylen, "the file's extents changed during the job; %s (%s)", harm, sub);
 		return -ESTALE;
 	}
 	return 0;

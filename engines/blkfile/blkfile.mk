@@ -23,3 +23,4 @@ BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
 TESTS += tests/engines/blkfile-overrun.sh
 TESTS += tests/engines/blkfile-dev-proof.sh
 TESTS += tests/engines/blkfile-readonly.sh
+TESTS += tests/engines/blkfile-stale-map.sh
