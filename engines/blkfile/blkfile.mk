@@ -24,3 +24,5 @@ TESTS += tests/engines/blkfile-overrun.sh
 TESTS += tests/engines/blkfile-dev-proof.sh
 TESTS += tests/engines/blkfile-readonly.sh
 TESTS += tests/engines/blkfile-stale-map.sh
+SAN_TESTS += tests/engines/blkfile-overrun.sh
+SAN_TESTS += tests/engines/blkfile-stale-map.sh
