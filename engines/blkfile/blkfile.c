@@ -317,7 +317,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	if (a->use == BF_USE_WRITE && !o->allow_bdev_write)
 		return refuse(td, f, EPERM,
 			      "blkfile_via=bdev would write the block device under a mounted filesystem: "
-			      "refused unless blkfile_allow_bdev_write=1 (writes then stay inside the file's extents)");
+			      "refused unless blkfile_allow_bdev_write=1 (writes then stay inside the range checked at open)");
 
 	bf->file_fd = open(f->file_name, O_RDONLY | O_CLOEXEC | O_NOATIME);
 	if (bf->file_fd < 0)

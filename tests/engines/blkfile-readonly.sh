@@ -6,7 +6,8 @@
 # /proc/self/mountinfo) and a read-only bind mount refuse device writes, and
 # leave the device byte-identical; reads through the device still run.
 # During the job: a remount,ro is noticed at the next re-verification
-# (blkfile_recheck_msec, 100 ms here) and stops the writes: the device does
+# (blkfile_recheck_msec, 100 ms here; the job is rate-limited so that no
+# end-of-pass re-verification comes first) and stops the writes: the device does
 # not change from a second after the remount to the end of the job, and the
 # job fails saying why.  (A frozen filesystem is not refused: Linux cannot
 # be asked whether one is frozen, and blkfile-bdev-write.sh and
@@ -51,8 +52,10 @@ umount "$ro" || fail "umount $ro"
 # --- read-only during the job ----------------------------------------------------------
 for submit in sync uring; do
 	mount -o remount,rw "$BF_MNT" 2>/dev/null
-	run_fio --ioengine="$BF_ENGINE" --filename="$f" "${job[@]}" --size=16m --time_based \
-		--runtime=6 --direct=1 --iodepth=4 --blkfile_submit=$submit \
+	# 4 KiB at 500 IOPS: a pass over the 16 MiB takes 8 s, longer than the
+	# job, so only the 100 ms interval can notice the remount.
+	run_fio --ioengine="$BF_ENGINE" --filename="$f" "${job[@]}" --bs=4k --rate_iops=500 \
+		--size=16m --time_based --runtime=6 --direct=1 --iodepth=4 --blkfile_submit=$submit \
 		--blkfile_recheck_msec=100 >"$T/fio.out" 2>&1 &
 	pid=$!
 	sleep 1.5
@@ -60,6 +63,7 @@ for submit in sync uring; do
 	mount -o remount,ro "$BF_MNT" || fail "$submit: remount,ro during the job"
 	sleep 1
 	dev1=$(bf_sum_dev "$BF_DEV")
+	kill -0 $pid 2>/dev/null && note "$submit: the job still runs 1 s after the remount"
 	sleep 1
 	dev2=$(bf_sum_dev "$BF_DEV")
 	wait $pid

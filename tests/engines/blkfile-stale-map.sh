@@ -15,8 +15,10 @@
 # of at most blkfile_recheck_msec.)
 #
 # A map change no open or truncate announces: btrfs balance moves the file's
-# extents under a time_based read job through the device; the interval
-# re-verification notices and fails the job.  And a file already open for
+# extents under a time_based read job through the device; the re-verification
+# after each pass over the file notices and fails the job (the interval is
+# set to a minute, so it is the per-pass one; blkfile-readonly.sh exercises
+# the interval).  And a file already open for
 # writing elsewhere is refused; a time_based job looping over its range many
 # times passes every re-verification.
 source "$TOP/tests/lib.sh"
@@ -94,7 +96,7 @@ bf_fs btrfs 512 -d single -m dup
 f=$BF_MNT/data
 dd if=/dev/urandom of="$f" bs=1M count=32 conv=fsync status=none
 run_fio --ioengine="$BF_ENGINE" --name=r --filename="$f" --bs=4k --rw=randread --size=32m \
-	--time_based --runtime=20 --blkfile_via=bdev --blkfile_recheck_msec=100 >"$T/fio.out" 2>&1 &
+	--time_based --runtime=20 --blkfile_via=bdev --blkfile_recheck_msec=60000 >"$T/fio.out" 2>&1 &
 pid=$!
 sleep 1.5
 kill -0 $pid 2>/dev/null || fail "balance: the job ended early: $(<"$T/fio.out")"
