@@ -295,10 +295,9 @@ int bf_dev_geometry(int fd, uint64_t *size, uint32_t *lbs)
 
 /*
  * Does a mount of device @dev (field 3 of /proc/self/mountinfo) carry
- * option @opt among its super options (@super, after " - TYPE SOURCE ")
- * or its per-mount options (field 6)?  1, 0, or -errno.
+ * @opt among its super options (after " - TYPE SOURCE ")?  1, 0, or -errno.
  */
-static int mount_has(dev_t dev, const char *opt, int super)
+static int super_has(dev_t dev, const char *opt)
 {
 	char line[4096], want[32];
 	FILE *mi;
@@ -314,22 +313,12 @@ static int mount_has(dev_t dev, const char *opt, int super)
 
 		if (!sep || !at || at > sep)
 			continue;
-		if (super) {
-			/* " - TYPE SOURCE OPTIONS" */
-			opts = sep + 3;
-			for (field = 0; field < 2 && opts; field++) {
-				opts = strchr(opts, ' ');
-				if (opts)
-					opts++;
-			}
-		} else {
-			/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ..." */
-			opts = line;
-			for (field = 0; field < 5 && opts; field++) {
-				opts = strchr(opts, ' ');
-				if (opts)
-					opts++;
-			}
+		/* " - TYPE SOURCE OPTIONS" (spaces in SOURCE are escaped as \040) */
+		opts = sep + 3;
+		for (field = 0; field < 2 && opts; field++) {
+			opts = strchr(opts, ' ');
+			if (opts)
+				opts++;
 		}
 		if (!opts)
 			continue;
@@ -347,15 +336,17 @@ int bf_fs_readonly(int fd, char *why, size_t whylen)
 	struct stat st;
 
 	if (fstatvfs(fd, &sv) < 0) {
-		bf_say(why, whylen, "statvfs: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+
+		bf_say(why, whylen, "statvfs: %s", strerror(err));
+		return -err;
 	}
 	if (sv.f_flag & ST_RDONLY) {
 		bf_say(why, whylen, "is on a read-only mount (statvfs ST_RDONLY): its filesystem must not change, "
 		    "so the device under it is not written");
 		return -EROFS;
 	}
-	if (fstat(fd, &st) == 0 && mount_has(st.st_dev, "ro", 1) == 1) {
+	if (fstat(fd, &st) == 0 && super_has(st.st_dev, "ro") == 1) {
 		bf_say(why, whylen, "is on a filesystem whose superblock is read-only (/proc/self/mountinfo): "
 		    "the device under it is not written");
 		return -EROFS;
@@ -376,7 +367,7 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	if ((ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL)) ||
-	    (fstat(fd, &st) == 0 && mount_has(st.st_dev, "data=journal", 1) == 1)) {
+	    (fstat(fd, &st) == 0 && super_has(st.st_dev, "data=journal") == 1)) {
 		bf_say(why, whylen, "has its data journalled (ext4 data=journal or chattr +j): "
 		    "fresh data may still be in the journal rather than at its extents");
 		return -EINVAL;

@@ -219,9 +219,11 @@ static enum fio_q_status fio_blkfile_queue(struct thread_data *td,
 					   struct io_u *io_u)
 {
 	struct bf_data *bd = td->io_ops_data;
+	struct bf_file *bf;
 
 	fio_ro_check(td, io_u);
-	if (ddir_rw(io_u->ddir) && !((struct bf_file *)FILE_ENG_DATA(io_u->file))->identity) {
+	bf = FILE_ENG_DATA(io_u->file);
+	if (ddir_rw(io_u->ddir) && bf && !bf->identity) {
 		int err = bf_authorize(td, io_u);
 
 		if (err) {
