@@ -307,6 +307,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	struct bf_authority *a = &bf->auth;
 	char why[PATH_MAX + 1024] = "";	/* every refusal prints it */
 	struct statfs sfs;
+	struct stat st;
 	uint64_t dev_size, io_end, reach;
 	uint32_t lbs;
 	int is_bdev, ret, fd;
@@ -339,6 +340,10 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		bf->leased = 1;
 	}
 	a->btrfs = fstatfs(bf->file_fd, &sfs) == 0 && sfs.f_type == BTRFS_SUPER_MAGIC;
+	/* The device was proven by name: the file opened must be on it too. */
+	if (!a->btrfs && (fstat(bf->file_fd, &st) < 0 || st.st_dev != a->dev))
+		return refuse(td, f, EXDEV, "the file opened is not on the device proven to hold its name "
+			      "(renamed or replaced meanwhile?)");
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
 	if (!ret)
 		ret = bf_auth_map(bf->file_fd, a->btrfs, a->use, FIEMAP_FLAG_SYNC,
