@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -61,53 +62,121 @@ const char *bf_fs_without_bdev(unsigned long f_type)
 	return NULL;
 }
 
-int bf_dev_find(const char *path, const char *override, dev_t *dev,
-		int *is_bdev, char *why, size_t whylen)
+/* "loop3, 7:3" for @dev into @buf. */
+static const char *dev_label(dev_t dev, char *buf, size_t len)
+{
+	char name[64];
+
+	if (pp_blkdev_name(dev, name, sizeof(name)))
+		snprintf(name, sizeof(name), "no sysfs name");
+	snprintf(buf, len, "%s, %u:%u", name, major(dev), minor(dev));
+	return buf;
+}
+
+/* What else @claimed may be to @held, as a clause for the refusal. */
+static const char *relation(dev_t claimed, dev_t held)
+{
+	char attr[160], buf[64];
+	dev_t disk;
+
+	if (pp_blkdev_disk(held, &disk) == 0 && disk == claimed && disk != held)
+		return ": it is the whole disk of that partition, and FIEMAP offsets are relative to the partition";
+	if (pp_blkdev_disk(claimed, &disk) == 0 && disk == held && disk != claimed)
+		return ": it is a partition of that disk";
+	if (pp_blkdev_name(claimed, buf, sizeof(buf)) == 0) {
+		snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/slaves/%s",
+			 major(held), minor(held), buf);
+		if (access(attr, F_OK) == 0)
+			return ": it is under that device-mapper device, whose table maps offsets";
+	}
+	return "";
+}
+
+/* Find the device holding @path (not itself a block device); @how says how it was proven. */
+static int dev_holding(const char *path, dev_t *dev, char *how, size_t howlen,
+		       char *why, size_t whylen)
 {
 	struct statfs sfs;
 	struct stat st;
 	const char *fs;
-	int ret;
-
-	if (override && *override) {
-		if (stat(override, &st) < 0) {
-			ret = -errno;
-			bf_say(why, whylen, "blkfile_dev=%s: %s", override, strerror(-ret));
-			return ret;
-		}
-		if (!S_ISBLK(st.st_mode)) {
-			bf_say(why, whylen, "blkfile_dev=%s is not a block device", override);
-			return -ENOTBLK;
-		}
-		*dev = st.st_rdev;
-		*is_bdev = 0;
-		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
-			*is_bdev = 1;
-		return 0;
-	}
+	int ret, is_bdev;
 
 	/* Name the filesystem first: btrfs has a sysfs-less anonymous st_dev. */
 	if (statfs(path, &sfs) == 0) {
-		if (sfs.f_type == BTRFS_SUPER_MAGIC) {
-			*is_bdev = 0;
-			return bf_btrfs_device(path, dev, why, whylen);
-		}
+		if (sfs.f_type == BTRFS_SUPER_MAGIC)
+			return bf_btrfs_device(path, dev, how, howlen, why, whylen);
 		fs = bf_fs_without_bdev(sfs.f_type);
-		if (fs && stat(path, &st) == 0 && !S_ISBLK(st.st_mode)) {
+		if (fs) {
 			bf_say(why, whylen, "is on %s, which has no block device under it to address "
 			    "(blkfile_via=bdev needs a file on ext4, XFS or another block filesystem; "
 			    "blkfile_via=file works anywhere)", fs);
 			return -ENODEV;
 		}
 	}
-	ret = pp_blkdev_of(path, dev, is_bdev);
+	ret = pp_blkdev_of(path, dev, &is_bdev);
 	if (ret == -ENODEV)
-		bf_say(why, whylen, "is on a filesystem with no block device (st_dev %u:%u has no /sys/dev/block entry); "
-		    "use blkfile_via=file, or name the device with blkfile_dev=",
+		bf_say(why, whylen, "is on a filesystem with no block device (st_dev %u:%u has no /sys/dev/block entry), "
+		    "so no device can be proven to hold it; use blkfile_via=file",
 		    major(*dev), minor(*dev));
 	else if (ret)
 		bf_say(why, whylen, "%s", strerror(-ret));
+	if (!ret && stat(path, &st) == 0)
+		bf_say(how, howlen, "found from the file's st_dev %u:%u", major(st.st_dev), minor(st.st_dev));
 	return ret;
+}
+
+int bf_dev_find(const char *path, const char *override, dev_t *dev,
+		int *is_bdev, char *how, size_t howlen, char *why, size_t whylen)
+{
+	char a[96], b[96];
+	struct stat st;
+	dev_t claimed;
+	int ret;
+
+	*is_bdev = 0;
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
+		/* The target is a device: blkfile_dev= does not apply. */
+		*is_bdev = 1;
+		*dev = st.st_rdev;
+		bf_say(how, howlen, "the target itself");
+		return 0;
+	}
+	ret = dev_holding(path, dev, how, howlen, why, whylen);
+	if (!override || !*override)
+		return ret;
+
+	if (stat(override, &st) < 0) {
+		ret = -errno;
+		bf_say(why, whylen, "blkfile_dev=%s: %s", override, strerror(-ret));
+		return ret;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		bf_say(why, whylen, "blkfile_dev=%s is not a block device", override);
+		return -ENOTBLK;
+	}
+	claimed = st.st_rdev;
+	if (ret) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, whylen - n, " (blkfile_dev=%s (%s) cannot be proven to hold it)",
+			 override, dev_label(claimed, a, sizeof(a)));
+		return ret;
+	}
+	if (claimed != *dev) {
+		if (pp_blkdev_name(*dev, b, sizeof(b)))
+			snprintf(b, sizeof(b), "a device without a sysfs name");
+		bf_say(why, whylen, "blkfile_dev=%s (%s) is not the device that holds the file: "
+		    "that is %s (%u:%u), %s%s; refused (the file's FIEMAP offsets mean nothing on another device)",
+		    override, dev_label(claimed, a, sizeof(a)), b, major(*dev), minor(*dev),
+		    how, relation(claimed, *dev));
+		return -EXDEV;
+	}
+	{
+		size_t n = strlen(how);
+
+		snprintf(how + n, howlen - n, ", which blkfile_dev=%s is", override);
+	}
+	return 0;
 }
 
 /* Open @node if it is block device @dev.  fd, or -errno (-ENOENT: not it). */
@@ -224,8 +293,11 @@ int bf_dev_geometry(int fd, uint64_t *size, uint32_t *lbs)
 	return 0;
 }
 
-/* Is the filesystem of device @dev mounted with data=journal? */
-static int data_journalled(dev_t dev)
+/*
+ * Does a mount of device @dev (field 3 of /proc/self/mountinfo) carry
+ * @opt among its super options (after " - TYPE SOURCE ")?  1, 0, or -errno.
+ */
+static int super_has(dev_t dev, const char *opt)
 {
 	char line[4096], want[32];
 	FILE *mi;
@@ -233,18 +305,53 @@ static int data_journalled(dev_t dev)
 
 	mi = fopen("/proc/self/mountinfo", "re");
 	if (!mi)
-		return 0;
+		return -errno;
 	snprintf(want, sizeof(want), " %u:%u ", major(dev), minor(dev));
 	while (!found && fgets(line, sizeof(line), mi)) {
-		const char *sep = strstr(line, " - ");
+		char *sep = strstr(line, " - "), *at = strstr(line, want), *opts, *tok, *save;
+		int field;
 
-		/* Field 3 is MAJ:MIN; super options follow " - TYPE SOURCE ". */
-		if (!sep || !strstr(line, want) || strstr(line, want) > sep)
+		if (!sep || !at || at > sep)
 			continue;
-		found = strstr(sep, "data=journal") != NULL;
+		/* " - TYPE SOURCE OPTIONS" (spaces in SOURCE are escaped as \040) */
+		opts = sep + 3;
+		for (field = 0; field < 2 && opts; field++) {
+			opts = strchr(opts, ' ');
+			if (opts)
+				opts++;
+		}
+		if (!opts)
+			continue;
+		opts[strcspn(opts, " \n")] = 0;
+		for (tok = strtok_r(opts, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
+			found = !strcmp(tok, opt);
 	}
 	fclose(mi);
 	return found;
+}
+
+int bf_fs_readonly(int fd, char *why, size_t whylen)
+{
+	struct statvfs sv;
+	struct stat st;
+
+	if (fstatvfs(fd, &sv) < 0) {
+		int err = errno;
+
+		bf_say(why, whylen, "statvfs: %s", strerror(err));
+		return -err;
+	}
+	if (sv.f_flag & ST_RDONLY) {
+		bf_say(why, whylen, "is on a read-only mount (statvfs ST_RDONLY): its filesystem must not change, "
+		    "so the device under it is not written");
+		return -EROFS;
+	}
+	if (fstat(fd, &st) == 0 && super_has(st.st_dev, "ro") == 1) {
+		bf_say(why, whylen, "is on a filesystem whose superblock is read-only (/proc/self/mountinfo): "
+		    "the device under it is not written");
+		return -EROFS;
+	}
+	return 0;
 }
 
 int bf_file_data_on_dev(int fd, char *why, size_t whylen)
@@ -260,7 +367,7 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	if ((ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL)) ||
-	    (fstat(fd, &st) == 0 && data_journalled(st.st_dev))) {
+	    (fstat(fd, &st) == 0 && super_has(st.st_dev, "data=journal") == 1)) {
 		bf_say(why, whylen, "has its data journalled (ext4 data=journal or chattr +j): "
 		    "fresh data may still be in the journal rather than at its extents");
 		return -EINVAL;

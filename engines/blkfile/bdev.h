@@ -14,13 +14,25 @@
 #include <sys/types.h>
 
 /*
- * The device to do @path's I/O on: @override when given (must be a block
- * device), else @path itself when it is one (*is_bdev = 1), else the
- * device holding it.  0, or -errno with a sentence in @why saying what
- * kind of filesystem @path is on when it has no usable block device.
+ * The device to do @path's I/O on: @path itself when it is one (*is_bdev
+ * = 1; @override does not apply), else the device proven to hold it: the
+ * file's st_dev through /sys/dev/block, or on btrfs the one device of
+ * BTRFS_IOC_DEV_INFO.  @override (blkfile_dev=), when given, must be that
+ * very device (same st_rdev; not the partition's disk, not a disk under a
+ * device-mapper device): else -EXDEV naming both.  @how gets how the
+ * device was proven.  0, or -errno with a sentence in @why (including
+ * what kind of filesystem @path is on when it has no block device).
  */
 int bf_dev_find(const char *path, const char *override, dev_t *dev,
-		int *is_bdev, char *why, size_t whylen);
+		int *is_bdev, char *how, size_t howlen, char *why, size_t whylen);
+
+/*
+ * Is the filesystem of open file @fd read-only: its mount (statvfs
+ * ST_RDONLY) or its superblock ("ro" in the super options of
+ * /proc/self/mountinfo)?  0 when writable, -EROFS with the reason in @why.
+ * A frozen filesystem is not detected (Linux has no query for it).
+ */
+int bf_fs_readonly(int fd, char *why, size_t whylen);
 
 /*
  * Open block device @dev with open(2) @flags through the first /dev node

@@ -25,7 +25,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/fiemap.h>
 #include <linux/magic.h>
 
 #include "fio.h"
@@ -34,6 +36,7 @@
 #include "engines/blkfile/bdev.h"
 #include "engines/blkfile/blkfile.h"
 #include "engines/blkfile/btrfs.h"
+#include "engines/blkfile/lease.h"
 
 static struct fio_option options[] = {
 	{
@@ -105,6 +108,19 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct blkfile_options, registerfiles),
 		.help	= "blkfile_submit=uring: register the file descriptors with the ring",
 		.def	= "0",
+		.category = FIO_OPT_C_ENGINE,
+		.group	= FIO_OPT_G_INVALID,
+	},
+	{
+		.name	= "blkfile_recheck_msec",
+		.lname	= "blkfile re-verification interval",
+		.type	= FIO_OPT_INT,
+		.off1	= offsetof(struct blkfile_options, recheck_msec),
+		.help	= "blkfile_via=bdev: re-verify the file's extents, inode, size and (writes) "
+			  "writable filesystem at least this often, in milliseconds",
+		.def	= "100",
+		.minval	= 10,
+		.maxval	= 60000,
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
@@ -197,12 +213,24 @@ static void fio_blkfile_io_u_free(struct thread_data *td, struct io_u *io_u)
 		bd->sub->io_u_free(td, io_u);
 }
 
+static int bf_authorize(struct thread_data *td, struct io_u *io_u);
+
 static enum fio_q_status fio_blkfile_queue(struct thread_data *td,
 					   struct io_u *io_u)
 {
 	struct bf_data *bd = td->io_ops_data;
+	struct bf_file *bf;
 
 	fio_ro_check(td, io_u);
+	bf = FILE_ENG_DATA(io_u->file);
+	if (ddir_rw(io_u->ddir) && bf && !bf->identity) {
+		int err = bf_authorize(td, io_u);
+
+		if (err) {
+			io_u->error = err;
+			return FIO_Q_COMPLETED;
+		}
+	}
 	return bd->sub->queue(td, io_u);
 }
 
@@ -246,28 +274,53 @@ static int dev_open_flags(struct thread_data *td)
 	return flags | td->o.sync_io;
 }
 
+/* Nanoseconds of CLOCK_MONOTONIC_COARSE: cheap enough for every I/O. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t job_max_bs(struct thread_data *td)
+{
+	uint64_t m = 0;
+	int d;
+
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++)
+		if (td->o.max_bs[d] > m)
+			m = td->o.max_bs[d];
+	return m;
+}
+
 /*
- * via=bdev on a regular file: map it, check every byte of the job's range
- * may go through the device, open the device.  Leaves f->fd on the device.
+ * via=bdev on a regular file: prove the device holds the file, take a
+ * lease (device writes), map the file, record the write authority (every
+ * byte fio may touch checked), open the device.  Leaves f->fd on the
+ * device.
  */
 static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			     struct bf_file *bf)
 {
 	struct blkfile_options *o = td->eo;
-	char why[PATH_MAX + 512] = "";	/* every refusal prints it */
+	struct bf_authority *a = &bf->auth;
+	char why[PATH_MAX + 1024] = "";	/* every refusal prints it */
 	struct statfs sfs;
-	uint64_t dev_size;
+	struct stat st;
+	uint64_t dev_size, io_end, reach;
 	uint32_t lbs;
-	dev_t dev;
 	int is_bdev, ret, fd;
 
-	ret = bf_dev_find(f->file_name, o->dev, &dev, &is_bdev, why, sizeof(why));
+	a->use = bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ;
+	ret = bf_dev_find(f->file_name, o->dev, &a->dev, &is_bdev, a->how,
+			  sizeof(a->how), why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
-	if (bf_job_writes(td) && !o->allow_bdev_write)
+	if (a->use == BF_USE_WRITE && !o->allow_bdev_write)
 		return refuse(td, f, EPERM,
 			      "blkfile_via=bdev would write the block device under a mounted filesystem: "
-			      "refused unless blkfile_allow_bdev_write=1 (writes then stay inside the file's extents)");
+			      "refused unless blkfile_allow_bdev_write=1 (writes then stay inside the range checked at open)");
 
 	bf->file_fd = open(f->file_name, O_RDONLY | O_CLOEXEC | O_NOATIME);
 	if (bf->file_fd < 0)
@@ -277,18 +330,28 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "open: %s", strerror(ret));
 		return refuse(td, f, ret, why);
 	}
+	if (a->use == BF_USE_WRITE) {
+		ret = bf_fs_readonly(bf->file_fd, why, sizeof(why));
+		/* Leased before mapping: a change after the map is then signalled. */
+		if (!ret)
+			ret = bf_lease_take(bf->file_fd, why, sizeof(why));
+		if (ret)
+			return refuse(td, f, -ret, why);
+		bf->leased = 1;
+	}
+	a->btrfs = fstatfs(bf->file_fd, &sfs) == 0 && sfs.f_type == BTRFS_SUPER_MAGIC;
+	/* The device was proven by name: the file opened must be on it too. */
+	if (!a->btrfs && (fstat(bf->file_fd, &st) < 0 || st.st_dev != a->dev))
+		return refuse(td, f, EXDEV, "the file opened is not on the device proven to hold its name "
+			      "(renamed or replaced meanwhile?)");
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
 	if (!ret)
-		ret = bf_map_load(&bf->map, bf->file_fd, why, sizeof(why));
-	/* btrfs: FIEMAP gave btrfs logical addresses; make them device offsets. */
-	if (!ret && fstatfs(bf->file_fd, &sfs) == 0 && sfs.f_type == BTRFS_SUPER_MAGIC)
-		ret = bf_btrfs_translate(bf->file_fd, &bf->map,
-					 bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ,
-					 why, sizeof(why));
+		ret = bf_auth_map(bf->file_fd, a->btrfs, a->use, FIEMAP_FLAG_SYNC,
+				  &a->map, why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
 
-	fd = bf_dev_open(dev, dev_open_flags(td), bf->dev_path, sizeof(bf->dev_path),
+	fd = bf_dev_open(a->dev, dev_open_flags(td), bf->dev_path, sizeof(bf->dev_path),
 			 why, sizeof(why));
 	if (fd < 0)
 		return refuse(td, f, -fd, why);
@@ -303,14 +366,75 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			 bf->dev_path, lbs, td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ]);
 		return refuse(td, f, EINVAL, why);
 	}
-	ret = bf_map_check(&bf->map, f->file_offset, f->io_size,
-			   bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ,
+	io_end = f->file_offset + f->io_size;
+	reach = bf_auth_reach(f->file_offset, f->io_size, job_max_bs(td), a->map.file_size);
+	ret = bf_auth_take(a, bf->file_fd, f->file_offset, io_end, reach,
 			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
-	bf->wrote = bf_job_writes(td);
-	dprint(FD_FILE, "blkfile: %s on %s, %zu extents\n", f->file_name,
-	       bf->dev_path, bf->map.n);
+	bf->wrote = a->use == BF_USE_WRITE;
+	bf->next_check_ns = now_ns() + o->recheck_msec * 1000000ULL;
+	dprint(FD_FILE, "blkfile: %s on %s (%s), %zu extents, permitted %llu..%llu%s%s\n",
+	       f->file_name, bf->dev_path, a->how, a->map.n,
+	       (unsigned long long)a->lo, (unsigned long long)a->hi,
+	       a->tail_why[0] ? "; tail refused: " : "", a->tail_why);
+	return 0;
+}
+
+/* The authority of @f is lost: say so once, and every further I/O fails. */
+static void lose_authority(struct thread_data *td, struct fio_file *f,
+			   struct bf_file *bf, int err, const char *why)
+{
+	if (!bf->failed)
+		pp_err(BF_ENGINE, "%s: %s", f->file_name, why);
+	bf->failed = err;
+	td_verror(td, err, "blkfile authority");
+}
+
+/*
+ * Before any piece of @io_u is submitted: is the file still what was
+ * verified (lease unbroken; re-verified when a pass over the range or the
+ * interval is done), and is every byte of the I/O inside the checked range
+ * and in extents that allow it?  0, or the errno the I/O fails with (the
+ * reason logged, naming the offset).
+ */
+static int bf_authorize(struct thread_data *td, struct io_u *io_u)
+{
+	struct blkfile_options *o = td->eo;
+	struct fio_file *f = io_u->file;
+	struct bf_file *bf = FILE_ENG_DATA(f);
+	struct bf_authority *a = &bf->auth;
+	char why[PATH_MAX + 1024];
+	uint64_t now;
+	int ret;
+
+	if (bf->failed)
+		return bf->failed;
+	if (bf->leased && bf_lease_broken(bf->file_fd, &bf->lease_seen)) {
+		lose_authority(td, f, bf, EPERM,
+			       "another process is truncating the file or opening it for writing (its read lease is "
+			       "breaking): its blocks may be reused, so the job's device writes stop here; "
+			       "that process waits until the job lets go of the file");
+		return EPERM;
+	}
+	bf->bytes_since_check += io_u->xfer_buflen;
+	now = now_ns();
+	if (now >= bf->next_check_ns || bf->bytes_since_check >= a->hi - a->lo) {
+		bf->next_check_ns = now + o->recheck_msec * 1000000ULL;
+		bf->bytes_since_check = 0;
+		ret = bf_auth_recheck(a, bf->file_fd, f->file_name, why, sizeof(why));
+		if (ret) {
+			lose_authority(td, f, bf, -ret, why);
+			return -ret;
+		}
+	}
+	ret = bf_auth_io(a, io_u->offset, io_u->xfer_buflen, why, sizeof(why));
+	if (ret) {
+		pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s", f->file_name,
+		       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why);
+		td_verror(td, -ret, "blkfile authority");
+		return -ret;
+	}
 	return 0;
 }
 
@@ -330,9 +454,13 @@ static int bf_file_free(struct thread_data *td, struct fio_file *f,
 			ret = errno;
 		f->fd = -1;
 	}
-	if (bf->file_fd >= 0)
+	if (bf->file_fd >= 0) {
+		/* Closing the file lets go of its lease too. */
+		if (bf->leased)
+			bf_lease_drop(bf->file_fd);
 		close(bf->file_fd);
-	bf_map_free(&bf->map);
+	}
+	bf_auth_free(&bf->auth);
 	free(bf);
 	FILE_SET_ENG_DATA(f, NULL);
 	return ret;
@@ -384,6 +512,14 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		return generic_close_file(td, f);
 	if (bd && bd->sub->file_closing)
 		bd->sub->file_closing(td, f);
+	if (!bf->identity && !bf->failed) {
+		char why[PATH_MAX + 1024];
+		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+
+		/* The last check: the job fails if the map did not hold to the end. */
+		if (err)
+			lose_authority(td, f, bf, -err, why);
+	}
 	if (bf->wrote) {
 		/*
 		 * The file's page cache knows nothing of what we wrote under

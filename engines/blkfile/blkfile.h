@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "engines/blkfile/authority.h"
 #include "engines/blkfile/fiemap.h"
 
 #define BF_ENGINE "blkfile"
@@ -31,6 +32,7 @@ struct blkfile_options {
 	unsigned int allow_bdev_write;
 	unsigned int fixedbufs;
 	unsigned int registerfiles;
+	unsigned int recheck_msec;
 };
 
 /* Per fio file (f->engine_data): where its I/O goes. */
@@ -38,7 +40,12 @@ struct bf_file {
 	int file_fd;		/* via=bdev: the file, kept for FIEMAP; else -1 */
 	int identity;		/* offsets pass through (via=file, or a device target) */
 	int wrote;		/* device writes: flush and drop the file's cache at close */
-	struct bf_map map;	/* via=bdev on a file: file -> device offsets */
+	struct bf_authority auth; /* via=bdev on a file: what was verified, the map */
+	int leased;		/* holds a read lease on file_fd (device writes) */
+	unsigned int lease_seen; /* lease breaks of the process seen so far */
+	int failed;		/* the authority was lost: every further I/O fails */
+	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
+	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
 	char dev_path[PATH_MAX];
 };
 
@@ -55,7 +62,7 @@ static inline uint64_t bf_piece(const struct bf_file *bf, uint64_t off,
 		*dev_off = off;
 		return len;
 	}
-	return bf_map_resolve(&bf->map, off, len, dev_off);
+	return bf_map_resolve(&bf->auth.map, off, len, dev_off);
 }
 
 /* The submission paths.  *priv is the path's per-job state. */

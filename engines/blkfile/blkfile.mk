@@ -3,7 +3,8 @@
 ENGINES += blkfile
 blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/submit_sync.c \
-	engines/blkfile/submit_uring.c engines/blkfile/btrfs.c
+	engines/blkfile/submit_uring.c engines/blkfile/btrfs.c \
+	engines/blkfile/authority.c engines/blkfile/lease.c
 blkfile_LIBS := -luring
 
 TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
@@ -13,8 +14,15 @@ TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
 
 PROGS += tests/unit/blkfile-map-test
 tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fiemap.c \
-	engines/blkfile/bdev.c engines/blkfile/btrfs.c engines/common/blkdev.c
+	engines/blkfile/bdev.c engines/blkfile/btrfs.c engines/common/blkdev.c \
+	engines/blkfile/authority.c
 TESTS += tests/unit/blkfile-map.sh
 SAN_TESTS += tests/unit/blkfile-map.sh tests/engines/blkfile-verify.sh \
 	tests/engines/blkfile-bdev-write.sh tests/engines/blkfile-btrfs.sh
 BENCHES += tests/bench/blkfile-parity.sh tests/bench/blkfile-sweep.sh
+TESTS += tests/engines/blkfile-overrun.sh
+TESTS += tests/engines/blkfile-dev-proof.sh
+TESTS += tests/engines/blkfile-readonly.sh
+TESTS += tests/engines/blkfile-stale-map.sh
+SAN_TESTS += tests/engines/blkfile-overrun.sh
+SAN_TESTS += tests/engines/blkfile-stale-map.sh

@@ -27,7 +27,8 @@ struct chunk {
 	uint16_t num_stripes;
 };
 
-int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
+int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
+		    char *why, size_t whylen)
 {
 	struct btrfs_ioctl_fs_info_args fs;
 	struct btrfs_ioctl_dev_info_args di;
@@ -63,6 +64,8 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen)
 			goto out;
 		}
 		*dev = st.st_rdev;
+		bf_say(how, howlen, "found as btrfs device id %llu, %s, by BTRFS_IOC_DEV_INFO: the filesystem's only device",
+		    (unsigned long long)id, (const char *)di.path);
 		ret = 0;
 		goto out;
 	}

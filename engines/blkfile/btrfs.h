@@ -14,10 +14,11 @@
 #include "engines/blkfile/fiemap.h"
 
 /*
- * The one device of the btrfs holding @path.  0, or -errno with the reason
- * in @why (more than one device, no permission for the ioctls...).
+ * The one device of the btrfs holding @path (@how: which id and node).
+ * 0, or -errno with the reason in @why (more than one device, no permission for the ioctls...).
  */
-int bf_btrfs_device(const char *path, dev_t *dev, char *why, size_t whylen);
+int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
+		    char *why, size_t whylen);
 
 /*
  * Rewrite the extents of @m, mapped by FIEMAP on the btrfs file @fd, from

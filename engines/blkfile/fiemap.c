@@ -82,6 +82,12 @@ int bf_map_identity(struct bf_map *m, uint64_t size)
 
 int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 {
+	return bf_map_load_flags(m, fd, FIEMAP_FLAG_SYNC, why, whylen);
+}
+
+int bf_map_load_flags(struct bf_map *m, int fd, uint32_t fiemap_flags,
+		      char *why, size_t whylen)
+{
 	struct fiemap *fm;
 	struct stat st;
 	uint64_t start = 0;
@@ -106,8 +112,8 @@ int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen)
 		memset(fm, 0, sizeof(*fm));
 		fm->fm_start = start;
 		fm->fm_length = FIEMAP_MAX_OFFSET - start;
-		/* Sync first so delayed allocations get their blocks. */
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		/* FIEMAP_FLAG_SYNC first so delayed allocations get their blocks. */
+		fm->fm_flags = fiemap_flags;
 		fm->fm_extent_count = BF_FIEMAP_BATCH;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
 			ret = -errno;
@@ -162,8 +168,7 @@ static size_t find(const struct bf_map *m, uint64_t off)
 	return lo;
 }
 
-/* Why the device bytes of an extent with these flags are not the file's. */
-static const char *untrusted(uint32_t flags, enum bf_use use)
+const char *bf_extent_why(uint32_t flags, enum bf_use use)
 {
 	if (flags & FIEMAP_EXTENT_DELALLOC)
 		return "is still delayed-allocated after sync (no device location yet)";
@@ -213,7 +218,7 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 			    (unsigned long long)pos, (unsigned long long)hole_end);
 			return -EINVAL;
 		}
-		bad = untrusted(e->flags, use);
+		bad = bf_extent_why(e->flags, use);
 		if (bad) {
 			bf_say(why, whylen, "the extent at file offset %llu (%llu bytes) %s",
 			    (unsigned long long)e->logical,
@@ -260,6 +265,64 @@ uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 	*phys = e->physical + (off - e->logical);
 	n = e->logical + e->length - off;
 	return n < len ? n : len;
+}
+
+const struct bf_extent *bf_map_lookup(const struct bf_map *m, uint64_t off)
+{
+	size_t i = find(m, off);
+
+	if (i == m->n || m->ext[i].logical > off)
+		return NULL;
+	return &m->ext[i];
+}
+
+/* Flags that say nothing about where or what the bytes are. */
+#define BF_FLAGS_NOT_COMPARED	(FIEMAP_EXTENT_LAST | FIEMAP_EXTENT_MERGED)
+
+int bf_map_same(const struct bf_map *a, const struct bf_map *b, uint64_t lo,
+		uint64_t hi, char *why, size_t whylen)
+{
+	uint64_t pos = lo;
+
+	while (pos < hi) {
+		const struct bf_extent *ea = bf_map_lookup(a, pos);
+		const struct bf_extent *eb = bf_map_lookup(b, pos);
+		uint64_t end = hi, ea_end, eb_end;
+
+		if (!ea || !eb) {
+			if (ea || eb) {
+				bf_say(why, whylen, "file offset %llu %s",
+				    (unsigned long long)pos,
+				    ea ? "was mapped and is now a hole" : "was a hole and is now mapped");
+				return -ESTALE;
+			}
+			/* Both holes: on to the next extent of either. */
+			{
+				size_t ia = find(a, pos), ib = find(b, pos);
+				uint64_t na = ia < a->n ? a->ext[ia].logical : hi;
+				uint64_t nb = ib < b->n ? b->ext[ib].logical : hi;
+
+				pos = na < nb ? na : nb;
+			}
+			continue;
+		}
+		if (ea->physical - ea->logical != eb->physical - eb->logical ||
+		    (ea->flags & ~BF_FLAGS_NOT_COMPARED) != (eb->flags & ~BF_FLAGS_NOT_COMPARED)) {
+			bf_say(why, whylen, "file offset %llu was at device byte %llu (flags %#x) and is now at %llu (flags %#x)",
+			    (unsigned long long)pos,
+			    (unsigned long long)(ea->physical + (pos - ea->logical)), ea->flags,
+			    (unsigned long long)(eb->physical + (pos - eb->logical)), eb->flags);
+			return -ESTALE;
+		}
+		ea_end = ea->logical + ea->length;
+		eb_end = eb->logical + eb->length;
+		if (ea_end < end)
+			end = ea_end;
+		if (eb_end < end)
+			end = eb_end;
+		pos = end;
+	}
+	return 0;
 }
 
 uint64_t bf_map_bytes(const struct bf_map *m)

@@ -51,6 +51,10 @@ int bf_map_identity(struct bf_map *m, uint64_t size);
  */
 int bf_map_load(struct bf_map *m, int fd, char *why, size_t whylen);
 
+/* The same with FIEMAP flags of the caller's choosing (0: no sync). */
+int bf_map_load_flags(struct bf_map *m, int fd, uint32_t fiemap_flags,
+		      char *why, size_t whylen);
+
 /*
  * May [@off, @off + @len) of the file be done through the device?  Every
  * byte must lie in an extent whose device copy is the file's data: no
@@ -72,6 +76,27 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
  */
 uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 			uint64_t *phys);
+
+/*
+ * The extent holding file offset @off, or NULL when @off is in a hole or
+ * past the last extent.
+ */
+const struct bf_extent *bf_map_lookup(const struct bf_map *m, uint64_t off);
+
+/*
+ * Why the device bytes of an extent with FIEMAP @flags cannot stand in for
+ * the file's for @use (one clause, "is shared with another file..."), or
+ * NULL when they can.
+ */
+const char *bf_extent_why(uint32_t flags, enum bf_use use);
+
+/*
+ * Do @a and @b map every byte of [@lo, @hi) to the same device byte with
+ * the same flags (FIEMAP_EXTENT_LAST and _MERGED aside), holes included?
+ * 0, or -ESTALE with the first difference in @why.
+ */
+int bf_map_same(const struct bf_map *a, const struct bf_map *b, uint64_t lo,
+		uint64_t hi, char *why, size_t whylen);
 
 /* Total bytes of the file mapped (sum of extent lengths, capped at EOF). */
 uint64_t bf_map_bytes(const struct bf_map *m);

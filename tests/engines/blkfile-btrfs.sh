@@ -60,12 +60,15 @@ for direct in 0 1; do
 			--blkfile_submit=$submit --iodepth=8
 	done
 done
-# Control: without the translation (blkfile_dev on a blank device) it must fail.
+# blkfile_dev= on a blank device is not the one BTRFS_IOC_DEV_INFO names: refused.
+# (The control that the verify can fail is on the nodatacow file below.)
 make_loop 512 >"$T/.blank"
 if bf_fio --name=v --filename="$f" "${job[@]}" --verify_only=1 --blkfile_via=bdev \
 	--blkfile_dev="$(<"$T/.blank")" && echo "$BF_OUT" | grep -q "err= 0"; then
 	fail "btrfs: verify against a blank device passed"
 fi
+assert_match "btrfs: blank blkfile_dev= refused" \
+	"blkfile: $f: blkfile_dev=$(<"$T/.blank") .* is not the device that holds the file: .*found as btrfs device id" "$BF_OUT"
 
 # Checksummed (default) file: device writes refused, nothing written.
 bf_freeze "$BF_MNT"
@@ -95,6 +98,15 @@ assert_eq "btrfs nocow: device outside the file's extents" "$before" "$after"
 drop_caches
 bf_fio_ok "btrfs nocow: verify through the file" --name=w --filename="$nc" "${job[@]}" \
 	--randseed=77 --verify_only=1
+# Control: with its first extent zeroed on the device (btrfs-progs' map,
+# not ours), the verify through the device must fail.
+read -r off len <"$T/ncext"
+dd if=/dev/zero of="$BF_DEV" bs=512 seek=$((off / 512)) count=$((len / 512)) oflag=direct \
+	conv=notrunc status=none || fail "zero the first extent"
+if bf_fio --name=w --filename="$nc" "${job[@]}" --randseed=77 --verify_only=1 \
+	--blkfile_via=bdev --direct=1 && echo "$BF_OUT" | grep -q "err= 0"; then
+	fail "btrfs: verify over a zeroed extent passed: the check cannot fail"
+fi
 
 # Compressed extents: refused even for reads.
 z=$BF_MNT/compressed

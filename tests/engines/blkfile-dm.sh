@@ -39,3 +39,5 @@ if bf_fio "${job[@]}" --verify_only=1 --blkfile_via=bdev --blkfile_dev="$loop" &
 	echo "$BF_OUT" | grep -q "err= 0"; then
 	fail "dm: the loop device verified at dm offsets"
 fi
+assert_match "dm: the loop device under it as blkfile_dev= refused" \
+	"blkfile: $f: blkfile_dev=$loop .* is not the device that holds the file: .*under that device-mapper device" "$BF_OUT"

@@ -47,3 +47,5 @@ if bf_fio "${job[@]}" --verify_only=1 --blkfile_via=bdev --blkfile_dev="$disk" &
 	echo "$BF_OUT" | grep -q "err= 0"; then
 	fail "partition: the whole disk verified at partition offsets"
 fi
+assert_match "partition: the whole disk as blkfile_dev= refused" \
+	"blkfile: $f: blkfile_dev=$disk .* is not the device that holds the file: .*it is the whole disk of that partition" "$BF_OUT"

@@ -5,8 +5,9 @@
 # through the block device (blkfile_via=bdev, verify_only) with zero
 # mismatches: ext4 and XFS, buffered and direct, sync and uring (plus
 # registered buffers and files), requests crossing extent boundaries.
-# A control run against an empty device of the same size must fail, so a
-# check that cannot fail is caught.
+# A control run after the file's first extent was zeroed on the device must
+# fail, so a check that cannot fail is caught.  (It used to point
+# blkfile_dev= at a blank device; that is refused now: blkfile-dev-proof.sh.)
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -41,14 +42,17 @@ for fs in ext4 xfs; do
 		--blkfile_fixedbufs=1 --blkfile_registerfiles=1 --debug=file
 	# Discovery: st_dev -> /sys/dev/block -> the loop device under the mount.
 	# (XFS may trim speculative preallocation meanwhile: the count can drift by one.)
-	assert_match "$fs: device found" "blkfile: $f on $BF_DEV, [0-9]+ extents" "$BF_OUT"
+	assert_match "$fs: device found" "blkfile: $f on $BF_DEV \(found from the file's st_dev [0-9]+:[0-9]+\), [0-9]+ extents" "$BF_OUT"
 
-	# Control: the same map on a device of zeros must not verify.
-	make_loop 128 >"$T/.ctl"
-	ctl=$(<"$T/.ctl")
+	# Control: zero the file's first extent on the device (filefrag's
+	# extents, not ours): the verify through the device must now fail.
+	bf_extents "$f" | head -n 1 >"$T/.ctl"
+	read -r off len <"$T/.ctl"
+	dd if=/dev/zero of="$BF_DEV" bs=512 seek=$((off / 512)) count=$((len / 512)) \
+		oflag=direct conv=notrunc status=none || fail "$fs: zero the first extent"
 	if bf_fio "${job[@]/#--filename=F/--filename=$f}" --verify_only=1 --blkfile_via=bdev \
-		--blkfile_dev="$ctl" && echo "$BF_OUT" | grep -q "err= 0"; then
-		fail "$fs: verify against an empty device passed: the check cannot fail"
+		--direct=1 && echo "$BF_OUT" | grep -q "err= 0"; then
+		fail "$fs: verify over a zeroed extent passed: the check cannot fail"
 	fi
 	assert_match "$fs control: verify error" "verify|bad magic" "$BF_OUT"
 done

@@ -18,6 +18,7 @@
 #include <linux/fiemap.h>
 #include <linux/magic.h>
 
+#include "engines/blkfile/authority.h"
 #include "engines/blkfile/bdev.h"
 #include "engines/blkfile/fiemap.h"
 
@@ -275,6 +276,100 @@ static void test_load(void)
 	close(fd);
 }
 
+/*
+ * The write authority: the tail fio's last sequential I/O may reach is
+ * permitted only when it passes the same checks as the job's range, and
+ * no I/O may leave [lo, hi) or touch a refused extent.
+ */
+static void test_authority(void)
+{
+	struct bf_authority a;
+	char why[512];
+	int fd, ret;
+
+	/* fio's reach: the last I/O may start one byte before the end. */
+	CHECK(bf_auth_reach(0, 1052672, 65536, 2 << 20) == 1052672 + 65535, "reach %llu",
+	      (unsigned long long)bf_auth_reach(0, 1052672, 65536, 2 << 20));
+	CHECK(bf_auth_reach(0, 1052672, 65536, 1060000) == 1060000, "reach not capped at the file's size");
+	CHECK(bf_auth_reach(4096, 8192, 4096, 1 << 20) == 4096 + 8192 + 4095, "reach with offset");
+	CHECK(bf_auth_reach(0, 1 << 20, 4096, 1 << 20) == 1 << 20, "reach past EOF");
+
+	fd = open("/proc/self/exe", O_RDONLY);
+	CHECK(fd >= 0, "open /proc/self/exe");
+	if (fd < 0)
+		return;
+
+	/* Own extent 0..64K, shared 64K..128K: a write job of 64K+4K... */
+	memset(&a, 0, sizeof(a));
+	a.use = BF_USE_WRITE;
+	bf_map_add(&a.map, 0, 100 * K, 16 * K, 0);
+	bf_map_add(&a.map, 16 * K, 200 * K, 16 * K, FIEMAP_EXTENT_SHARED | FIEMAP_EXTENT_LAST);
+	a.map.file_size = 32 * K;
+	ret = bf_auth_take(&a, fd, 0, 16 * K, bf_auth_reach(0, 16 * K, 16 * K, 32 * K),
+			   512, 0, why, sizeof(why));
+	CHECK(ret == 0, "take: %s", why);
+	CHECK(a.lo == 0 && a.hi == 16 * K, "shared tail permitted: hi=%llu", (unsigned long long)a.hi);
+	CHECK(strstr(a.tail_why, "shared"), "tail reason: %s", a.tail_why);
+	CHECK(bf_auth_io(&a, 0, 16 * K, why, sizeof(why)) == 0, "in range refused: %s", why);
+	ret = bf_auth_io(&a, 15 * K, 4 * K, why, sizeof(why));
+	CHECK(ret == -EPERM && strstr(why, "outside the range checked at open") && strstr(why, "shared"),
+	      "overrun: %d %s", ret, why);
+	/* ...while a read job may go on into the shared tail. */
+	a.use = BF_USE_READ;
+	ret = bf_auth_take(&a, fd, 0, 16 * K, bf_auth_reach(0, 16 * K, 16 * K, 32 * K),
+			   512, 0, why, sizeof(why));
+	CHECK(ret == 0, "read take: %s", why);
+	CHECK(a.hi == 32 * K - 1, "read tail: hi=%llu", (unsigned long long)a.hi);
+	CHECK(bf_auth_io(&a, 15 * K, 4 * K, why, sizeof(why)) == 0, "read overrun refused: %s", why);
+	CHECK(bf_auth_io(&a, 31 * K, 2 * K, why, sizeof(why)) == -EPERM, "past EOF permitted");
+	/* The job's own range is strict: a shared extent in it refuses the write job. */
+	a.use = BF_USE_WRITE;
+	ret = bf_auth_take(&a, fd, 0, 20 * K, 20 * K, 512, 0, why, sizeof(why));
+	CHECK(ret == -EINVAL && strstr(why, "shared"), "shared in range: %d %s", ret, why);
+	bf_auth_free(&a);
+	close(fd);
+}
+
+/* Re-verification compares what each byte maps to, not how FIEMAP splits it. */
+static void test_same(void)
+{
+	struct bf_map a, b;
+	char why[256];
+
+	bf_map_init(&a);
+	bf_map_init(&b);
+	bf_map_add(&a, 0, 100 * K, 8 * K, 0);
+	bf_map_add(&a, 10 * K, 300 * K, 2 * K, FIEMAP_EXTENT_LAST);
+	/* The same bytes, split differently, LAST/MERGED flags aside. */
+	bf_map_add(&b, 0, 100 * K, 3 * K, FIEMAP_EXTENT_MERGED);
+	bf_map_add(&b, 3 * K, 103 * K, 5 * K, 0);
+	bf_map_add(&b, 10 * K, 300 * K, 2 * K, 0);
+	CHECK(bf_map_same(&a, &b, 0, 12 * K, why, sizeof(why)) == 0, "same map differs: %s", why);
+	bf_map_free(&b);
+	/* Moved, flagged, filled hole, new hole: each is a change. */
+	bf_map_add(&b, 0, 100 * K, 4 * K, 0);
+	bf_map_add(&b, 4 * K, 500 * K, 4 * K, 0);
+	bf_map_add(&b, 10 * K, 300 * K, 2 * K, 0);
+	CHECK(bf_map_same(&a, &b, 0, 12 * K, why, sizeof(why)) == -ESTALE && strstr(why, "16384"),
+	      "moved: %s", why);
+	CHECK(bf_map_same(&a, &b, 0, 4 * K, why, sizeof(why)) == 0, "outside the range compared: %s", why);
+	bf_map_free(&b);
+	bf_map_add(&b, 0, 100 * K, 8 * K, FIEMAP_EXTENT_SHARED);
+	bf_map_add(&b, 10 * K, 300 * K, 2 * K, 0);
+	CHECK(bf_map_same(&a, &b, 0, 12 * K, why, sizeof(why)) == -ESTALE, "shared flag not seen");
+	bf_map_free(&b);
+	bf_map_add(&b, 0, 100 * K, 8 * K, 0);
+	bf_map_add(&b, 8 * K, 700 * K, 4 * K, 0);
+	CHECK(bf_map_same(&a, &b, 0, 12 * K, why, sizeof(why)) == -ESTALE && strstr(why, "was a hole"),
+	      "filled hole: %s", why);
+	bf_map_free(&b);
+	bf_map_add(&b, 0, 100 * K, 8 * K, 0);
+	CHECK(bf_map_same(&a, &b, 0, 12 * K, why, sizeof(why)) == -ESTALE && strstr(why, "is now a hole"),
+	      "truncated: %s", why);
+	bf_map_free(&a);
+	bf_map_free(&b);
+}
+
 int main(void)
 {
 	test_resolve();
@@ -282,6 +377,8 @@ int main(void)
 	test_fs_names();
 	test_private_node();
 	test_load();
+	test_authority();
+	test_same();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;
