@@ -32,7 +32,9 @@ int blkq_init(struct blkq *q, struct sim_clock *clk, const struct elv_ops *elv,
 	q->clk = clk;
 	q->qdepth = qdepth;
 	q->may_start = NULL;
-	q->requeued = NULL;
+	q->dl_head = q->dl_tail = NULL;
+	q->dl_n = 0;
+	q->dispatch_list = p->dispatch_list;
 	q->max_bytes = max_bytes;
 	q->plug_hz = 0;
 	q->plugged = false;
@@ -188,21 +190,57 @@ void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 		blkq_kick(q);
 }
 
+/* elevator_dispatch_fn(): refill the empty dispatch list */
+static void dl_refill(struct blkq *q)
+{
+	bool batch = q->dispatch_list && q->ops->dispatch_batch;
+	struct sim_req *r;
+
+	while ((r = q->ops->next(q->e))) {
+		r->next = NULL;
+		if (q->dl_tail)
+			q->dl_tail->next = r;
+		else
+			q->dl_head = r;
+		q->dl_tail = r;
+		if (++q->dl_n > q->st.max_dl)
+			q->st.max_dl = q->dl_n;
+		if (!batch)
+			break;
+	}
+}
+
+/*
+ * A queue run (request_fn): the driver looks at the list head even when
+ * the device has no free slot (2.6.29 scsi_request_fn() calls
+ * elv_next_request() before scsi_dev_queue_ready()), so an empty list is
+ * refilled then, and what waits there keeps its order.
+ */
 void blkq_kick(struct blkq *q)
 {
-	while (!q->plugged && q->in_flight < q->qdepth) {
-		struct sim_req *r = q->requeued;
+	while (!q->plugged) {
+		struct sim_req *r;
 
-		if (r)
-			q->requeued = NULL;
-		else
-			r = q->ops->next(q->e);
-		if (!r)
-			break;
-		if (q->may_start && !q->may_start(q->dev, r)) {
-			q->requeued = r;
-			break;
+		if (q->dispatch_list) {
+			if (!q->dl_head)
+				dl_refill(q);
+			if (!q->dl_head || q->in_flight >= q->qdepth)
+				break;
+			r = q->dl_head;
+		} else {
+			if (q->in_flight >= q->qdepth)
+				break;
+			if (!q->dl_head)
+				dl_refill(q);
+			if (!(r = q->dl_head))
+				break;
 		}
+		if (q->may_start && !q->may_start(q->dev, r))
+			break;		/* stays at the head: blk_requeue_request() */
+		q->dl_head = r->next;
+		if (!q->dl_head)
+			q->dl_tail = NULL;
+		q->dl_n--;
 		q->in_flight++;
 		q->st.dispatched++;
 		q->st.bytes += r->len;

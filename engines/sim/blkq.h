@@ -20,6 +20,7 @@
 struct blkq_stats {
 	uint64_t submitted, merged, dispatched, bytes;
 	uint64_t congested;		/* times the queue turned congested */
+	uint32_t max_dl;		/* longest dispatch list */
 	uint32_t max_rq;		/* most requests allocated at once */
 };
 
@@ -45,7 +46,18 @@ struct blkq {
 	 * closed CmdSN window / blocked host)
 	 */
 	bool (*may_start)(void *dev, struct sim_req *r);
-	struct sim_req *requeued;	/* dispatched first by the next run */
+	/*
+	 * The dispatch list (q->queue_head; 2.6.26/2.6.29 elevator.c
+	 * __elv_next_request()): the driver takes its head; only when it is
+	 * empty does a queue run ask the elevator (elevator_dispatch_fn), and
+	 * the order of what the elevator moved there is frozen.  CFQ moves a
+	 * whole round (elv_ops.dispatch_batch), deadline and noop one request.
+	 * dispatch_list 0: no list, the elevator is asked whenever the device
+	 * has a free slot (the model before).
+	 */
+	struct sim_req *dl_head, *dl_tail;
+	uint32_t dl_n;
+	bool dispatch_list;
 	/*
 	 * Plugging (2.6.26 blk-core.c __make_request(), blk_plug_device(),
 	 * elevator.c elv_insert()): a request added to an empty queue plugs

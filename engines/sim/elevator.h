@@ -29,6 +29,12 @@ struct elv_conf {
 
 struct elv_ops {
 	const char *name;
+	/*
+	 * true: one elevator_dispatch_fn call moves requests until next()
+	 * returns NULL (2.6.29 cfq_dispatch_requests() loops over
+	 * cfq_select_queue()); false: one request per call (deadline, noop)
+	 */
+	bool dispatch_batch;
 	void *(*init)(const struct elv_conf *conf);
 	/* true: @r was merged into a queued request (the queue frees it) */
 	bool (*add)(void *e, struct sim_req *r);

@@ -25,6 +25,8 @@
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
+	X(a, b, server_cfq_lone_mult, 0, "Target CFQ: a lone queue dispatches up to this x quantum; 0 = no cap (2.6.29 cfq_dispatch_requests() breaks at quantum only with busy_queues > 1)") \
+	X(a, b, dispatch_list, 1, "Elevator fills the driver's dispatch list only when empty, CFQ a whole round (2.6.26/2.6.29 elevator.c __elv_next_request(), scsi_request_fn()); 0 = pick when a slot frees") \
 	X(a, b, server_nr_requests, 128, "Target queue nr_requests (2.6.29 BLKDEV_MAX_RQ); congested at 113 -> page_cache_async_readahead() skips") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
 	X(a, b, target_cmd_us, 20, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources)") \

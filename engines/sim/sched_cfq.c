@@ -4,7 +4,12 @@
  * one queue per io_context served in time slices (slice_sync); when the
  * active queue runs empty CFQ idles slice_idle for that same io_context
  * (if its think time says it is worth it), unless a new request close to
- * the head preempts.  cfq_coop adds 2.6.30's close cooperator: switch to
+ * the head preempts.  next() is one step of cfq_dispatch_requests(): the
+ * queue (blkq.c) calls it until NULL to fill the empty dispatch list, so it
+ * returns NULL where the kernel's loop stops (quantum per queue with other
+ * queues busy, checked per request here, per round of quantum there; a lone
+ * queue only at lone_max, 2.6.26's 4 x quantum, none in 2.6.29).
+ * cfq_coop adds 2.6.30's close cooperator: switch to
  * another queue working next to the head instead of idling.  Timing is in
  * jiffies (sim_hz) like the kernel's, which matters for the think time.
  */
@@ -455,6 +460,7 @@ static void cfq_report(void *e, FILE *f)
 
 const struct elv_ops elv_cfq_ops = {
 	.name		= "cfq",
+	.dispatch_batch	= true,
 	.init		= cfq_init,
 	.report		= cfq_report,
 	.add		= cfq_add,

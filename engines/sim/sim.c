@@ -127,9 +127,9 @@ void sim_report(const struct sim *s, FILE *f)
 		d->cache_hits);
 	fprintf(f, " tgt_ra_windows=%" PRIu64 " tgt_ra_asis=%" PRIu64 " tgt_merged=%" PRIu64,
 		t->rc.window_reads, t->rc.asis_reads, t->q.st.merged);
-	fprintf(f, " tgt_max_rq=%u tgt_congested=%" PRIu64 " tgt_ra_async_skipped=%" PRIu64
+	fprintf(f, " tgt_max_rq=%u tgt_max_dl=%u tgt_congested=%" PRIu64 " tgt_ra_async_skipped=%" PRIu64
 		" cli_max_rq=%u cli_ra_async_skipped=%" PRIu64,
-		t->q.st.max_rq, t->q.st.congested, t->rc.async_skipped,
+		t->q.st.max_rq, t->q.st.max_dl, t->q.st.congested, t->rc.async_skipped,
 		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
 	fprintf(f, " cli_plugs=%" PRIu64 " cli_timer_unplugs=%" PRIu64,
 		s->cli.q.plugs, s->cli.q.timer_unplugs);

@@ -8,9 +8,6 @@
 #include "engines/sim/target.h"
 #include "engines/sim/trace.h"
 
-/* 2.6.29 cfq_dispatch_requests(): a lone busy queue dispatches up to 4 x quantum */
-#define TGT_CFQ_LONE_MULT	4
-
 static void fifo_push(struct tcmd_fifo *f, struct tcmd *c)
 {
 	c->next = NULL;
@@ -374,7 +371,7 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
 				 .congested = tgt_congested, .ctx = t };
 	disk_init(&t->disk, p);
-	if (blkq_init(&t->q, clk, sim_elevator(p->sched), p, TGT_CFQ_LONE_MULT, p->disk_qdepth,
+	if (blkq_init(&t->q, clk, sim_elevator(p->sched), p, p->server_cfq_lone_mult, p->disk_qdepth,
 		      (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&t->q, p->server_nr_requests);

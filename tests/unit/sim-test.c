@@ -563,13 +563,59 @@ static void test_deadline_order(void)
 		clk_at(&clk, 0, submit_cb, &e[i], 0);
 	while (clk_step(&clk))
 		;
-	/* 4M dispatched alone at t=0; no successor -> FIFO oldest 1M, then 2M, 3M */
+	/*
+	 * 4M starts alone at t=0; 1M, arriving next, goes to the empty
+	 * dispatch list at once (no successor queued then); the next call
+	 * takes the FIFO oldest 3M, which has no successor: then 2M
+	 */
 	CHECK_EQ(d.off[0], 4 << 20);
 	CHECK_EQ(d.off[1], 1 << 20);
-	CHECK_EQ(d.off[2], 2 << 20);
-	CHECK_EQ(d.off[3], 3 << 20);
+	CHECK_EQ(d.off[2], 3 << 20);
+	CHECK_EQ(d.off[3], 2 << 20);
 	blkq_free(&q);
 	clk_free(&clk);
+}
+
+/*
+ * The dispatch list (2.6.29 elevator.c __elv_next_request(), scsi_request_fn()
+ * peeking before scsi_dev_queue_ready()): a disk with one slot serves 0 from
+ * t=0 (1 ms each); 8M arrives at 0.1 ms while the list is empty and is moved
+ * there at once; 1M and 2M arrive at 0.2 / 0.3 ms and wait in the
+ * elevator.  CFQ: 0, 8M, then one round from 8M's end, the nearest behind
+ * first: 2M, 1M (picked when the slot freed, it would be 0, 1M, 2M, 8M).
+ * Deadline moves one request per call: 0, 8M, then the FIFO head 1M, then
+ * its successor 2M.
+ */
+static void test_dispatch_list(void)
+{
+	static const uint64_t want[2][4] = { { 0, 8 << 20, 2 << 20, 1 << 20 },
+					     { 0, 8 << 20, 1 << 20, 2 << 20 } };
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct sim_params p;
+		struct sim_clock clk;
+		struct blkq q = { 0 };
+		struct fakedev d = { .svc = SIM_MS };
+		struct submit_ev e[4] = { { &q, 0, 1 }, { &q, 8 << 20, 1 },
+					  { &q, 1 << 20, 1 }, { &q, 2 << 20, 1 } };
+
+		sim_params_default(&p);
+		clk_init(&clk);
+		blkq_init(&q, &clk, sim_elevator(k ? SIM_SCHED_DEADLINE : SIM_SCHED_CFQ), &p, 0, 1,
+			  512 << 10);
+		fake_attach(&d, &q, &clk);
+		for (i = 0; i < 4; i++)
+			clk_at(&clk, (sim_ns)i * SIM_MS / 10, submit_cb, &e[i], 0);
+		while (clk_step(&clk))
+			;
+		CHECK_EQ(d.n, 4);
+		for (i = 0; i < 4; i++)
+			CHECK(d.off[i] == want[k][i], "%s: request %d at %" PRIu64 "K, expected %" PRIu64 "K",
+			      k ? "deadline" : "cfq", i, d.off[i] >> 10, want[k][i] >> 10);
+		blkq_free(&q);
+		clk_free(&clk);
+	}
 }
 
 /* ---- disk ----------------------------------------------------------- */
@@ -1149,6 +1195,7 @@ int main(void)
 	test_cfq_idle_hit();
 	test_cfq_coop();
 	test_deadline_order();
+	test_dispatch_list();
 	test_disk();
 	test_disk_ncq();
 	test_link();
