@@ -27,4 +27,6 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.
 	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
 
+TESTS += tests/engines/coop-cpu.sh
+
 BENCHES += tests/bench/coop-vs-psync.sh

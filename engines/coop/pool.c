@@ -95,6 +95,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	coop_event_init(&p->done.ev);
 	p->wait_avg_ns = 0;
 	atomic_init(&p->max_started, 0);
+	atomic_init(&p->cpu_gen, 0);
 	for (i = 0; i < COOP_RA_SLOTS; i++)
 		atomic_init(&p->ra_slot[i].busy, 0);
 	p->w = aligned_alloc(64, sizeof(*p->w) * cfg->threads);
@@ -106,6 +107,8 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	for (i = 0; i < cfg->threads; i++) {
 		p->w[i].p = p;
 		p->w[i].idx = i;
+		atomic_init(&p->w[i].cpu_usr_us, 0);
+		atomic_init(&p->w[i].cpu_sys_us, 0);
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",
 			 (unsigned short)i);
 	}
@@ -463,6 +466,19 @@ void coop_pool_worker_stats(const struct coop_pool *p, unsigned int w,
 {
 	*st = p->w[w].st;
 	st->tid = coop_pool_worker_tid(p, w);
+}
+
+void coop_pool_worker_cpu(const struct coop_pool *p, unsigned int w,
+			  uint64_t *usr_us, uint64_t *sys_us)
+{
+	*usr_us = atomic_load_explicit(&p->w[w].cpu_usr_us, memory_order_relaxed);
+	*sys_us = atomic_load_explicit(&p->w[w].cpu_sys_us, memory_order_relaxed);
+}
+
+unsigned int coop_pool_cpu_gen(const struct coop_pool *p)
+{
+	return atomic_load_explicit(&((struct coop_pool *)p)->cpu_gen,
+				    memory_order_acquire);
 }
 
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)

@@ -50,6 +50,14 @@ struct coop_worker {
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;
 	unsigned int owed;	/* completions whose wake-up is deferred */
+
+	/*
+	 * The worker's own CPU time (getrusage(RUSAGE_THREAD)), in us,
+	 * published by the worker (worker.c, publish_cpu()) for the job's
+	 * thread, which adds it to what fio reports (stats.c).
+	 */
+	atomic_uint_least64_t cpu_usr_us, cpu_sys_us;
+	uint64_t cpu_pub_ns;	/* when it last published (worker only) */
 } __attribute__((aligned(64)));
 
 struct coop_pool {
@@ -80,6 +88,9 @@ struct coop_pool {
 	struct coop_part ra_slot[COOP_RA_SLOTS];
 	unsigned int ra_next;	/* where to look for a free slot */
 	uint64_t ra_dropped;
+
+	/* Bumped by every worker's publish_cpu(): the job's thread folds on change. */
+	atomic_uint cpu_gen __attribute__((aligned(64)));
 
 	bool stopped;
 	struct coop_worker *w;
