@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engines/common/uring.h"
 #include "engines/coop/pool_int.h"
 
 
@@ -43,12 +44,19 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 
 	/*
 	 * Rings are set up here, by the job's thread, because liburing's
-	 * setup allocates; a worker only submits and reaps.
+	 * setup allocates; a worker only submits and reaps.  With fio's
+	 * io_uring setup flags (engines/common/uring.h): each ring has one
+	 * issuer, its worker, which reaps with submit_and_wait (GETEVENTS)
+	 * as DEFER_TASKRUN needs.  The ring starts disabled and the worker
+	 * enables it (worker.c), so that the worker, not this thread, is its
+	 * single issuer.
 	 */
 	for (i = 0; i < p->cfg.threads; i++) {
 		struct coop_worker *w = &p->w[i];
 
-		ret = io_uring_queue_init(entries, &w->ring, 0);
+		ret = pp_uring_setup(entries, &w->ring,
+				     PP_URING_FAST | IORING_SETUP_R_DISABLED,
+				     &w->ring_flags);
 		if (ret < 0) {
 			snprintf(err, errlen, "coop_backend=uring: io_uring_queue_init(%u) for worker %u: %s%s",
 				 entries, i, strerror(-ret),

@@ -38,6 +38,7 @@ struct coop_worker {
 	/* uring backend */
 	struct io_uring ring;
 	bool ring_ok;
+	unsigned int ring_flags;	/* setup flags the kernel took */
 	unsigned int ring_cap;
 	/*
 	 * The last ring_cap parts queued on the ring, by queueing order:

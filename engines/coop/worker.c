@@ -301,6 +301,10 @@ static void run_uring(struct coop_worker *w)
 	uint64_t busy_since = 0;
 	int ret, broken = 0;
 
+	/* Become the ring's single issuer (pool.c, setup_rings()). */
+	if (w->ring_flags & IORING_SETUP_R_DISABLED)
+		broken = (int)coop_sys(SYS_io_uring_register, w->ring.ring_fd,
+				       IORING_REGISTER_ENABLE_RINGS, NULL, 0);
 	for (;;) {
 		if (!inflight)
 			publish_cpu(w, true, false);
