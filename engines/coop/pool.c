@@ -381,12 +381,13 @@ static unsigned int take_ready(struct coop_pool *p, unsigned int n,
 
 /*
  * Sleep until @want more requests are done, the deadline passes or a
- * spurious wake-up: the caller looks again either way.
+ * spurious wake-up: the caller looks again either way.  Returns the
+ * wake-up latency if a worker woke us (coop_event_wait()), else -1.
  */
-static void sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
+static int64_t sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
 {
+	int64_t left = -1, lat = -1;
 	unsigned int seen;
-	int64_t left = -1;
 
 	atomic_store_explicit(&p->done.want, want, memory_order_relaxed);
 	/* seq_cst, against the worker's count-then-look (worker.c). */
@@ -396,26 +397,30 @@ static void sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
 		left = deadline - mono_ns();
 	if ((!deadline || left > 0) &&
 	    atomic_load_explicit(&p->done.ndone, memory_order_seq_cst) < want)
-		coop_event_wait(&p->done.ev, seen, left);
+		lat = coop_event_wait(&p->done.ev, seen, left);
 	atomic_store_explicit(&p->done.waiting, 0, memory_order_relaxed);
+	return lat;
 }
 
 /*
- * How long the job's thread polls for a completion before it sleeps: twice
- * its recent mean wait, when that is short enough to be worth a CPU.  A
- * futex sleep makes the worker that completes the request pay for the
- * wake-up (on a VM, an interrupt to a halted vCPU) on every I/O: for
- * page-cached reads of 1 MiB (~200 us each) that costs a tenth of the
- * worker's throughput, while polling costs only the job thread's CPU,
- * which it yields to anyone runnable.  Waits for real disks (milliseconds)
- * are not polled beyond the floor.  Fed by note_wait().
+ * How long the job's thread polls for a completion before it sleeps.
+ * Polling pays while the wait is shorter than what a sleep would add to
+ * it, the wake-up latency (sync.h: measured on every wake-up of this
+ * thread, tens of microseconds on an idle VM, one or two on a busy one):
+ * then poll for twice the recent mean wait, within that latency.  Longer
+ * waits (1 MiB reads, direct I/O, real disks) sleep after one look:
+ * polling through them would burn a CPU to save a wake-up that costs the
+ * worker a few microseconds.  Fed by note_wait().
  */
 static int64_t reap_poll_ns(const struct coop_pool *p)
 {
+	int64_t cap = coop_spin_cap(&p->done.ev);
 	int64_t ns = 2 * p->wait_avg_ns;
 
-	if (ns > COOP_REAP_POLL_MAX_NS)
+	if (p->wait_avg_ns > cap)
 		return COOP_SPIN_MIN_NS;
+	if (ns > cap)
+		return cap;
 	return ns > COOP_SPIN_MIN_NS ? ns : COOP_SPIN_MIN_NS;
 }
 
@@ -431,7 +436,7 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 {
 	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
 	struct coop_count_goal goal = { .ctr = &p->done.ndone };
-	int64_t waited_since = 0;
+	int64_t waited_since = 0, woken = 0, lat;
 	bool expired = timeout_ns == 0;
 	unsigned int n = 0;
 
@@ -440,8 +445,9 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 	for (;;) {
 		n = take_ready(p, n, max, out);
 		if (n >= min || n == max) {
+			/* What the wait would have been without sleeping. */
 			if (waited_since)
-				note_wait(p, mono_ns() - waited_since);
+				note_wait(p, mono_ns() - waited_since - woken);
 			return n;
 		}
 		if (take_done(p))
@@ -453,7 +459,9 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 		goal.want = min - n;
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			continue;
-		sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
+		lat = sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
+		if (lat > 0)
+			woken += lat;
 		if (timeout_ns > 0 && mono_ns() >= deadline)
 			expired = true;
 	}

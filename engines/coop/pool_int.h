@@ -16,8 +16,6 @@
 
 /* Readahead windows in flight at once; more are dropped (and counted). */
 #define COOP_RA_SLOTS		64
-/* Longest mean wait for completions the job's thread still polls through. */
-#define COOP_REAP_POLL_MAX_NS	500000
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
