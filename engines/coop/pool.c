@@ -497,6 +497,13 @@ unsigned int coop_pool_cpu_gen(const struct coop_pool *p)
 				    memory_order_acquire);
 }
 
+void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
+			    int64_t *worker_ns)
+{
+	*reaper_ns = coop_event_latency(&p->done.ev);
+	*worker_ns = coop_event_latency(&p->disp.q[0].wake);
+}
+
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)
 {
 	return p->ra_dropped;

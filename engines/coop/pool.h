@@ -163,6 +163,14 @@ void coop_pool_worker_cpu(const struct coop_pool *p, unsigned int w,
 /* Changes whenever some worker published its CPU time. */
 unsigned int coop_pool_cpu_gen(const struct coop_pool *p);
 
+/*
+ * The mean wake-up latencies the pool measured (sync.h), in ns: of the
+ * job's thread waiting for completions, and of workers waiting for
+ * commands (the first queue's).  What caps polling.
+ */
+void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
+			    int64_t *worker_ns);
+
 /* Readahead windows dropped because every readahead slot was busy. */
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p);
 

@@ -42,6 +42,7 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 	unsigned int i;
 	char line[512];
 
+	int64_t lat_reap, lat_work;
 	uint64_t usr, sys;
 
 	for (i = 0; i < coop_pool_threads(p); i++) {
@@ -58,10 +59,11 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 		reqs += st.reqs;
 		ooo += st.out_of_order;
 	}
+	coop_pool_wake_latency(p, &lat_reap, &lat_work);
 	snprintf(line, sizeof(line),
-		 "stream requests=%llu out_of_order=%llu ra_dropped=%llu",
+		 "stream requests=%llu out_of_order=%llu ra_dropped=%llu wake_us_job=%.1f wake_us_workers=%.1f",
 		 (unsigned long long)reqs, (unsigned long long)ooo,
-		 (unsigned long long)coop_pool_ra_dropped(p));
+		 (unsigned long long)coop_pool_ra_dropped(p), lat_reap / 1e3, lat_work / 1e3);
 	emit(ctx, line);
 	for (i = 0; i < ds->n; i++) {
 		const struct pp_blkstat *b = &ds->d[i].before;
