@@ -406,22 +406,21 @@ static int64_t sleep_for(struct coop_pool *p, unsigned int want, int64_t deadlin
  * How long the job's thread polls for a completion before it sleeps.
  * Polling pays while the wait is shorter than what a sleep would add to
  * it, the wake-up latency (sync.h: measured on every wake-up of this
- * thread, tens of microseconds on an idle VM, one or two on a busy one):
- * then poll for twice the recent mean wait, within that latency.  Longer
- * waits (1 MiB reads, direct I/O, real disks) sleep after one look:
- * polling through them would burn a CPU to save a wake-up that costs the
- * worker a few microseconds.  Fed by note_wait().
+ * thread, tens of microseconds on an idle VM, one or two on a busy one).
+ * So while the recent mean wait is within that latency it polls for up
+ * to the latency (ski rental: a wait that outlasts it costs at most twice
+ * the better choice), and a longer mean wait (1 MiB reads, direct I/O,
+ * real disks) sleeps after one look: polling through it would burn a CPU
+ * to save a wake-up that costs the worker a few microseconds.  Not twice
+ * the mean: at iodepth 16 the mean is a microsecond, and a worker's
+ * hiccup would then put this thread to sleep until the worker's queue ran
+ * dry (it defers the wake-up), emptying the pipeline.  Fed by note_wait().
  */
 static int64_t reap_poll_ns(const struct coop_pool *p)
 {
 	int64_t cap = coop_spin_cap(&p->done.ev);
-	int64_t ns = 2 * p->wait_avg_ns;
 
-	if (p->wait_avg_ns > cap)
-		return COOP_SPIN_MIN_NS;
-	if (ns > cap)
-		return cap;
-	return ns > COOP_SPIN_MIN_NS ? ns : COOP_SPIN_MIN_NS;
+	return p->wait_avg_ns > cap ? COOP_SPIN_MIN_NS : cap;
 }
 
 /* A wait of @ns for completions ended: fold it into the mean (1/8 weight). */
