@@ -33,7 +33,7 @@ export TMPDIR=${BENCH_TMPDIR:-/dev/shm}
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
 need_root
-need_cmd "$JQ" losetup mkfs.ext4 /usr/bin/time bc
+need_cmd "$JQ" losetup mkfs.ext4 /usr/bin/time
 rounds=${BENCH_ROUNDS:-5}
 secs=${BENCH_SECONDS:-2}
 out=${COOP_BENCH_OUT:-$TOP/engines/coop/results/bench.md}
@@ -84,6 +84,9 @@ run() {
 	echo "$1 $(awk '{ print $1 + $2 }' "$T/time") $2"
 }
 
+# calc EXPR: EXPR evaluated by awk (no bc needed).
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
+
 coop=(--ioengine="external:$COOP_SO")
 declare -A R	# key -> space-separated per-round values
 
@@ -97,13 +100,13 @@ pair() {
 	shift
 	b=($(run "$file" "$size" "${base[@]}"))
 	c=($(run "$file" "$size" "$@"))
-	R[$key-iops]+="$(echo "${c[0]} / ${b[0]}" | bc -l) "
-	R[$key-eff]+="$(echo "(${c[0]} / ${c[1]}) / (${b[0]} / ${b[1]})" | bc -l) "
-	R[$key-cpuio]+="$(echo "(${c[1]} / ${c[2]}) / (${b[1]} / ${b[2]})" | bc -l) "
+	R[$key-iops]+="$(calc "${c[0]} / ${b[0]}") "
+	R[$key-eff]+="$(calc "(${c[0]} / ${c[1]}) / (${b[0]} / ${b[1]})") "
+	R[$key-cpuio]+="$(calc "(${c[1]} / ${c[2]}) / (${b[1]} / ${b[2]})") "
 	R[$key-b]+="${b[0]} "
 	R[$key-c]+="${c[0]} "
-	R[$key-bus]+="$(echo "${b[1]} * 1000000 / ${b[2]}" | bc -l) "
-	R[$key-cus]+="$(echo "${c[1]} * 1000000 / ${c[2]}" | bc -l) "
+	R[$key-bus]+="$(calc "${b[1]} * 1000000 / ${b[2]}") "
+	R[$key-cus]+="$(calc "${c[1]} * 1000000 / ${c[2]}") "
 }
 
 median() {
