@@ -423,9 +423,14 @@ static int64_t reap_poll_ns(const struct coop_pool *p)
 	return p->wait_avg_ns > cap ? COOP_SPIN_MIN_NS : cap;
 }
 
-/* A wait of @ns for completions ended: fold it into the mean (1/8 weight). */
+/*
+ * A wait of @ns for completions ended: fold it into the mean (1/8 weight).
+ * @ns < 0 when a wake-up's stamp predates this wait: count it as none.
+ */
 static void note_wait(struct coop_pool *p, int64_t ns)
 {
+	if (ns < 0)
+		ns = 0;
 	p->wait_avg_ns += (ns - p->wait_avg_ns) / 8;
 }
 
