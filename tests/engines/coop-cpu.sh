@@ -32,6 +32,9 @@ check() {
 	fio=$("$JQ" '[.jobs[] | (.usr_cpu + .sys_cpu) * .job_runtime / 100000] | add' "$out") ||
 		fail "$label: no JSON: $(head -c 300 "$out")"
 	note "$label: fio reports $fio CPU-s, the process used $proc"
+	# Below this the slack for fio's own start-up would let anything pass.
+	awk -v p="$proc" 'BEGIN { exit !(p < 0.6) }' &&
+		skip "$label: the process got only $proc CPU-s in 2 s: machine too loaded to tell"
 	awk -v f="$fio" -v p="$proc" 'BEGIN { exit !(f >= 0.85 * p - 0.3) }' ||
 		fail "$label: fio reports $fio CPU-s of the $proc the process used: workers missing"
 	awk -v f="$fio" -v p="$proc" 'BEGIN { exit !(f <= p + 0.02) }' ||
