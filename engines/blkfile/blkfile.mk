@@ -4,7 +4,8 @@ ENGINES += blkfile
 blkfile_SRCS := engines/blkfile/blkfile.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/submit_sync.c \
 	engines/blkfile/submit_uring.c engines/blkfile/btrfs.c \
-	engines/blkfile/authority.c engines/blkfile/lease.c
+	engines/blkfile/authority.c engines/blkfile/lease.c \
+	engines/common/uring.c
 blkfile_LIBS := -luring
 
 TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \

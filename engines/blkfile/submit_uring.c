@@ -15,6 +15,7 @@
 
 #include "fio.h"
 #include "engines/common/pp.h"
+#include "engines/common/uring.h"
 #include "engines/blkfile/blkfile.h"
 
 /* Completion state of one io_u, indexed by io_u->index. */
@@ -27,6 +28,7 @@ struct ur_iou {
 struct ur_data {
 	struct io_uring ring;
 	int ring_ok;
+	unsigned int ring_flags;	/* setup flags the kernel took */
 	unsigned int depth;
 	struct ur_iou *st;
 	struct io_u **io_us;	/* by index, for registering buffers */
@@ -67,9 +69,15 @@ static int uring_init(struct thread_data *td, struct blkfile_options *o)
 
 	/*
 	 * Twice the depth: a via=bdev request crossing an extent takes one
-	 * SQE per piece.  More pieces than that are submitted early.
+	 * SQE per piece.  More pieces than that are submitted early.  fio's
+	 * own engine's setup flags (engines/common/uring.h): this is fio's
+	 * job thread (->init), the same task that submits in ->commit and
+	 * reaps in ->getevents (io_uring_wait_cqe enters with GETEVENTS), as
+	 * SINGLE_ISSUER and DEFER_TASKRUN require; kernels without them get
+	 * fewer.
 	 */
-	ret = io_uring_queue_init(2 * depth < 8 ? 8 : 2 * depth, &ur->ring, 0);
+	ret = pp_uring_setup(2 * depth < 8 ? 8 : 2 * depth, &ur->ring,
+			     PP_URING_FAST, &ur->ring_flags);
 	if (ret < 0) {
 		pp_err(BF_ENGINE, "io_uring_queue_init: %s%s", strerror(-ret),
 		       ret == -ENOSYS ? " (no io_uring in this kernel)" : "");

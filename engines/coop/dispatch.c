@@ -66,7 +66,8 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 	if (!d->q || !d->wspin)
 		goto enomem;
 	for (i = 0; i < nworkers; i++)
-		coop_spin_init(&d->wspin[i].spin);
+		coop_spin_init(&d->wspin[i].spin,
+			       &d->q[coop_dispatch_queue_for(mode, i)].wake);
 	for (i = 0; i < d->nqueues; i++) {
 		struct coop_queue *q = &d->q[i];
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engines/common/uring.h"
 #include "engines/coop/pool_int.h"
 
 
@@ -43,12 +44,19 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 
 	/*
 	 * Rings are set up here, by the job's thread, because liburing's
-	 * setup allocates; a worker only submits and reaps.
+	 * setup allocates; a worker only submits and reaps.  With fio's
+	 * io_uring setup flags (engines/common/uring.h): each ring has one
+	 * issuer, its worker, which reaps with submit_and_wait (GETEVENTS)
+	 * as DEFER_TASKRUN needs.  The ring starts disabled and the worker
+	 * enables it (worker.c), so that the worker, not this thread, is its
+	 * single issuer.
 	 */
 	for (i = 0; i < p->cfg.threads; i++) {
 		struct coop_worker *w = &p->w[i];
 
-		ret = io_uring_queue_init(entries, &w->ring, 0);
+		ret = pp_uring_setup(entries, &w->ring,
+				     PP_URING_FAST | IORING_SETUP_R_DISABLED,
+				     &w->ring_flags);
 		if (ret < 0) {
 			snprintf(err, errlen, "coop_backend=uring: io_uring_queue_init(%u) for worker %u: %s%s",
 				 entries, i, strerror(-ret),
@@ -95,6 +103,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	coop_event_init(&p->done.ev);
 	p->wait_avg_ns = 0;
 	atomic_init(&p->max_started, 0);
+	atomic_init(&p->cpu_gen, 0);
 	for (i = 0; i < COOP_RA_SLOTS; i++)
 		atomic_init(&p->ra_slot[i].busy, 0);
 	p->w = aligned_alloc(64, sizeof(*p->w) * cfg->threads);
@@ -106,6 +115,8 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	for (i = 0; i < cfg->threads; i++) {
 		p->w[i].p = p;
 		p->w[i].idx = i;
+		atomic_init(&p->w[i].cpu_usr_us, 0);
+		atomic_init(&p->w[i].cpu_sys_us, 0);
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",
 			 (unsigned short)i);
 	}
@@ -370,12 +381,13 @@ static unsigned int take_ready(struct coop_pool *p, unsigned int n,
 
 /*
  * Sleep until @want more requests are done, the deadline passes or a
- * spurious wake-up: the caller looks again either way.
+ * spurious wake-up: the caller looks again either way.  Returns the
+ * wake-up latency if a worker woke us (coop_event_wait()), else -1.
  */
-static void sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
+static int64_t sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
 {
+	int64_t left = -1, lat = -1;
 	unsigned int seen;
-	int64_t left = -1;
 
 	atomic_store_explicit(&p->done.want, want, memory_order_relaxed);
 	/* seq_cst, against the worker's count-then-look (worker.c). */
@@ -385,32 +397,40 @@ static void sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
 		left = deadline - mono_ns();
 	if ((!deadline || left > 0) &&
 	    atomic_load_explicit(&p->done.ndone, memory_order_seq_cst) < want)
-		coop_event_wait(&p->done.ev, seen, left);
+		lat = coop_event_wait(&p->done.ev, seen, left);
 	atomic_store_explicit(&p->done.waiting, 0, memory_order_relaxed);
+	return lat;
 }
 
 /*
- * How long the job's thread polls for a completion before it sleeps: twice
- * its recent mean wait, when that is short enough to be worth a CPU.  A
- * futex sleep makes the worker that completes the request pay for the
- * wake-up (on a VM, an interrupt to a halted vCPU) on every I/O: for
- * page-cached reads of 1 MiB (~200 us each) that costs a tenth of the
- * worker's throughput, while polling costs only the job thread's CPU,
- * which it yields to anyone runnable.  Waits for real disks (milliseconds)
- * are not polled beyond the floor.  Fed by note_wait().
+ * How long the job's thread polls for a completion before it sleeps.
+ * Polling pays while the wait is shorter than what a sleep would add to
+ * it, the wake-up latency (sync.h: measured on every wake-up of this
+ * thread, tens of microseconds on an idle VM, one or two on a busy one).
+ * So while the recent mean wait is within that latency it polls for up
+ * to the latency (ski rental: a wait that outlasts it costs at most twice
+ * the better choice), and a longer mean wait (1 MiB reads, direct I/O,
+ * real disks) sleeps after one look: polling through it would burn a CPU
+ * to save a wake-up that costs the worker a few microseconds.  Not twice
+ * the mean: at iodepth 16 the mean is a microsecond, and a worker's
+ * hiccup would then put this thread to sleep until the worker's queue ran
+ * dry (it defers the wake-up), emptying the pipeline.  Fed by note_wait().
  */
 static int64_t reap_poll_ns(const struct coop_pool *p)
 {
-	int64_t ns = 2 * p->wait_avg_ns;
+	int64_t cap = coop_spin_cap(&p->done.ev);
 
-	if (ns > COOP_REAP_POLL_MAX_NS)
-		return COOP_SPIN_MIN_NS;
-	return ns > COOP_SPIN_MIN_NS ? ns : COOP_SPIN_MIN_NS;
+	return p->wait_avg_ns > cap ? COOP_SPIN_MIN_NS : cap;
 }
 
-/* A wait of @ns for completions ended: fold it into the mean (1/8 weight). */
+/*
+ * A wait of @ns for completions ended: fold it into the mean (1/8 weight).
+ * @ns < 0 when a wake-up's stamp predates this wait: count it as none.
+ */
 static void note_wait(struct coop_pool *p, int64_t ns)
 {
+	if (ns < 0)
+		ns = 0;
 	p->wait_avg_ns += (ns - p->wait_avg_ns) / 8;
 }
 
@@ -420,7 +440,7 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 {
 	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
 	struct coop_count_goal goal = { .ctr = &p->done.ndone };
-	int64_t waited_since = 0;
+	int64_t waited_since = 0, woken = 0, lat;
 	bool expired = timeout_ns == 0;
 	unsigned int n = 0;
 
@@ -429,8 +449,9 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 	for (;;) {
 		n = take_ready(p, n, max, out);
 		if (n >= min || n == max) {
+			/* What the wait would have been without sleeping. */
 			if (waited_since)
-				note_wait(p, mono_ns() - waited_since);
+				note_wait(p, mono_ns() - waited_since - woken);
 			return n;
 		}
 		if (take_done(p))
@@ -442,7 +463,9 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 		goal.want = min - n;
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			continue;
-		sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
+		lat = sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
+		if (lat > 0)
+			woken += lat;
 		if (timeout_ns > 0 && mono_ns() >= deadline)
 			expired = true;
 	}
@@ -463,6 +486,26 @@ void coop_pool_worker_stats(const struct coop_pool *p, unsigned int w,
 {
 	*st = p->w[w].st;
 	st->tid = coop_pool_worker_tid(p, w);
+}
+
+void coop_pool_worker_cpu(const struct coop_pool *p, unsigned int w,
+			  uint64_t *usr_us, uint64_t *sys_us)
+{
+	*usr_us = atomic_load_explicit(&p->w[w].cpu_usr_us, memory_order_relaxed);
+	*sys_us = atomic_load_explicit(&p->w[w].cpu_sys_us, memory_order_relaxed);
+}
+
+unsigned int coop_pool_cpu_gen(const struct coop_pool *p)
+{
+	return atomic_load_explicit(&((struct coop_pool *)p)->cpu_gen,
+				    memory_order_acquire);
+}
+
+void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
+			    int64_t *worker_ns)
+{
+	*reaper_ns = coop_event_latency(&p->done.ev);
+	*worker_ns = coop_event_latency(&p->disp.q[0].wake);
 }
 
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)

@@ -148,6 +148,29 @@ int coop_pool_worker_tid(const struct coop_pool *p, unsigned int w);
 /* Worker @w's counters; only after coop_pool_stop(). */
 void coop_pool_worker_stats(const struct coop_pool *p, unsigned int w,
 			    struct coop_worker_stats *st);
+/* How stale a worker's published CPU time may get (see below). */
+#define COOP_CPU_PUBLISH_NS	1000000
+#define COOP_CPU_IDLE_NS	50000
+
+/*
+ * Worker @w's CPU time as it last published it (microseconds of user and
+ * system time, from getrusage(RUSAGE_THREAD) in the worker): at most
+ * COOP_CPU_PUBLISH_NS old while it works, exact once it has been idle
+ * for COOP_CPU_IDLE_NS or has stopped.
+ */
+void coop_pool_worker_cpu(const struct coop_pool *p, unsigned int w,
+			  uint64_t *usr_us, uint64_t *sys_us);
+/* Changes whenever some worker published its CPU time. */
+unsigned int coop_pool_cpu_gen(const struct coop_pool *p);
+
+/*
+ * The mean wake-up latencies the pool measured (sync.h), in ns: of the
+ * job's thread waiting for completions, and of workers waiting for
+ * commands (the first queue's).  What caps polling.
+ */
+void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
+			    int64_t *worker_ns);
+
 /* Readahead windows dropped because every readahead slot was busy. */
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p);
 

@@ -25,6 +25,7 @@ struct coop_pool_job {
 	struct coop_req **reqs;
 	unsigned int reqs_cap;
 	struct coop_devstats dev;
+	struct coop_cpu cpu;	/* workers' CPU in fio's usr/sys (stats.h) */
 };
 
 static uint64_t max_bs(struct thread_data *td)
@@ -107,6 +108,10 @@ static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 		free(j->events);
 		free(j);
 		return -ret;
+	}
+	if (coop_cpu_init(&j->cpu, j->pool)) {
+		coop_pool_destroy(j->pool);
+		goto enomem;
 	}
 	*priv = j;
 	return 0;
@@ -248,10 +253,11 @@ static int coop_pool_getevents(struct thread_data *td, void *priv,
 	int64_t timeout = t ? (int64_t)t->tv_sec * 1000000000 + t->tv_nsec : -1;
 	unsigned int i, n;
 
-	(void)td;
 	if (max > j->depth)
 		max = j->depth;
 	n = coop_pool_reap(j->pool, min, max, timeout, j->reaped);
+	coop_cpu_fold(&j->cpu, j->pool, &td->ru_start.ru_utime,
+		      &td->ru_start.ru_stime);
 	for (i = 0; i < n; i++) {
 		struct io_u *io_u = j->reaped[i]->cookie;
 
@@ -298,6 +304,7 @@ static void coop_pool_cleanup(struct thread_data *td, void *priv)
 		if (td->files[i] && FILE_ENG_DATA(td->files[i]))
 			coop_pool_close_file(td, j, td->files[i]);
 	coop_pool_destroy(j->pool);
+	coop_cpu_free(&j->cpu);
 	for (i = 0; i < j->reqs_cap; i++)
 		coop_req_free(j->reqs[i]);
 	free(j->reqs);

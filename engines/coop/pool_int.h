@@ -16,8 +16,6 @@
 
 /* Readahead windows in flight at once; more are dropped (and counted). */
 #define COOP_RA_SLOTS		64
-/* Longest mean wait for completions the job's thread still polls through. */
-#define COOP_REAP_POLL_MAX_NS	500000
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
@@ -38,6 +36,7 @@ struct coop_worker {
 	/* uring backend */
 	struct io_uring ring;
 	bool ring_ok;
+	unsigned int ring_flags;	/* setup flags the kernel took */
 	unsigned int ring_cap;
 	/*
 	 * The last ring_cap parts queued on the ring, by queueing order:
@@ -50,6 +49,14 @@ struct coop_worker {
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;
 	unsigned int owed;	/* completions whose wake-up is deferred */
+
+	/*
+	 * The worker's own CPU time (getrusage(RUSAGE_THREAD)), in us,
+	 * published by the worker (worker.c, publish_cpu()) for the job's
+	 * thread, which adds it to what fio reports (stats.c).
+	 */
+	atomic_uint_least64_t cpu_usr_us, cpu_sys_us;
+	uint64_t cpu_pub_ns;	/* when it last published (worker only) */
 } __attribute__((aligned(64)));
 
 struct coop_pool {
@@ -80,6 +87,9 @@ struct coop_pool {
 	struct coop_part ra_slot[COOP_RA_SLOTS];
 	unsigned int ra_next;	/* where to look for a free slot */
 	uint64_t ra_dropped;
+
+	/* Bumped by every worker's publish_cpu(): the job's thread folds on change. */
+	atomic_uint cpu_gen __attribute__((aligned(64)));
 
 	bool stopped;
 	struct coop_worker *w;

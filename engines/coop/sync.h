@@ -18,43 +18,73 @@
  * A wake-up counter.  A waiter announces itself, reads the count with
  * coop_event_get(), checks its condition once more and sleeps in
  * coop_event_wait() unless the count moved in between.
+ *
+ * The event also measures what a sleep costs: the waker stamps the time
+ * it sends a wake-up, and a sleeper that was woken folds the delay until
+ * it runs again into @lat_ns (a mean, 1/8 weight).  That delay is what
+ * polling instead of sleeping would have saved: on an idle VM tens of
+ * microseconds (the halted vCPU must be woken), on a busy machine one or
+ * two.  The pollers below spend at most that long.
  */
 struct coop_event {
 	atomic_uint seq;
+	_Atomic int64_t woke_ns;	/* CLOCK_MONOTONIC of the last wake-up */
+	_Atomic int64_t lat_ns;		/* mean wake-up latency seen by sleepers */
 };
 
 void coop_event_init(struct coop_event *e);
 unsigned int coop_event_get(struct coop_event *e);
-/* Sleep while the count is still @seen; @timeout_ns < 0 waits forever. */
-void coop_event_wait(struct coop_event *e, unsigned int seen, int64_t timeout_ns);
+/*
+ * Sleep while the count is still @seen; @timeout_ns < 0 waits forever.
+ * Returns the wake-up latency when it slept and was woken, else -1.
+ */
+int64_t coop_event_wait(struct coop_event *e, unsigned int seen, int64_t timeout_ns);
 /* Bump the count and wake up to @n sleepers (INT32_MAX: all). */
 void coop_event_wake(struct coop_event *e, int n);
+/* The mean wake-up latency of @e's sleepers (COOP_WAKE_LAT_INIT_NS at first). */
+int64_t coop_event_latency(const struct coop_event *e);
+
+#define COOP_WAKE_LAT_INIT_NS	16000
 
 /*
- * An adaptive spin budget, in the spirit of glibc's adaptive mutexes.  A
- * futex sleep costs the sleeper its wake-up latency: on an idle VM that is
- * tens of microseconds (the vCPU itself must be woken), far more than a
- * page-cached read, so waiting for the other side by spinning wins.  On a
- * busy machine the spinner steals the CPU the other side needs, and the
- * spin only delays the sleep.  So every spin that saw the other side answer
- * doubles the next one's budget and every spin that ran out halves it,
- * between COOP_SPIN_MIN_NS and COOP_SPIN_MAX_NS.  One owner per budget.
+ * How long to poll before sleeping: ski rental.  Polling for as long as a
+ * sleep would delay the sleeper (coop_event_latency()) costs at most that
+ * much CPU per wait and never more than twice the latency of the better
+ * choice in hindsight; polling longer would spend CPU to save nothing.
+ * Within that cap the budget adapts, in the spirit of glibc's adaptive
+ * mutexes: a poll that saw the other side answer doubles the next one's
+ * budget, one that ran out halves it, between COOP_SPIN_MIN_NS and the
+ * cap (at most COOP_SPIN_MAX_NS, however slow wake-ups get on an
+ * overloaded machine).  So a worker whose commands come seconds apart
+ * polls a microsecond, and one whose commands come back to back polls
+ * for as long as a sleep would cost.  One owner per budget.
  *
- * The spinner yields the CPU between looks: with more runnable threads
+ * The poller yields the CPU between looks: with more runnable threads
  * than CPUs (the job's thread and two workers on two vCPUs) the thread it
  * waits for may be queued behind it on its own CPU, and sched_yield()
  * hands that CPU over; with nobody else runnable it costs one system call.
- * The floor is 16 us, not less, because a sleep and its wake-up cost more
- * than that here.
  */
-#define COOP_SPIN_MIN_NS	16000
+#define COOP_SPIN_MIN_NS	1000
 #define COOP_SPIN_MAX_NS	64000
+/*
+ * The cap is never below this: a sleep and its wake-up also cost the two
+ * threads CPU (two system calls and two context switches, ~1.5 us in a
+ * futex ping-pong here), so a wait this short is cheaper polled even where
+ * wake-ups are fast.
+ */
+#define COOP_SPIN_CAP_MIN_NS	4000
 
 struct coop_spin {
 	int64_t ns;
+	const struct coop_event *ev;	/* whose wake-up latency caps the budget */
 };
 
-void coop_spin_init(struct coop_spin *s);
+void coop_spin_init(struct coop_spin *s, const struct coop_event *ev);
+/*
+ * The most a poll may last: @ev's wake-up latency, within
+ * [COOP_SPIN_CAP_MIN_NS, COOP_SPIN_MAX_NS].
+ */
+int64_t coop_spin_cap(const struct coop_event *ev);
 /*
  * Spin until @ready(@arg) or the budget runs out, then adapt the budget.
  * Returns true when @ready was seen.

@@ -13,6 +13,7 @@
 #include <linux/ioprio.h>
 #include <linux/prctl.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "engines/coop/pool_int.h"
@@ -25,6 +26,31 @@ static uint64_t now_ns(void)
 	/* vDSO clock_gettime: no syscall and no TLS on success. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Publish this thread's CPU time for the job's thread (pool.h,
+ * coop_pool_worker_cpu()).  getrusage(RUSAGE_THREAD) costs a system call,
+ * so it runs when COOP_CPU_PUBLISH_NS passed since the last time, or
+ * COOP_CPU_IDLE_NS when the worker is about to wait (@idle), and at exit.
+ */
+static void publish_cpu(struct coop_worker *w, bool idle, bool force)
+{
+	uint64_t now = now_ns(), since = now - w->cpu_pub_ns;
+	struct rusage ru;
+
+	if (!force && since < (idle ? COOP_CPU_IDLE_NS : COOP_CPU_PUBLISH_NS))
+		return;
+	w->cpu_pub_ns = now;
+	if (coop_sys(SYS_getrusage, RUSAGE_THREAD, &ru))
+		return;
+	atomic_store_explicit(&w->cpu_usr_us,
+			      (uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->cpu_sys_us,
+			      (uint64_t)ru.ru_stime.tv_sec * 1000000 + (uint64_t)ru.ru_stime.tv_usec,
+			      memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->p->cpu_gen, 1, memory_order_release);
 }
 
 static int part_fd(const struct coop_worker *w, const struct coop_part *part)
@@ -195,6 +221,7 @@ static void run_psync(struct coop_worker *w)
 		part = take(w, false);
 		if (!part) {
 			flush_wake(w);
+			publish_cpu(w, true, false);
 			part = take(w, true);
 			if (!part)
 				break;
@@ -205,6 +232,8 @@ static void run_psync(struct coop_worker *w)
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
 		finish(w, part, res, t < COOP_DEFER_NS && w->owed < COOP_DEFER_MAX);
+		if (t0 - w->cpu_pub_ns >= COOP_CPU_PUBLISH_NS)
+			publish_cpu(w, false, false);
 	}
 	flush_wake(w);
 }
@@ -272,7 +301,15 @@ static void run_uring(struct coop_worker *w)
 	uint64_t busy_since = 0;
 	int ret, broken = 0;
 
+	/* Become the ring's single issuer (pool.c, setup_rings()). */
+	if (w->ring_flags & IORING_SETUP_R_DISABLED)
+		broken = (int)coop_sys(SYS_io_uring_register, w->ring.ring_fd,
+				       IORING_REGISTER_ENABLE_RINGS, NULL, 0);
 	for (;;) {
+		if (!inflight)
+			publish_cpu(w, true, false);
+		else
+			publish_cpu(w, false, false);
 		/* Sleep for work only when nothing is in flight. */
 		while (inflight < w->ring_cap) {
 			part = take(w, inflight == 0);
@@ -329,6 +366,7 @@ int coop_worker_main(void *arg)
 		run_uring(w);
 	else
 		run_psync(w);
+	publish_cpu(w, true, true);
 	w->st.ioprio = (int)coop_sys(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0);
 	return 0;
 }

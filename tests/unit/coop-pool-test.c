@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ioprio.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,26 +476,78 @@ static bool spin_until(struct coop_spin *s, atomic_uint *ctr, unsigned int want)
 	return coop_spin_while(s, coop_count_reached, &g);
 }
 
-/* A spin that sees its count doubles the next budget, one that runs out halves it. */
+struct sleeper {
+	struct coop_event *ev;
+	unsigned int seen;
+	int64_t lat;
+};
+
+static void *sleeper_body(void *arg)
+{
+	struct sleeper *sl = arg;
+
+	sl->lat = coop_event_wait(sl->ev, sl->seen, -1);
+	return NULL;
+}
+
+/*
+ * A spin that sees its count doubles the next budget, one that runs out
+ * halves it; the cap is the event's measured wake-up latency, within
+ * [COOP_SPIN_MIN_NS, COOP_SPIN_MAX_NS]; a woken sleeper measures it.
+ */
 static void test_spin_budget(void)
 {
+	struct coop_event ev;
 	struct coop_spin s;
+	struct sleeper sl;
 	atomic_uint ctr;
+	pthread_t t;
 	int i;
 
-	coop_spin_init(&s);
+	coop_event_init(&ev);
+	CHECK(coop_event_latency(&ev) == COOP_WAKE_LAT_INIT_NS, "event: initial latency");
+	coop_spin_init(&s, &ev);
 	atomic_init(&ctr, 3);
 	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: starts at the minimum");
 	CHECK(spin_until(&s, &ctr, 3), "spin: count already reached");
 	CHECK(s.ns == 2 * COOP_SPIN_MIN_NS, "spin: success doubles the budget");
 	for (i = 0; i < 20; i++)
 		spin_until(&s, &ctr, 1);
-	CHECK(s.ns == COOP_SPIN_MAX_NS, "spin: capped at the maximum");
+	CHECK(s.ns == COOP_WAKE_LAT_INIT_NS, "spin: capped at the wake-up latency (%lld)",
+	      (long long)s.ns);
+	atomic_store(&ev.lat_ns, 1000000000);
+	for (i = 0; i < 20; i++)
+		spin_until(&s, &ctr, 1);
+	CHECK(s.ns == COOP_SPIN_MAX_NS, "spin: never beyond the maximum (%lld)", (long long)s.ns);
 	CHECK(!spin_until(&s, &ctr, 4), "spin: runs out when never reached");
 	CHECK(s.ns == COOP_SPIN_MAX_NS / 2, "spin: running out halves the budget");
 	for (i = 0; i < 20; i++)
 		spin_until(&s, &ctr, 4);
 	CHECK(s.ns == COOP_SPIN_MIN_NS, "spin: floored at the minimum");
+	atomic_store(&ev.lat_ns, 6000);
+	for (i = 0; i < 20; i++)
+		spin_until(&s, &ctr, 1);
+	CHECK(s.ns == 6000, "spin: a faster wake-up lowers the cap (%lld)", (long long)s.ns);
+	atomic_store(&ev.lat_ns, 10);
+	CHECK(coop_spin_cap(&ev) == COOP_SPIN_CAP_MIN_NS, "spin: cap floored (%lld)",
+	      (long long)coop_spin_cap(&ev));
+
+	/* A timed-out sleep measures nothing. */
+	atomic_store(&ev.lat_ns, COOP_WAKE_LAT_INIT_NS);
+	CHECK(coop_event_wait(&ev, coop_event_get(&ev), 1000000) == -1, "event: timeout");
+	CHECK(coop_event_latency(&ev) == COOP_WAKE_LAT_INIT_NS, "event: timeout leaves the latency");
+	/* A woken sleeper folds its wake-up latency in. */
+	sl.ev = &ev;
+	sl.seen = coop_event_get(&ev);
+	sl.lat = -2;
+	CHECK(pthread_create(&t, NULL, sleeper_body, &sl) == 0, "pthread_create");
+	usleep(20000);
+	coop_event_wake(&ev, 1);
+	pthread_join(t, NULL);
+	CHECK(sl.lat >= 0 && sl.lat < 10000000, "event: wake-up latency %lld", (long long)sl.lat);
+	CHECK(sl.lat < 0 || coop_event_latency(&ev) ==
+	      COOP_WAKE_LAT_INIT_NS + (sl.lat - COOP_WAKE_LAT_INIT_NS) / 8,
+	      "event: latency folded 1/8 (%lld)", (long long)coop_event_latency(&ev));
 }
 
 int main(int argc, char **argv)
