@@ -8,6 +8,7 @@ coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_si
 	engines/coop/readahead.c engines/coop/sync.c \
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
+coop_SRCS += engines/coop/order.c
 
 TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
 	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
@@ -26,5 +27,6 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
 	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
+tests/unit/coop-pool-test_SRCS += engines/coop/order.c
 
 BENCHES += tests/bench/coop-vs-psync.sh
