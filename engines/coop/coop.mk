@@ -30,3 +30,7 @@ tests/unit/coop-pool-test_LIBS := -luring -lpthread
 tests/unit/coop-pool-test_SRCS += engines/coop/order.c
 
 BENCHES += tests/bench/coop-vs-psync.sh
+TESTS += tests/engines/coop-sync-errors.sh
+SAN_TESTS += tests/engines/coop-sync-errors.sh
+TESTS += tests/engines/coop-order.sh
+SAN_TESTS += tests/engines/coop-order.sh
