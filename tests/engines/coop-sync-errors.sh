@@ -4,8 +4,8 @@
 # Sync-class commands report their errors.  On a loop device whose
 # writeback fails (lib-coop.sh, coop_failing_loop), buffered writes
 # succeed and the fsync/fdatasync that writes them back returns EIO.
-# fio's psync reports it; so must coop, for end_fsync=1, fsync=N and
-# fdatasync=N, with the psync and uring backends, 1, 2 and 5 workers and
+# fio's psync reports it; so must coop, for end_fsync=1, fsync=N,
+# fdatasync=N and sync_file_range=N with wait_after, with the psync and uring backends, 1, 2 and 5 workers and
 # both coop_fd modes: the job's error is EIO (5) and fio exits nonzero.
 # (fio 3.33 ignores the error of a sync it reaps through getevents(), so
 # coop completes syncs in queue(); see engines/coop/README.md.)
@@ -14,7 +14,7 @@ source "$TOP/tests/engines/lib-coop.sh"
 need_root
 need_cmd losetup "$JQ"
 
-dev=$(coop_failing_loop 256)
+dev=$(coop_failing_loop 512)
 mode=
 coop_is_tsan && mode=--thread
 n=0
@@ -38,7 +38,8 @@ job() {
 	fi
 }
 
-for sync in --end_fsync=1 --fsync=1 --fdatasync=4; do
+for sync in --end_fsync=1 --fsync=1 --fdatasync=4 \
+	--sync_file_range=wait_before,write,wait_after:4; do
 	# The device fails as it should: fio's own synchronous engine sees it.
 	job --ioengine=psync "$sync"
 	assert_eq "psync engine $sync" 5 "$err"
