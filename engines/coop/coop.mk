@@ -8,6 +8,7 @@ coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_si
 	engines/coop/readahead.c engines/coop/sync.c engines/common/uring.c \
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
+coop_SRCS += engines/coop/order.c
 
 TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
 	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
@@ -27,7 +28,12 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.
 	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c \
 	engines/common/uring.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
+tests/unit/coop-pool-test_SRCS += engines/coop/order.c
 
 TESTS += tests/engines/coop-cpu.sh
 
 BENCHES += tests/bench/coop-vs-psync.sh
+TESTS += tests/engines/coop-sync-errors.sh
+SAN_TESTS += tests/engines/coop-sync-errors.sh
+TESTS += tests/engines/coop-order.sh
+SAN_TESTS += tests/engines/coop-order.sh

@@ -102,6 +102,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	atomic_init(&p->done.waiting, 0);
 	coop_event_init(&p->done.ev);
 	p->wait_avg_ns = 0;
+	coop_order_init(&p->order);
 	atomic_init(&p->max_started, 0);
 	atomic_init(&p->cpu_gen, 0);
 	for (i = 0; i < COOP_RA_SLOTS; i++)
@@ -289,8 +290,11 @@ static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
 	coop_dispatch_push(&p->disp, part);
 }
 
+static void wait_taken(struct coop_pool *p, const struct coop_req *req);
+
 void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
 {
+	struct coop_req *blocker;
 	bool rw = req->op == COOP_OP_READ || req->op == COOP_OP_WRITE ||
 		  req->op == COOP_OP_TRIM;
 	unsigned int i, n;
@@ -305,6 +309,11 @@ void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
 	     req->op == COOP_OP_READ &&
 	     coop_ra_access(&req->file->ra, req->off, req->len, &ra_off, &ra_len);
 
+	/* Same blocks (or a sync): earlier conflicting requests first. */
+	while ((blocker = coop_order_blocker(&p->order, req)))
+		wait_taken(p, blocker);
+	coop_order_add(&p->order, req);
+	req->taken = false;
 	req->error = 0;
 	req->resid = 0;
 	coop_split_begin(&req->st, n);
@@ -351,6 +360,9 @@ static bool take_done(struct coop_pool *p)
 		next = req->done_next;
 		req->done_next = fifo;
 		fifo = req;
+		/* Done: what was ordered after it may start. */
+		req->taken = true;
+		coop_order_del(&p->order, req);
 	}
 	if (!fifo)
 		return false;
@@ -469,6 +481,41 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 		if (timeout_ns > 0 && mono_ns() >= deadline)
 			expired = true;
 	}
+}
+
+/*
+ * Wait until @req is done and taken off the completion stack (onto the
+ * ready list, where coop_pool_reap() finds it as usual).
+ */
+static void wait_taken(struct coop_pool *p, const struct coop_req *req)
+{
+	struct coop_count_goal goal = { .ctr = &p->done.ndone, .want = 1 };
+
+	/* Not folded into the mean wait: a sync may take milliseconds. */
+	while (!req->taken) {
+		if (take_done(p))
+			continue;
+		if (!coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
+			sleep_for(p, 1, 0);
+	}
+}
+
+void coop_pool_submit_wait(struct coop_pool *p, struct coop_req *req)
+{
+	struct coop_req *prev = NULL, *r;
+
+	coop_pool_submit(p, req);
+	wait_taken(p, req);
+	/* The caller has its result: take it off the ready list. */
+	for (r = p->ready_head; r != req; r = r->done_next)
+		prev = r;
+	if (prev)
+		prev->done_next = req->done_next;
+	else
+		p->ready_head = req->done_next;
+	if (p->ready_tail == req)
+		p->ready_tail = prev;
+	req->done_next = NULL;
 }
 
 unsigned int coop_pool_threads(const struct coop_pool *p)

@@ -18,6 +18,7 @@
 #ifndef PERFPACK_COOP_POOL_H
 #define PERFPACK_COOP_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,6 +89,8 @@ struct coop_req {
 	/* Private. */
 	struct coop_split_state st;
 	struct coop_req *done_next;
+	struct coop_req *order_prev, *order_next;	/* in flight (order.h) */
+	bool taken;		/* off the completion stack (job's thread) */
 	unsigned int maxparts;
 	struct coop_part parts[];
 };
@@ -120,8 +123,19 @@ void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf);
 struct coop_req *coop_req_alloc(struct coop_pool *p);
 void coop_req_free(struct coop_req *req);
 
-/* Queue @req to the workers. */
+/*
+ * Queue @req to the workers, once every earlier request it must be ordered
+ * after (order.h) has completed: until then the caller waits here.
+ */
 void coop_pool_submit(struct coop_pool *p, struct coop_req *req);
+
+/*
+ * Submit @req and wait for it: it is done, with req->error and req->resid
+ * set, when this returns, and it is never reaped.  Every earlier request
+ * it conflicts with (for a sync: all on its file) completed before it
+ * started; those are reaped as usual.
+ */
+void coop_pool_submit_wait(struct coop_pool *p, struct coop_req *req);
 
 /*
  * Reap between @min and @max completed requests into @out, waiting at

@@ -241,6 +241,19 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	req->len = io_u->xfer_buflen;
 	req->buf = io_u->xfer_buf;
 	req->cookie = io_u;
+	/*
+	 * fio 3.33 ignores io_u->error of a sync-class io_u it reaps through
+	 * getevents() (io_u.c, io_completed() returns before looking at it),
+	 * so a failed fsync queued here would be lost.  It does honour the
+	 * error of one completed in queue() (td_io_queue(), fio_io_sync(),
+	 * io_queue_event()), which is what psync and libaio do: wait here for
+	 * every request in flight on the file, then for the sync itself.
+	 */
+	if (ddir_sync(io_u->ddir)) {
+		coop_pool_submit_wait(j->pool, req);
+		io_u->error = req->error;
+		return FIO_Q_COMPLETED;
+	}
 	coop_pool_submit(j->pool, req);
 	return FIO_Q_QUEUED;
 }

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "engines/coop/order.h"
 #include "engines/coop/pool.h"
 #include "engines/coop/sync.h"
 
@@ -80,6 +81,7 @@ struct coop_pool {
 
 	/* The job's thread only. */
 	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
+	struct coop_order order;	/* submitted, not yet taken */
 	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));

@@ -58,3 +58,21 @@ coop_wait_workers() {
 coop_dev_stat() {
 	awk '{ print $1, $3 }' "/sys/block/$(basename "$1")/stat"
 }
+
+# coop_failing_loop SIZE_MB: a loop device whose writeback fails.  Its
+# backing file is sparse, on a 1 MiB tmpfs that a filler file has filled:
+# buffered writes to the device succeed (page cache), writing them back
+# fails in the loop driver (ENOSPC from tmpfs, EIO on the device), so
+# fsync/fdatasync return EIO and direct writes fail.  Prints the device.
+coop_failing_loop() {
+	local mnt dev
+	mnt=$(mktemp -d "$T/full.XXXXXX")
+	mount -t tmpfs -o size=1m tmpfs "$mnt" || fail "cannot mount a tmpfs on $mnt"
+	echo "$mnt" >>"$_pp_mounts"
+	truncate -s "${1}M" "$mnt/img" || fail "cannot create $mnt/img"
+	dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null	# until ENOSPC
+	[ "$(df --output=avail "$mnt" | tail -n 1)" -eq 0 ] || fail "$mnt is not full"
+	dev=$(losetup --find --show "$mnt/img") || fail "losetup failed for $mnt/img"
+	echo "$dev" >>"$_pp_loops"
+	echo "$dev"
+}

@@ -8,7 +8,8 @@
  *    budget (pure functions);
  * 2. data through every combination of dispatch x fd x split x backend x
  *    ioctx (shared only outside TSan), with read-back checks; residuals of
- *    short reads at EOF and the first error of a split request;
+ *    short reads at EOF and the first error of a split request; ordering
+ *    on the same blocks (write, trim, write, read chains) and syncs;
  * 3. io_context sharing through ioprio, asked of the workers' tids;
  * 4. a soak: 64 workers, 256 requests in flight, random reads and writes
  *    of 1..16 KiB split at 4 KiB, context readahead, every read checked
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engines/coop/order.h"
 #include "engines/coop/pool.h"
 
 #if defined(__SANITIZE_THREAD__)
@@ -402,6 +404,126 @@ static void test_resid_and_error(void)
 	coop_req_free(req);
 }
 
+/*
+ * Ordering on the same blocks (order.h): the conflict rule itself, then
+ * chains of write, trim, write, read of the same 16 KiB queued back to
+ * back to 16 workers: every read must see the second write.  A sync
+ * submitted with coop_pool_submit_wait() returns after everything queued
+ * before it on the file is done (reapable without waiting), and is itself
+ * never reaped.
+ */
+static void test_order(void)
+{
+	enum { REGIONS = 8, CHAIN = 4, ROUNDS = TSAN ? 40 : 200 };
+	struct coop_file f1, f2;
+	struct coop_req a = { .op = COOP_OP_WRITE, .file = &f1, .off = 4096, .len = 4096 };
+	struct coop_req b = a;
+	unsigned int be, round, r, k, n, i;
+
+	/* The rule. */
+	CHECK(coop_order_conflict(&a, &b), "order: write after write of the same block");
+	b.op = COOP_OP_READ;
+	CHECK(coop_order_conflict(&a, &b) && coop_order_conflict(&b, &a),
+	      "order: read after write, write after read");
+	a.op = COOP_OP_READ;
+	CHECK(!coop_order_conflict(&a, &b), "order: reads never wait for reads");
+	a.op = COOP_OP_TRIM;
+	b.off = 8192;
+	CHECK(!coop_order_conflict(&a, &b), "order: adjacent blocks do not conflict");
+	b.off = 8191;
+	CHECK(coop_order_conflict(&a, &b), "order: one byte of overlap conflicts");
+	b.file = &f2;
+	CHECK(!coop_order_conflict(&a, &b), "order: other files do not conflict");
+	b.file = &f1;
+	b.op = COOP_OP_SYNC;
+	b.off = b.len = 0;
+	CHECK(coop_order_conflict(&a, &b), "order: a sync waits for everything on its file");
+
+	for (be = 0; be < 2; be++) {
+		struct coop_pool_cfg cfg = {
+			.threads = 16, .split = 4096,
+			.backend = be ? COOP_BACKEND_URING : COOP_BACKEND_PSYNC,
+			.depth = REGIONS * CHAIN + 1, .max_len = MAXBLKS * BLK,
+		};
+		struct coop_req *req[REGIONS * CHAIN + 1], *done[REGIONS * CHAIN + 1];
+		struct coop_pool *p;
+		struct coop_file cf;
+		char err[256];
+		int fd;
+
+		if (coop_pool_create(&cfg, &p, err, sizeof(err))) {
+			CHECK(0, "order pool: %s", err);
+			continue;
+		}
+		fd = open(path, O_RDWR);
+		CHECK(!coop_pool_file_open(p, &cf, path, O_RDWR, fd, 0, err, sizeof(err)),
+		      "open: %s", err);
+		for (i = 0; i < REGIONS * CHAIN + 1; i++) {
+			req[i] = coop_req_alloc(p);
+			req[i]->buf = aligned_alloc(4096, MAXBLKS * BLK);
+			req[i]->file = &cf;
+		}
+		for (round = 0; round < ROUNDS; round++) {
+			uint32_t gen = 1000 + 2 * round;
+
+			for (r = 0; r < REGIONS; r++) {
+				uint32_t blk = r * 64 * MAXBLKS;
+				static const unsigned int op[CHAIN] = {
+					COOP_OP_WRITE, COOP_OP_TRIM, COOP_OP_WRITE, COOP_OP_READ,
+				};
+
+				for (k = 0; k < CHAIN; k++) {
+					struct coop_req *q = req[r * CHAIN + k];
+
+					q->op = op[k];
+					q->off = (uint64_t)blk * BLK;
+					q->len = MAXBLKS * BLK;
+					for (i = 0; i < MAXBLKS && q->op == COOP_OP_WRITE; i++)
+						fill((char *)q->buf + i * BLK, blk + i, gen + k / 2);
+					coop_pool_submit(p, q);
+				}
+			}
+			if (round % 4 == 3) {
+				/* A barrier: all of the above is done when it returns. */
+				req[REGIONS * CHAIN]->op = COOP_OP_SYNC;
+				req[REGIONS * CHAIN]->off = req[REGIONS * CHAIN]->len = 0;
+				coop_pool_submit_wait(p, req[REGIONS * CHAIN]);
+				CHECK(req[REGIONS * CHAIN]->error == 0, "fsync: error %d",
+				      req[REGIONS * CHAIN]->error);
+				n = coop_pool_reap(p, 0, REGIONS * CHAIN + 1, 0, done);
+				CHECK(n == REGIONS * CHAIN, "after a sync: %u of %u requests done",
+				      n, REGIONS * CHAIN);
+			} else {
+				n = coop_pool_reap(p, REGIONS * CHAIN, REGIONS * CHAIN + 1, -1, done);
+			}
+			while (n < REGIONS * CHAIN)
+				n += coop_pool_reap(p, 1, REGIONS * CHAIN + 1 - n, -1, done + n);
+			for (i = 0; i < n; i++)
+				CHECK(done[i] != req[REGIONS * CHAIN], "a waited-for sync was reaped");
+			for (r = 0; r < REGIONS; r++) {
+				struct coop_req *q = req[r * CHAIN + CHAIN - 1];
+				uint32_t blk = r * 64 * MAXBLKS;
+
+				CHECK(q->error == 0, "read: error %d", q->error);
+				for (i = 0; i < MAXBLKS; i++) {
+					CHECK(check_blk((char *)q->buf + i * BLK, blk + i, gen + 1),
+					      "%s: round %u, block %u: the read did not see write, trim, write in order",
+					      be ? "uring" : "psync", round, blk + i);
+					blkstate[blk + i].gen = gen + 1;
+				}
+			}
+		}
+		coop_pool_stop(p);
+		coop_pool_file_close(p, &cf);
+		coop_pool_destroy(p);
+		close(fd);
+		for (i = 0; i < REGIONS * CHAIN + 1; i++) {
+			free(req[i]->buf);
+			coop_req_free(req[i]);
+		}
+	}
+}
+
 /* --- 3. io_context sharing --------------------------------------------- */
 
 static void test_ioprio(void)
@@ -567,6 +689,8 @@ int main(int argc, char **argv)
 	test_combinations();
 	printf("combinations: %d failures\n", failures);
 	test_resid_and_error();
+	test_order();
+	printf("order: %d failures\n", failures);
 	test_ioprio();
 	soak(secs);
 	unlink(path);
