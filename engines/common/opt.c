@@ -40,3 +40,17 @@ int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
 	*dst = (unsigned int)v;
 	return 0;
 }
+
+int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
+		      unsigned int min, unsigned int max, unsigned int *dst,
+		      unsigned int *refused)
+{
+	if (v < min || v > max) {
+		pp_err(engine, "%s=%lld: must be between %u and %u", name,
+		       (long long)v, min, max);
+		*refused = 1;
+		return 1;
+	}
+	*dst = (unsigned int)v;
+	return 0;
+}

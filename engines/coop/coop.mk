@@ -5,7 +5,7 @@ ENGINES += coop
 coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim.c \
 	engines/coop/pool.c engines/coop/worker.c engines/coop/thread.c \
 	engines/coop/stats.c engines/coop/dispatch.c engines/coop/split.c \
-	engines/coop/readahead.c engines/coop/sync.c engines/common/uring.c \
+	engines/coop/ctxra.c engines/coop/sync.c engines/common/uring.c \
 	$(wildcard engines/sim/*.c)
 coop_LIBS := -luring -lpthread
 
@@ -24,7 +24,7 @@ tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
 PROGS += tests/unit/coop-pool-test
 tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.c \
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
-	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c \
+	engines/coop/split.c engines/coop/ctxra.c engines/coop/sync.c \
 	engines/common/uring.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/coop/pool.h"	/* COOP_MIN_THREADS, COOP_MAX_THREADS */
 #include "engines/sim/params.h"
 
 void sim_params_default(struct sim_params *p)
@@ -60,7 +61,11 @@ const char *sim_ra_name(int r)
 
 int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 {
-	NEED(p->threads >= 1 && p->threads <= 1024, "coop_threads must be 1..1024");
+	if (p->threads < COOP_MIN_THREADS || p->threads > COOP_MAX_THREADS) {
+		snprintf(err, errlen, "coop_threads must be %u..%u",
+			 COOP_MIN_THREADS, COOP_MAX_THREADS);
+		return -1;
+	}
 	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
 	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
 	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");

@@ -7,11 +7,13 @@ SIM_SRCS := engines/sim/clock.c engines/sim/params.c engines/sim/pagecache.c \
 	engines/sim/sched_deadline.c engines/sim/sched_cfq.c engines/sim/disk.c \
 	engines/sim/link.c engines/sim/target.c engines/sim/client.c engines/sim/sim.c
 
-PROGS += tests/unit/simrun
-tests/unit/simrun_SRCS := tests/unit/sim-run.c $(SIM_SRCS)
+# The model without fio, for calibration from a checkout (tools/README.md).
+PROGS += tools/simrun
+tools/simrun_SRCS := tools/simrun.c $(SIM_SRCS)
 
+# One program, one file per mechanism group (tests/unit/sim-test.h).
 PROGS += tests/unit/sim-test
-tests/unit/sim-test_SRCS := tests/unit/sim-test.c $(SIM_SRCS)
+tests/unit/sim-test_SRCS := $(sort $(wildcard tests/unit/sim-test*.c)) tests/unit/check.c $(SIM_SRCS)
 
 TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
 SAN_TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
