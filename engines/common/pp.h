@@ -47,8 +47,8 @@ int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
 		unsigned int *dst, unsigned int *refused);
 /*
  * The same with bounds @min..@max, refused as "NAME=V: must be between MIN
- * and MAX" (fio's own .minval/.maxval check would run first and print a
- * message without the engine's name).
+ * and MAX" (fio's own .minval/.maxval check would run before the callback
+ * and print a message without the engine's name).
  */
 int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
 		      unsigned int min, unsigned int max, unsigned int *dst,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The 2009 SCST testbed model: fio-independent library (linked into the coop
-# engine by coop's fragment via SIM_SRCS) + host tools/tests.
+# The 2009 SCST testbed model: fio-independent library (SIM_SRCS, linked into
+# the coop engine by engines/coop/coop.mk) + host tools/tests.
 SIM_SRCS := engines/sim/clock.c engines/sim/params.c engines/sim/pagecache.c \
 	engines/sim/rqlist.c engines/sim/elevator.c \
 	engines/sim/readahead.c engines/sim/blkq.c engines/sim/sched_noop.c \
