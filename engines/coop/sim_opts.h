@@ -63,7 +63,7 @@ struct sim_options {
 		.type = FIO_OPT_STR,					\
 		.off1 = offsetof(T, M.p.f),				\
 		.help = hlp,						\
-		.def = "cfq",						\
+		.def = SIM_SCHED_DEFAULT_NAME,				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_SCHEDS(SIM_FIO_POSVAL) },		\
