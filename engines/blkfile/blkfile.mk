@@ -27,3 +27,4 @@ TESTS += tests/engines/blkfile-readonly.sh
 TESTS += tests/engines/blkfile-stale-map.sh
 SAN_TESTS += tests/engines/blkfile-overrun.sh
 SAN_TESTS += tests/engines/blkfile-stale-map.sh
+TESTS += tests/engines/blkfile-flags.sh
