@@ -71,6 +71,9 @@ include $(sort $(wildcard tests/*.mk tests/*/*.mk))
 
 ENGINE_SOS := $(foreach e,$(ENGINES),$(B)/engines/fio-$(e).so)
 PROG_BINS := $(foreach p,$(PROGS),$(B)/$(p))
+# What users run: not the test programs (tests/) nor the developer tools
+# (tools/: they read the source tree, see tools/README.md).
+INSTALL_BINS := $(foreach p,$(filter-out tests/% tools/%,$(PROGS)),$(B)/$(p))
 
 .PHONY: all check check-default check-san bench demo install uninstall clean distclean help
 .DEFAULT_GOAL := all
@@ -136,7 +139,7 @@ MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 install: all
 	install -d $(LIBDIR) $(BINDIR) $(SHAREDIR)/profiles $(MANDIR)
 	install -m 0755 $(ENGINE_SOS) $(LIBDIR)/
-	install -m 0755 $(PROG_BINS) $(BINDIR)/
+	install -m 0755 $(INSTALL_BINS) $(BINDIR)/
 	install -m 0755 profiles/perfpack $(BINDIR)/perfpack
 	cp -R profiles/. $(SHAREDIR)/profiles/
 	rm -f $(SHAREDIR)/profiles/perfpack
@@ -144,7 +147,7 @@ install: all
 
 uninstall:
 	rm -f $(foreach e,$(ENGINES),$(LIBDIR)/fio-$(e).so)
-	rm -f $(foreach p,$(PROGS),$(BINDIR)/$(notdir $(p))) $(BINDIR)/perfpack
+	rm -f $(foreach p,$(INSTALL_BINS),$(BINDIR)/$(notdir $(p))) $(BINDIR)/perfpack
 	rm -f $(foreach m,$(MAN1),$(MANDIR)/$(notdir $(m)))
 	rm -rf $(SHAREDIR)
 

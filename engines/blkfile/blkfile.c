@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,6 +136,26 @@ static int bf_job_writes(struct thread_data *td)
 	return td_write(td) && !td->o.verify_only;
 }
 
+/*
+ * The flags that differ between the paths (a synchronous ->queue, or issue
+ * times set at commit), set as fio's own engines do when their flags depend
+ * on options (engines/null.c: td->io_ops->flags, then
+ * td_set_ioengine_flags()).  td->io_ops is the one table every blkfile job
+ * shares, so this path's bits are assigned, not or-ed (an io_uring job
+ * must not inherit FIO_SYNCIO from a sync job before it), and the copy
+ * into this job's td->flags happens under a lock so that two jobs'
+ * inits in --thread mode cannot swap their flags.
+ */
+static void bf_set_engine_flags(struct thread_data *td, unsigned int flags)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+	pthread_mutex_lock(&lock);
+	td->io_ops->flags = (td->io_ops->flags & ~BF_SUBMIT_FLAGS) | flags;
+	td_set_ioengine_flags(td);
+	pthread_mutex_unlock(&lock);
+}
+
 static int fio_blkfile_init(struct thread_data *td)
 {
 	struct blkfile_options *o = td->eo;
@@ -162,17 +183,12 @@ static int fio_blkfile_init(struct thread_data *td)
 	bd->sub = o->submit == BF_SUBMIT_URING ? &bf_submit_uring : &bf_submit_sync;
 	td->io_ops_data = bd;
 
-	/*
-	 * One ops table serves both paths, so the flags that differ (a
-	 * synchronous ->queue, or issue times set at commit) go into this
-	 * job's copy rather than into the shared table.
-	 */
-	td->flags |= (unsigned long long)bd->sub->flags << TD_ENG_FLAG_SHIFT;
+	bf_set_engine_flags(td, bd->sub->flags);
 
-	ret = bd->sub->init(td, o);
+	ret = bd->sub->init(td, o, &bd->priv);
 	if (ret) {
 		/* a failed init may have set up part of its state */
-		bd->sub->cleanup(td);
+		bd->sub->cleanup(td, bd->priv);
 		td->io_ops_data = NULL;
 		free(bd);
 		return 1;
@@ -184,7 +200,7 @@ static int fio_blkfile_post_init(struct thread_data *td)
 {
 	struct bf_data *bd = td->io_ops_data;
 
-	return bd->sub->post_init ? bd->sub->post_init(td) : 0;
+	return bd->sub->post_init ? bd->sub->post_init(td, bd->priv) : 0;
 }
 
 static void fio_blkfile_cleanup(struct thread_data *td)
@@ -193,7 +209,7 @@ static void fio_blkfile_cleanup(struct thread_data *td)
 
 	if (!bd)
 		return;
-	bd->sub->cleanup(td);
+	bd->sub->cleanup(td, bd->priv);
 	free(bd);
 	td->io_ops_data = NULL;
 }
@@ -202,7 +218,7 @@ static int fio_blkfile_io_u_init(struct thread_data *td, struct io_u *io_u)
 {
 	struct bf_data *bd = td->io_ops_data;
 
-	return bd->sub->io_u_init ? bd->sub->io_u_init(td, io_u) : 0;
+	return bd->sub->io_u_init ? bd->sub->io_u_init(td, bd->priv, io_u) : 0;
 }
 
 static void fio_blkfile_io_u_free(struct thread_data *td, struct io_u *io_u)
@@ -210,7 +226,7 @@ static void fio_blkfile_io_u_free(struct thread_data *td, struct io_u *io_u)
 	struct bf_data *bd = td->io_ops_data;
 
 	if (bd && bd->sub->io_u_free)
-		bd->sub->io_u_free(td, io_u);
+		bd->sub->io_u_free(td, bd->priv, io_u);
 }
 
 static int bf_authorize(struct thread_data *td, struct io_u *io_u);
@@ -231,14 +247,14 @@ static enum fio_q_status fio_blkfile_queue(struct thread_data *td,
 			return FIO_Q_COMPLETED;
 		}
 	}
-	return bd->sub->queue(td, io_u);
+	return bd->sub->queue(td, bd->priv, io_u);
 }
 
 static int fio_blkfile_commit(struct thread_data *td)
 {
 	struct bf_data *bd = td->io_ops_data;
 
-	return bd->sub->commit ? bd->sub->commit(td) : 0;
+	return bd->sub->commit ? bd->sub->commit(td, bd->priv) : 0;
 }
 
 static int fio_blkfile_getevents(struct thread_data *td, unsigned int min,
@@ -246,14 +262,14 @@ static int fio_blkfile_getevents(struct thread_data *td, unsigned int min,
 {
 	struct bf_data *bd = td->io_ops_data;
 
-	return bd->sub->getevents ? bd->sub->getevents(td, min, max, t) : 0;
+	return bd->sub->getevents ? bd->sub->getevents(td, bd->priv, min, max, t) : 0;
 }
 
 static struct io_u *fio_blkfile_event(struct thread_data *td, int ev)
 {
 	struct bf_data *bd = td->io_ops_data;
 
-	return bd->sub->event ? bd->sub->event(td, ev) : NULL;
+	return bd->sub->event ? bd->sub->event(td, bd->priv, ev) : NULL;
 }
 
 /* Log "blkfile: FILE: WHY" and fail the job with @err. */
@@ -494,7 +510,7 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 		ret = open_bdev_of_file(td, f, bf);
 	}
 	if (!ret && bd && bd->sub->file_opened)
-		ret = bd->sub->file_opened(td, f);
+		ret = bd->sub->file_opened(td, bd->priv, f);
 	if (ret) {
 		bf_file_free(td, f, bf);
 		return 1;
@@ -511,7 +527,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 	if (!bf)
 		return generic_close_file(td, f);
 	if (bd && bd->sub->file_closing)
-		bd->sub->file_closing(td, f);
+		bd->sub->file_closing(td, bd->priv, f);
 	if (!bf->identity && !bf->failed) {
 		char why[PATH_MAX + 1024];
 		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));

@@ -65,23 +65,32 @@ static inline uint64_t bf_piece(const struct bf_file *bf, uint64_t off,
 	return bf_map_resolve(&bf->auth.map, off, len, dev_off);
 }
 
-/* The submission paths.  *priv is the path's per-job state. */
+/*
+ * The submission paths, behind hooks of the same convention as coop's
+ * backends (engines/coop/backend.h): init() allocates the path's per-job
+ * state in *priv, every other hook gets it back as @priv.  init() may
+ * leave part of its state in *priv when it fails; cleanup() frees it.
+ */
 struct bf_submit_ops {
-	int (*init)(struct thread_data *td, struct blkfile_options *o);
-	int (*post_init)(struct thread_data *td);
-	int (*io_u_init)(struct thread_data *td, struct io_u *io_u);
-	void (*io_u_free)(struct thread_data *td, struct io_u *io_u);
-	enum fio_q_status (*queue)(struct thread_data *td, struct io_u *io_u);
-	int (*commit)(struct thread_data *td);
-	int (*getevents)(struct thread_data *td, unsigned int min,
+	/* 0, or 1 after td_verror() */
+	int (*init)(struct thread_data *td, struct blkfile_options *o, void **priv);
+	int (*post_init)(struct thread_data *td, void *priv);
+	int (*io_u_init)(struct thread_data *td, void *priv, struct io_u *io_u);
+	void (*io_u_free)(struct thread_data *td, void *priv, struct io_u *io_u);
+	enum fio_q_status (*queue)(struct thread_data *td, void *priv, struct io_u *io_u);
+	int (*commit)(struct thread_data *td, void *priv);
+	int (*getevents)(struct thread_data *td, void *priv, unsigned int min,
 			 unsigned int max, const struct timespec *t);
-	struct io_u *(*event)(struct thread_data *td, int ev);
-	int (*file_opened)(struct thread_data *td, struct fio_file *f);
-	void (*file_closing)(struct thread_data *td, struct fio_file *f);
-	void (*cleanup)(struct thread_data *td);
-	/* fio engine flags this path needs in td->flags. */
+	struct io_u *(*event)(struct thread_data *td, void *priv, int ev);
+	int (*file_opened)(struct thread_data *td, void *priv, struct fio_file *f);
+	void (*file_closing)(struct thread_data *td, void *priv, struct fio_file *f);
+	void (*cleanup)(struct thread_data *td, void *priv);
+	/* fio engine flags this path needs (FIO_SYNCIO, ...; see BF_SUBMIT_FLAGS) */
 	unsigned int flags;
 };
+
+/* Every flag a path's .flags may hold: blkfile.c sets these per job. */
+#define BF_SUBMIT_FLAGS	(FIO_SYNCIO | FIO_ASYNCIO_SETS_ISSUE_TIME | FIO_NO_OFFLOAD)
 
 extern const struct bf_submit_ops bf_submit_sync;	/* submit_sync.c */
 extern const struct bf_submit_ops bf_submit_uring;	/* submit_uring.c */
@@ -89,7 +98,7 @@ extern const struct bf_submit_ops bf_submit_uring;	/* submit_uring.c */
 /* Per job (td->io_ops_data). */
 struct bf_data {
 	const struct bf_submit_ops *sub;
-	void *sub_priv;
+	void *priv;		/* the path's own state (sub->init) */
 };
 
 /* Record a completed piece-wise transfer of @done bytes (or -errno) in @io_u. */

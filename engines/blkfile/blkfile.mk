@@ -14,7 +14,7 @@ TESTS += tests/engines/blkfile-verify.sh tests/engines/blkfile-bdev-write.sh \
 	tests/engines/blkfile-btrfs.sh
 
 PROGS += tests/unit/blkfile-map-test
-tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c engines/blkfile/fiemap.c \
+tests/unit/blkfile-map-test_SRCS := tests/unit/blkfile-map.c tests/unit/check.c engines/blkfile/fiemap.c \
 	engines/blkfile/bdev.c engines/blkfile/btrfs.c engines/common/blkdev.c \
 	engines/blkfile/authority.c
 TESTS += tests/unit/blkfile-map.sh
@@ -27,3 +27,4 @@ TESTS += tests/engines/blkfile-readonly.sh
 TESTS += tests/engines/blkfile-stale-map.sh
 SAN_TESTS += tests/engines/blkfile-overrun.sh
 SAN_TESTS += tests/engines/blkfile-stale-map.sh
+TESTS += tests/engines/blkfile-flags.sh

@@ -11,16 +11,18 @@
 #include "fio.h"
 #include "engines/blkfile/blkfile.h"
 
-static int sync_init(struct thread_data *td, struct blkfile_options *o)
+static int sync_init(struct thread_data *td, struct blkfile_options *o, void **priv)
 {
 	(void)td;
 	(void)o;
+	*priv = NULL;		/* no state of its own */
 	return 0;
 }
 
-static void sync_cleanup(struct thread_data *td)
+static void sync_cleanup(struct thread_data *td, void *priv)
 {
 	(void)td;
+	(void)priv;
 }
 
 static ssize_t xfer(const struct io_u *io_u, int fd, void *buf, size_t len,
@@ -31,13 +33,16 @@ static ssize_t xfer(const struct io_u *io_u, int fd, void *buf, size_t len,
 	return pwrite(fd, buf, len, dev_off);
 }
 
-static enum fio_q_status sync_queue(struct thread_data *td, struct io_u *io_u)
+static enum fio_q_status sync_queue(struct thread_data *td, void *priv,
+				    struct io_u *io_u)
 {
 	struct fio_file *f = io_u->file;
 	struct bf_file *bf = FILE_ENG_DATA(f);
 	uint64_t off = io_u->offset, left = io_u->xfer_buflen, dev_off, n;
 	char *buf = io_u->xfer_buf;
 	long long done = 0;
+
+	(void)priv;
 	ssize_t ret;
 	int err = 0;
 

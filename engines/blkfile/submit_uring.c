@@ -39,16 +39,8 @@ struct ur_data {
 	int fixedbufs, files;
 };
 
-static struct ur_data *ur_of(struct thread_data *td)
+static int uring_init(struct thread_data *td, struct blkfile_options *o, void **priv)
 {
-	struct bf_data *bd = td->io_ops_data;
-
-	return bd->sub_priv;
-}
-
-static int uring_init(struct thread_data *td, struct blkfile_options *o)
-{
-	struct bf_data *bd = td->io_ops_data;
 	struct ur_data *ur;
 	unsigned int depth = td->o.iodepth ? td->o.iodepth : 1;
 	int ret;
@@ -63,7 +55,7 @@ static int uring_init(struct thread_data *td, struct blkfile_options *o)
 	ur->io_us = calloc(depth, sizeof(*ur->io_us));
 	ur->queued = calloc(depth, sizeof(*ur->queued));
 	ur->events = calloc(depth, sizeof(*ur->events));
-	bd->sub_priv = ur;
+	*priv = ur;
 	if (!ur->st || !ur->io_us || !ur->queued || !ur->events)
 		goto nomem;
 
@@ -91,9 +83,9 @@ nomem:
 	return 1;
 }
 
-static void uring_cleanup(struct thread_data *td)
+static void uring_cleanup(struct thread_data *td, void *priv)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 
 	if (!ur)
 		return;
@@ -104,12 +96,11 @@ static void uring_cleanup(struct thread_data *td)
 	free(ur->queued);
 	free(ur->events);
 	free(ur);
-	((struct bf_data *)td->io_ops_data)->sub_priv = NULL;
 }
 
-static int uring_io_u_init(struct thread_data *td, struct io_u *io_u)
+static int uring_io_u_init(struct thread_data *td, void *priv, struct io_u *io_u)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 
 	if (io_u->index >= ur->depth) {
 		td_verror(td, EINVAL, "blkfile: io_u index beyond iodepth");
@@ -119,9 +110,9 @@ static int uring_io_u_init(struct thread_data *td, struct io_u *io_u)
 	return 0;
 }
 
-static int uring_post_init(struct thread_data *td)
+static int uring_post_init(struct thread_data *td, void *priv)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	unsigned int i, nfiles = td->o.nr_files ? td->o.nr_files : 1;
 	int ret;
 
@@ -166,9 +157,9 @@ static int uring_post_init(struct thread_data *td)
 	return 0;
 }
 
-static int uring_file_opened(struct thread_data *td, struct fio_file *f)
+static int uring_file_opened(struct thread_data *td, void *priv, struct fio_file *f)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	int ret;
 
 	if (!ur->files)
@@ -182,11 +173,12 @@ static int uring_file_opened(struct thread_data *td, struct fio_file *f)
 	return 0;
 }
 
-static void uring_file_closing(struct thread_data *td, struct fio_file *f)
+static void uring_file_closing(struct thread_data *td, void *priv, struct fio_file *f)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	int none = -1;
 
+	(void)td;
 	if (ur && ur->files)
 		io_uring_register_files_update(&ur->ring, f->fileno, &none, 1);
 }
@@ -223,9 +215,10 @@ static void prep_piece(struct ur_data *ur, struct io_uring_sqe *sqe,
 	io_uring_sqe_set_data(sqe, io_u);
 }
 
-static enum fio_q_status uring_queue(struct thread_data *td, struct io_u *io_u)
+static enum fio_q_status uring_queue(struct thread_data *td, void *priv,
+				     struct io_u *io_u)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
 	struct ur_iou *st = &ur->st[io_u->index];
 	uint64_t off = io_u->offset, left = io_u->xfer_buflen, dev_off, n;
@@ -269,9 +262,9 @@ static enum fio_q_status uring_queue(struct thread_data *td, struct io_u *io_u)
 	return FIO_Q_QUEUED;
 }
 
-static int uring_commit(struct thread_data *td)
+static int uring_commit(struct thread_data *td, void *priv)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	struct timespec now;
 	unsigned int i;
 	int ret;
@@ -299,10 +292,10 @@ static int uring_commit(struct thread_data *td)
 	return 0;
 }
 
-static int uring_getevents(struct thread_data *td, unsigned int min,
+static int uring_getevents(struct thread_data *td, void *priv, unsigned int min,
 			   unsigned int max, const struct timespec *t)
 {
-	struct ur_data *ur = ur_of(td);
+	struct ur_data *ur = priv;
 	struct io_uring_cqe *cqe;
 	struct io_u *io_u;
 	struct ur_iou *st;
@@ -340,9 +333,12 @@ static int uring_getevents(struct thread_data *td, unsigned int min,
 	return ur->nr_events;
 }
 
-static struct io_u *uring_event(struct thread_data *td, int ev)
+static struct io_u *uring_event(struct thread_data *td, void *priv, int ev)
 {
-	return ur_of(td)->events[ev];
+	struct ur_data *ur = priv;
+
+	(void)td;
+	return ur->events[ev];
 }
 
 const struct bf_submit_ops bf_submit_uring = {

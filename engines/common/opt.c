@@ -40,3 +40,21 @@ int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
 	*dst = (unsigned int)v;
 	return 0;
 }
+
+int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
+		      unsigned int min, unsigned int max, unsigned int *dst,
+		      unsigned int *refused)
+{
+	unsigned int u;
+
+	/* beyond 32 bits (or negative): pp_opt_uint()'s "out of range" */
+	if (pp_opt_uint(engine, name, v, &u, refused))
+		return 1;
+	if (u < min || u > max) {
+		pp_err(engine, "%s=%u: must be between %u and %u", name, u, min, max);
+		*refused = 1;
+		return 1;
+	}
+	*dst = u;
+	return 0;
+}

@@ -45,6 +45,14 @@ const char *pp_enum_name(const struct fio_option *opts, const char *optname,
  */
 int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
 		unsigned int *dst, unsigned int *refused);
+/*
+ * The same with bounds @min..@max, refused as "NAME=V: must be between MIN
+ * and MAX" (fio's own .minval/.maxval check would run before the callback
+ * and print a message without the engine's name).
+ */
+int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
+		      unsigned int min, unsigned int max, unsigned int *dst,
+		      unsigned int *refused);
 
 #define PP_UINT_OPT_CB(fn, engine, optname, T, member, refused)		\
 static int fn(void *data, unsigned long long *v)			\
@@ -53,5 +61,18 @@ static int fn(void *data, unsigned long long *v)			\
 									\
 	return pp_opt_uint((engine), (optname), *v, &o_->member, &o_->refused); \
 }
+
+#define PP_UINT_RANGE_OPT_CB(fn, engine, optname, T, member, refused, min, max) \
+static int fn(void *data, unsigned long long *v)			\
+{									\
+	T *o_ = data;							\
+									\
+	return pp_opt_uint_range((engine), (optname), *v, (min), (max),	\
+				 &o_->member, &o_->refused);		\
+}
+
+/* A macro's value as a string literal, for help texts: PP_STR(COOP_MAX_THREADS). */
+#define PP_STR_(s) #s
+#define PP_STR(s) PP_STR_(s)
 
 #endif

@@ -33,7 +33,7 @@ struct coop_backend_ops {
 	void (*close_file)(struct thread_data *td, void *priv, struct fio_file *f);
 };
 
-extern const struct coop_backend_ops coop_pool_backend;	/* pool.c: psync, uring */
+extern const struct coop_backend_ops coop_pool_backend;	/* pool_fio.c: psync, uring */
 extern const struct coop_backend_ops coop_sim_backend;	/* backend_sim.c */
 
 #endif

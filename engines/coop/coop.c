@@ -65,7 +65,8 @@ COOP_ENUM_CB(fd)
 COOP_ENUM_CB(ioctx)
 COOP_ENUM_CB(ra)
 COOP_ENUM_CB(backend)
-PP_UINT_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads, opt_refused)
+PP_UINT_RANGE_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads,
+		     opt_refused, COOP_MIN_THREADS, COOP_MAX_THREADS)
 PP_UINT_OPT_CB(ra_kb_cb, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
 PP_UINT_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, opt_refused)
 SIM_FIO_OPTION_CBS(struct coop_options, sim)
@@ -77,7 +78,9 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, threads),
 		.cb	= threads_cb,
-		.help	= "Worker threads in each job's pool, 1..1024 (SCST's default is 5)",
+		/* 5: scst_vdisk's num_threads default (the model's too) */
+		.help	= "Worker threads in each job's pool, " PP_STR(COOP_MIN_THREADS)
+			  ".." PP_STR(COOP_MAX_THREADS),
 		.def	= "5",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,

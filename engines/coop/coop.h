@@ -9,35 +9,12 @@
 #ifndef PERFPACK_COOP_H
 #define PERFPACK_COOP_H
 
-#include "engines/coop/dispatch.h"
-#include "engines/coop/readahead.h"
+#include "engines/coop/pool.h"
 #include "engines/coop/sim_opts.h"
-
-/* The most workers a pool may have (coop_threads). */
-#define COOP_MAX_THREADS	1024
-
-/* coop_fd= values. */
-enum coop_fd_mode {
-	COOP_FD_SHARED = 0,	/* every worker uses fio's open file */
-	COOP_FD_PER_THREAD,	/* each worker open()s the target itself */
-};
-
-/* coop_ioctx= values. */
-enum coop_ioctx_mode {
-	COOP_IOCTX_PRIVATE = 0,	/* pthreads: an io_context each */
-	COOP_IOCTX_SHARED,	/* clone(CLONE_IO): one io_context for the pool */
-};
-
-/* coop_backend= values. */
-enum coop_backend_kind {
-	COOP_BACKEND_PSYNC = 0,	/* workers call pread()/pwrite() */
-	COOP_BACKEND_URING,	/* each worker drives its own io_uring */
-	COOP_BACKEND_SIM,	/* the 2009 testbed model, engines/sim/ */
-};
 
 struct coop_options {
 	void *pad;		/* fio's option parser needs offset 0 unused */
-	unsigned int threads;	/* coop_threads: workers in the pool, 1..1024 */
+	unsigned int threads;	/* coop_threads: workers in the pool, COOP_MIN_THREADS..COOP_MAX_THREADS */
 	unsigned int dispatch;	/* coop_dispatch: enum coop_dispatch_mode */
 	unsigned int fd;	/* coop_fd: enum coop_fd_mode */
 	unsigned int ioctx;	/* coop_ioctx: enum coop_ioctx_mode */

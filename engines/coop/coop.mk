@@ -2,11 +2,12 @@
 # The coop engine: a pool of cooperating I/O threads serving one stream.
 # The model's sources (engines/sim/*.c) build into the same .so.
 ENGINES += coop
-coop_SRCS := engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim.c \
+# Recursive (=): SIM_SRCS is set by engines/sim/sim.mk, included after this.
+coop_SRCS = engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim.c \
 	engines/coop/pool.c engines/coop/worker.c engines/coop/thread.c \
 	engines/coop/stats.c engines/coop/dispatch.c engines/coop/split.c \
-	engines/coop/readahead.c engines/coop/sync.c engines/common/uring.c \
-	$(wildcard engines/sim/*.c)
+	engines/coop/ctxra.c engines/coop/sync.c engines/common/uring.c \
+	$(SIM_SRCS)
 coop_LIBS := -luring -lpthread
 coop_SRCS += engines/coop/order.c
 
@@ -25,7 +26,7 @@ tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
 PROGS += tests/unit/coop-pool-test
 tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.c \
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
-	engines/coop/split.c engines/coop/readahead.c engines/coop/sync.c \
+	engines/coop/split.c engines/coop/ctxra.c engines/coop/sync.c \
 	engines/common/uring.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
 tests/unit/coop-pool-test_SRCS += engines/coop/order.c

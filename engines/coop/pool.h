@@ -7,7 +7,7 @@
  *
  * The job's thread is the only producer: it submits requests (one per fio
  * io_u), which are split into parts (split.h) and queued to the workers
- * (dispatch.h); context readahead windows (readahead.h) are queued as extra
+ * (dispatch.h); context readahead windows (ctxra.h) are queued as extra
  * parts.  A worker executes a part with pread/pwrite (psync) or on its own
  * io_uring (uring); the worker finishing a request's last part puts it on
  * the completion list, which the job's thread reaps.
@@ -22,10 +22,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/coop/coop.h"
+#include "engines/coop/ctxra.h"
 #include "engines/coop/dispatch.h"
-#include "engines/coop/readahead.h"
 #include "engines/coop/split.h"
+
+/*
+ * How many workers a pool may have (coop_threads): the one place of the
+ * limit; coop.c's option callback, its help text and the model's
+ * sim_params_check() use these.
+ */
+#define COOP_MIN_THREADS	1
+#define COOP_MAX_THREADS	1024
+
+/* coop_fd= values (the order of the fio option's posval list). */
+enum coop_fd_mode {
+	COOP_FD_SHARED = 0,	/* every worker uses fio's open file */
+	COOP_FD_PER_THREAD,	/* each worker open()s the target itself */
+};
+
+/* coop_ioctx= values. */
+enum coop_ioctx_mode {
+	COOP_IOCTX_PRIVATE = 0,	/* pthreads: an io_context each */
+	COOP_IOCTX_SHARED,	/* clone(CLONE_IO): one io_context for the pool */
+};
+
+/* coop_backend= values. */
+enum coop_backend_kind {
+	COOP_BACKEND_PSYNC = 0,	/* workers call pread()/pwrite() */
+	COOP_BACKEND_URING,	/* each worker drives its own io_uring */
+	COOP_BACKEND_SIM,	/* the 2009 testbed model, engines/sim/ (not the pool) */
+};
 
 struct coop_pool;
 

@@ -12,6 +12,7 @@
 #include "engines/common/blkdev.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
+#include "engines/coop/coop.h"
 #include "engines/coop/pool.h"
 #include "engines/coop/stats.h"
 

@@ -25,9 +25,6 @@ struct sim_options {
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
 };
 
-#define SIM_OPT_STR_(s) #s
-#define SIM_OPT_STR(s) SIM_OPT_STR_(s)
-
 /*
  * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
  * unsigned int are refused, not wrapped, and set T's opt_refused).
@@ -52,7 +49,7 @@ struct sim_options {
 		.off1 = offsetof(T, M.p.f),				\
 		.cb = sim_opt_##f##_cb,					\
 		.help = hlp,						\
-		.def = SIM_OPT_STR(dv),				\
+		.def = PP_STR(dv),				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 	},
@@ -66,7 +63,7 @@ struct sim_options {
 		.type = FIO_OPT_STR,					\
 		.off1 = offsetof(T, M.p.f),				\
 		.help = hlp,						\
-		.def = "cfq",						\
+		.def = SIM_SCHED_DEFAULT_NAME,				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_SCHEDS(SIM_FIO_POSVAL) },		\

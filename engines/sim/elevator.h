@@ -27,8 +27,8 @@ struct elv_conf {
 	void *run_ctx;
 };
 
+/* An elevator's name is its SIM_SCHEDS entry (params.h), not a field here. */
 struct elv_ops {
-	const char *name;
 	/*
 	 * true: one elevator_dispatch_fn call moves requests until next()
 	 * returns NULL (2.6.29 cfq_dispatch_requests() loops over

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/coop/pool.h"	/* COOP_MIN_THREADS, COOP_MAX_THREADS */
 #include "engines/sim/params.h"
 
 void sim_params_default(struct sim_params *p)
@@ -17,11 +18,11 @@ void sim_params_default(struct sim_params *p)
 #define X(a, b, f, dv, help) p->f = dv;
 	SIM_UPARAMS(X, 0, 0)
 #undef X
-	p->client_sched = SIM_SCHED_CFQ;	/* Debian lenny default elevator */
+	p->client_sched = SIM_SCHED_DEFAULT;	/* Debian lenny default elevator */
 	p->threads = 5;			/* scst_vdisk num_threads default */
 	p->fd_shared = 0;		/* scst_vdisk: a struct file per thread */
 	p->server_ra = SIM_RA_CLASSIC;	/* 2.6.29 per-struct-file readahead */
-	p->sched = SIM_SCHED_CFQ;	/* the thread: CFQ on the target */
+	p->sched = SIM_SCHED_DEFAULT;	/* the thread: CFQ on the target */
 }
 
 #define SIM_ENUM_NAME(id, name, help) [id] = name,
@@ -60,7 +61,11 @@ const char *sim_ra_name(int r)
 
 int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 {
-	NEED(p->threads >= 1 && p->threads <= 1024, "coop_threads must be 1..1024");
+	if (p->threads < COOP_MIN_THREADS || p->threads > COOP_MAX_THREADS) {
+		snprintf(err, errlen, "coop_threads must be %u..%u",
+			 COOP_MIN_THREADS, COOP_MAX_THREADS);
+		return -1;
+	}
 	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
 	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
 	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");

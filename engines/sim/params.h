@@ -11,9 +11,15 @@
 
 #include "engines/sim/params_list.h"
 
-/* The I/O schedulers (id, sysfs name, one-line description), once. */
+/*
+ * The I/O schedulers (id, sysfs name, one-line description), once.  The
+ * default of both disks is CFQ (Debian lenny's elevator, the thread's
+ * target); SIM_SCHED_DEFAULT_NAME is the fio options' default string.
+ */
+#define SIM_SCHED_DEFAULT	SIM_SCHED_CFQ
+#define SIM_SCHED_DEFAULT_NAME	"cfq"
 #define SIM_SCHEDS(X)							\
-	X(SIM_SCHED_CFQ, "cfq", "CFQ of 2.6.29: a queue per io_context, idling")	\
+	X(SIM_SCHED_CFQ, SIM_SCHED_DEFAULT_NAME, "CFQ of 2.6.29: a queue per io_context, idling")	\
 	X(SIM_SCHED_DEADLINE, "deadline", "deadline: sorted batches + FIFO expiry")	\
 	X(SIM_SCHED_NOOP, "noop", "noop: FIFO with merging")
 #define SIM_ENUM_ID(id, name, help) id,

@@ -459,7 +459,6 @@ static void cfq_report(void *e, FILE *f)
 }
 
 const struct elv_ops elv_cfq_ops = {
-	.name		= "cfq",
 	.dispatch_batch	= true,
 	.init		= cfq_init,
 	.report		= cfq_report,

@@ -82,7 +82,6 @@ static void dl_free(void *e)
 }
 
 const struct elv_ops elv_deadline_ops = {
-	.name		= "deadline",
 	.init		= dl_init,
 	.add		= dl_add,
 	.next		= dl_next,

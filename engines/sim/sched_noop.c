@@ -55,7 +55,6 @@ static void noop_free(void *e)
 }
 
 const struct elv_ops elv_noop_ops = {
-	.name		= "noop",
 	.init		= noop_init,
 	.add		= noop_add,
 	.next		= noop_next,

@@ -5,7 +5,7 @@
 # reports CPU time per event, per application read, per iSCSI command and per
 # disk request.  (Through fio the matrix is bounded by pacing, not by this.)
 source "$TOP/tests/lib.sh"
-simrun=$B/tests/unit/simrun
+simrun=$B/tools/simrun
 [ -x "$simrun" ] || fail "$simrun not built"
 cases=$TOP/profiles/scst-coop/cases.tsv
 tot_ev=0 tot_s=0 tot_reads=0 tot_cmds=0 tot_disk=0

@@ -15,6 +15,14 @@ done
 [ -x "$root/usr/bin/perfpack" ] || fail "perfpack runner not installed"
 ls "$root/usr/share/perfpack/profiles/"*/ >/dev/null 2>&1 || fail "profiles not installed"
 "$root/usr/bin/fiotab" --help >/dev/null 2>&1 || fail "installed fiotab does not run"
+# Only what users run: no test program (tests/), no tree-bound tool (tools/).
+# A new user program is added here on purpose.
+for f in "$root"/usr/bin/*; do
+	case ${f##*/} in
+	fiotab | perfpack) ;;
+	*) fail "make install put ${f#$root} in bin: not a user program" ;;
+	esac
+done
 
 make -s -C "$TOP" uninstall DESTDIR="$root" PREFIX=/usr >"$T/uninstall.log" 2>&1 ||
 	fail "make uninstall failed: $(cat "$T/uninstall.log")"

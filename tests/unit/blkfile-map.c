@@ -21,18 +21,8 @@
 #include "engines/blkfile/authority.h"
 #include "engines/blkfile/bdev.h"
 #include "engines/blkfile/fiemap.h"
+#include "tests/unit/check.h"
 
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
-	} while (0)
 
 #define K 4096ULL
 
@@ -379,10 +369,8 @@ int main(void)
 	test_load();
 	test_authority();
 	test_same();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_exit("blkfile-map"))
 		return 1;
-	}
 	printf("blkfile-map: all checks passed\n");
 	return 0;
 }

@@ -21,18 +21,8 @@
 #include <unistd.h>
 
 #include "engines/common/uring.h"
+#include "tests/unit/check.h"
 
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			failures++;					\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-		}							\
-	} while (0)
 
 /* The fake kernel: flags it knows, the error it gives otherwise, calls seen. */
 static unsigned int known, tried[8];
@@ -199,7 +189,7 @@ int main(void)
 
 	test_fallback();
 	k = test_kernel();
-	if (failures)
+	if (check_exit("uring-setup"))
 		return 1;
 	return k;
 }

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Quick calibration with simrun (no fio): modeled vs published mean MB/s over
 # the 13 block sizes for cases 1-11.  Usage: sim-calib.sh [extra param=value...]
-top=$(cd "$(dirname "$0")/../.." && pwd)
-simrun=${SIMRUN:-$top/tests/unit/simrun}
+top=$(cd "$(dirname "$0")/.." && pwd)
+simrun=${SIMRUN:-$top/tools/simrun}
 iters=${ITERS:-1}
 grep -v '^#' "$top/profiles/scst-coop/cases.tsv" | while IFS=$'\t' read -r n opts; do
 	m=$($simrun --iters "$iters" $opts "$@" | awk '/^# mean/ {print $4}')

@@ -16,8 +16,8 @@
  * windows with readahead(2)/POSIX_FADV_WILLNEED, the model (engines/sim/)
  * feeds them to its page-cache model.
  */
-#ifndef PERFPACK_COOP_READAHEAD_H
-#define PERFPACK_COOP_READAHEAD_H
+#ifndef PERFPACK_COOP_CTXRA_H
+#define PERFPACK_COOP_CTXRA_H
 
 #include <stdbool.h>
 #include <stdint.h>

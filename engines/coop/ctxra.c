@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Stream detector and doubling window of coop_ra=context; see readahead.h.
+ * Stream detector and doubling window of coop_ra=context; see ctxra.h.
  */
-#include "engines/coop/readahead.h"
+#include "engines/coop/ctxra.h"
 
 #define COOP_RA_MIN_WINDOW	(16u << 10)
 

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The disk (service time, NCQ) and the link.
+ * (tests/unit/sim-test.h; run by tests/unit/sim-unit.sh).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/sim-test.h"
+
+/* ---- disk ----------------------------------------------------------- */
+
+static void test_disk(void)
+{
+	struct sim_params p;
+	struct disk d;
+	sim_ns t1, t2;
+
+	sim_params_default(&p);
+	disk_init(&d, &p);
+	/* 7200 rpm: 8333333 ns per turn; track = 90e6 * 8.333333 ms = 750000 bytes */
+	CHECK_EQ(d.rot_ns, 8333333);
+	CHECK_EQ(d.track_bytes, 749999);
+	/*
+	 * 128 KiB at 0 from t=0: 100 us command, no seek (same track), the
+	 * head is at angle 100 us, sector 0 at angle 0: wait 8333333 - 100000,
+	 * then 131072 B / 90 MB/s = 1456355 ns.
+	 */
+	t1 = disk_service(&d, 0, 0, 131072);
+	CHECK_EQ(t1, 100000 + 8233333 + 1456355);
+	/* the next 128 KiB right away: look-ahead is streaming, no rotation */
+	t2 = disk_service(&d, t1, 131072, 131072);
+	CHECK_EQ(t2, t1 + 1456355);
+	/* seek curve: within a track 0, full stroke = max */
+	CHECK_EQ(disk_seek_time(&d, 1000), 0);
+	CHECK_EQ(disk_seek_time(&d, d.capacity), 16000 * SIM_US);
+
+	/* without look-ahead, the same sequential request misses a turn */
+	p.disk_prefetch_kb = 0;
+	disk_init(&d, &p);
+	t1 = disk_service(&d, 0, 0, 131072);
+	t2 = disk_service(&d, t1, 131072, 131072);
+	CHECK(t2 - t1 > 7 * SIM_MS, "sequential without look-ahead took %" PRId64 " ns", t2 - t1);
+}
+
+/* ---- link ----------------------------------------------------------- */
+
+static void test_link(void)
+{
+	struct sim_params p;
+	struct link l;
+	sim_ns a, b;
+
+	sim_params_default(&p);
+	link_init(&l, &p);
+	CHECK_EQ(link_cmd(&l, 1000), 1000 + 50000);
+	/* 1 MiB at 117 MB/s = 8962188 ns on the wire, FIFO, + 50 us */
+	a = link_data(&l, 0, 1 << 20);
+	b = link_data(&l, 0, 1 << 20);
+	CHECK_EQ(a, 8962188 + 50000);
+	CHECK_EQ(b, 2 * 8962188 + 50000);
+}
+
+/*
+ * A queueing (NCQ) drive picks the command it can finish first.  Noop on
+ * the target, 64 KiB requests: X at 1 MiB starts at once on the idle drive;
+ * then Y 512 KiB behind X and Z right after X are submitted.  Without NCQ
+ * (disk_qdepth 1) the elevator hands them over in arrival order: Y, Z.
+ * With NCQ both are in the drive when X ends; Z continues the media
+ * stream, so it goes first and ends 64 KiB at the media rate after X:
+ * 65536 / 90 MB/s = 728177 ns (Y would wait for its sector).
+ */
+static int ncq_n;
+static uint64_t ncq_off[4];
+static sim_ns ncq_t[4];
+
+static void ncq_done(void *owner, const struct sim_req *r)
+{
+	struct target *t = owner;
+
+	ncq_off[ncq_n] = r->off;
+	ncq_t[ncq_n++] = t->clk->now;
+}
+
+static void ncq_run(unsigned int qdepth)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+	const uint64_t x = 1 << 20;
+
+	sim_params_default(&p);
+	p.sched = SIM_SCHED_NOOP;
+	p.disk_qdepth = qdepth;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.q.done = ncq_done;
+	ncq_n = 0;
+	blkq_submit(&t.q, x, 65536, 0);
+	blkq_submit(&t.q, x - (512 << 10), 65536, 0);
+	blkq_submit(&t.q, x + 65536, 65536, 0);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(ncq_n, 3);
+	CHECK_EQ(ncq_off[0], x);
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_disk_ncq(void)
+{
+	ncq_run(1);
+	CHECK_EQ(ncq_off[1], (1 << 20) - (512 << 10));
+	CHECK_EQ(ncq_off[2], (1 << 20) + 65536);
+	ncq_run(31);
+	CHECK_EQ(ncq_off[1], (1 << 20) + 65536);
+	CHECK_EQ(ncq_t[1] - ncq_t[0], 728177);
+	CHECK_EQ(ncq_off[2], (1 << 20) - (512 << 10));
+}
+
+void sim_test_device(void)
+{
+	test_disk();
+	test_disk_ncq();
+	test_link();
+}

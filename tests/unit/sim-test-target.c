@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The SCST target: thread hand-offs, binding at run time, wake-up order,
+ * the file readahead of vdisk.
+ * (tests/unit/sim-test.h; run by tests/unit/sim-unit.sh).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/sim-test.h"
+
+static void test_target_handoff(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	/* ordered execution with 2 threads: every command after the first is
+	 * woken on the other thread (the one that just finished goes to sleep) */
+	sim_params_default(&p);
+	p.threads = 2;
+	p.order = SIM_ORDER_ORDERED;
+	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	/*
+	 * 4 MiB in one read: 256 KiB commands (two 128 KiB readahead windows
+	 * merge in the plugged queue, see test_client_plug) = 16 commands,
+	 * each a hand-off
+	 */
+	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
+	CHECK_EQ(field(rep, "tgt_handoffs="), 16);
+	/*
+	 * one thread: it takes the next command itself when one is waiting;
+	 * it is only woken when it had gone to sleep on an empty queue.
+	 * read_ahead_kb 2048: each 2 MiB window is 4 commands of 512 KiB,
+	 * sent together (the 4th queued request unplugs): 8 commands
+	 */
+	p.threads = 1;
+	p.client_ra_kb = 2048;
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_handoffs=") < 8, "%s", rep);
+	CHECK_EQ(field(rep, "iscsi_cmds="), 8);
+}
+
+/*
+ * Binding a command when the thread runs (the default, as
+ * scst_do_job_active() pops the shared list head when a thread runs):
+ * 5 threads, the initiator's 2 MiB readahead in 64 KiB commands (up to 16
+ * in flight), 1 ms of scheduling noise.  Bound when it runs, the first
+ * thread to run takes the oldest command, so commands start strictly in
+ * arrival order (out of order = 0) and some are taken by another thread
+ * than the one woken for them (rebinds > 0); bound at wake-up
+ * (bind_at_run 0), a thread that runs late starts its command after a
+ * later one (out of order > 0, no rebinds).
+ */
+static void test_bind_at_run(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.client_ra_kb = 2048;
+	p.client_max_sectors_kb = 64;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "tgt_out_of_order="), 0);
+	CHECK(field(rep, "tgt_rebinds=") > 0, "%s", rep);
+	p.bind_at_run = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK(field(rep, "tgt_out_of_order=") > 0, "%s", rep);
+	CHECK_EQ(field(rep, "tgt_rebinds="), 0);
+}
+
+/*
+ * Which sleeping SCST thread a command wakes.  scst_cmd_thread() sleeps
+ * with add_wait_queue_exclusive_head() and wake_up() wakes the first
+ * exclusive waiter: the thread that went to sleep last.  One 4 MiB read
+ * with read_ahead_kb 128 sends 16 commands of 256 KiB one at a time (see
+ * test_client_plug), no scheduling noise: at start the threads slept in
+ * the order 0..4, so thread 4 takes the first command, sleeps again at the
+ * head of the queue and takes every later one (16, the others 0).  Waking
+ * the longest sleeper instead (wake_lifo 0) rotates: 0,1,2,3,4,0,... = 4,
+ * 3, 3, 3, 3.
+ */
+static void wake_run(int lifo, uint64_t cmds[5])	/* lifo -1: the default */
+{
+	struct sim_params p;
+	char err[128];
+	struct sim *s;
+	sim_ns t;
+	void *ck;
+	int i;
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.jitter_us = 0;
+	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
+	if (lifo >= 0)
+		p.wake_lifo = (unsigned int)lifo;
+	s = sim_new(&p, 4 << 20, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	sim_submit(s, 0, 4 << 20, NULL);
+	CHECK(sim_reap(s, &ck, &t), "reap");
+	for (i = 0; i < 5; i++)
+		cmds[i] = sim_target(s)->th[i].cmds;
+	sim_free(s);
+}
+
+static void test_wake_order(void)
+{
+	uint64_t c[5];
+
+	wake_run(-1, c);
+	CHECK_EQ(c[0], 0);
+	CHECK_EQ(c[3], 0);
+	CHECK_EQ(c[4], 16);
+	wake_run(0, c);
+	CHECK_EQ(c[0], 4);
+	CHECK_EQ(c[1], 3);
+	CHECK_EQ(c[4], 3);
+}
+
+/*
+ * The SCST files' readahead window is the read_ahead_kb they were opened
+ * with (file_ra_state_init() at open), not the device's current one.
+ * One 512 KiB command at offset 0 on a fresh target, device read_ahead_kb
+ * 2048:
+ *  - files opened after the setting (ra_pages 512): get_init_ra_size(128,
+ *    512) = 256 pages, async_size 128 (marker on page 128, beyond the
+ *    command): 256 pages read in one window;
+ *  - files opened at 128 (ra_pages 32): the 128-page read is oversize, so
+ *    initial window 32 pages with the marker on its first page; each marker
+ *    pushes a 32-page window: [0,32) [32,64) [64,96) [96,128) [128,160),
+ *    the last one's marker (page 128) is never read: 160 pages, 5 windows.
+ */
+static int file_ra_responses;
+static bool file_ra_whole_cmd;	/* one readv() segment per command */
+
+static void file_ra_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
+{
+	(void)ctx;
+	(void)cookie;
+	(void)when;
+	(void)cmd_limit;
+	file_ra_responses++;
+}
+
+static void file_ra_run(unsigned int file_ra_kb, uint64_t *pages, uint64_t *windows,
+			uint32_t *ra_pages)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+
+	sim_params_default(&p);
+	p.server_ra_kb = 2048;
+	p.server_file_ra_kb = file_ra_kb;
+	if (file_ra_whole_cmd)
+		p.target_iov_kb = 0;
+	p.jitter_us = 0;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.respond = file_ra_respond;
+	file_ra_responses = 0;
+	target_cmd(&t, 0, 512 << 10, NULL);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(file_ra_responses, 1);
+	*pages = t.rc.ra_pages_read;
+	*windows = t.rc.window_reads;
+	*ra_pages = t.th[0].ra.ra_pages;
+	target_free(&t);
+	clk_free(&clk);
+}
+
+/*
+ * By default the SCST files keep the window they were opened with at the
+ * boot default (128 KiB = 32 pages) when read_ahead_kb is raised to 2048
+ * with the session up: 32 pages, not 512.
+ */
+static void test_file_ra_default(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+
+	sim_params_default(&p);
+	p.server_ra_kb = 2048;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	CHECK_EQ(t.th[0].ra.ra_pages, 32);
+	CHECK_EQ(t.shared_ra.ra_pages, 32);
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_file_ra_at_open(void)
+{
+	uint64_t pages, windows;
+	uint32_t ra_pages;
+
+	file_ra_whole_cmd = true;
+	file_ra_run(0, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 512);
+	CHECK_EQ(pages, 256);
+	CHECK_EQ(windows, 1);
+	file_ra_run(128, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 32);
+	CHECK_EQ(pages, 160);
+	CHECK_EQ(windows, 5);
+}
+
+/*
+ * SCST's buffers are single pages (iscsi-scst sets no_clustering, so
+ * scst_alloc_add_tgt_dev() takes the non-clustered sgv pool), vdisk_exec_read()
+ * builds one iovec per buffer, and 2.6.29 generic_file_aio_read() calls
+ * do_generic_file_read() per iovec: readahead sees 1-page requests.  One
+ * 512 KiB command (pages 0..127) at offset 0, device read_ahead_kb 2048:
+ *  - ra_pages 512: page 0 (prev_pos -1: sequential) opens
+ *    get_init_ra_size(1, 512) = 4 pages, async 3, marker on page 1; the
+ *    markers then push windows of get_next_ra_size() 16, 64, 128, 256:
+ *    [0,4) [4,20) [20,84) [84,212) [212,468) = 468 pages in 5 windows;
+ *  - ra_pages 32 (opened at 128): 4, 8, 16, 32, 32, 32, 32, 32 pages:
+ *    [0,4) [4,12) [12,28) [28,60) [60,92) [92,124) [124,156) [156,188)
+ *    (page 124's marker is inside the command) = 188 pages in 8 windows.
+ */
+static void test_file_ra_per_page(void)
+{
+	uint64_t pages, windows;
+	uint32_t ra_pages;
+
+	file_ra_whole_cmd = false;	/* the default: a page per iovec */
+	file_ra_run(0, &pages, &windows, &ra_pages);
+	CHECK_EQ(pages, 468);
+	CHECK_EQ(windows, 5);
+	file_ra_run(128, &pages, &windows, &ra_pages);
+	CHECK_EQ(ra_pages, 32);
+	CHECK_EQ(pages, 188);
+	CHECK_EQ(windows, 8);
+}
+
+void sim_test_target(void)
+{
+	test_target_handoff();
+	test_bind_at_run();
+	test_wake_order();
+	test_file_ra_default();
+	test_file_ra_at_open();
+	test_file_ra_per_page();
+}
