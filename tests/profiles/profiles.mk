@@ -9,3 +9,4 @@ TESTS += tests/profiles/parse-only.sh tests/profiles/job-counts.sh \
 	tests/profiles/quick-same-sectors.sh tests/profiles/install-layout.sh \
 	tests/profiles/model-matrix.sh
 SAN_TESTS += tests/profiles/parse-only.sh
+TESTS += tests/profiles/zero-check.sh
