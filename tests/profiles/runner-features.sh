@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # What the runner tells and keeps: -s SIZE drops the block sizes above it (as
-# blockdev-perftest -s does); each run keeps a bug-report bundle whose job
+# blockdev-perftest -s does); PP_ITERS above the job file's iterations adds them;
+# each run keeps a bug-report bundle whose job
 # files run with bare fio and whose metadata names fio, kernel, host, device
 # and command; fio's output is json+; a failed fio run shows fio's own error
 # lines and the job, not its JSON; not root, it warns that caches stay.
@@ -19,11 +20,20 @@ assert_eq "runs with -s 1m (12 sizes, 1 MiB ... 512 B, x 6)" 72 "$(echo "$list" 
 "$PERFPACK" run blockdev-perftest --full --variant block -s 1m --env | grep -qx 'SIZE=1048576' ||
 	fail "-s 1m does not set SIZE"
 
+# 1b. iterations go up as well as down: PP_ITERS=5 repeats each series' last
+# iteration under -4 and -5 (in order, before the next series)
+list=$("$PERFPACK" run blockdev-perftest --full --variant block -s 1m --set PP_ITERS=5 --set PP_SECTIONS='-1048576-' --list) ||
+	fail "PP_ITERS=5 --list failed"
+assert_eq "PP_ITERS=5: write iterations 1-5, then reads 1-5" \
+	"w1 w2 w3 w4 w5 r1 r2 r3 r4 r5" "$(echo "$list" | sed 's/.*perftest-\([wr]\)-1048576-\([0-9]\)$/\1\2/' | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "PP_ITERS=2 still drops" 4 "$("$PERFPACK" run blockdev-perftest --full --variant block -s 1m --set PP_ITERS=2 \
+	--set PP_SECTIONS='-1048576-' --list | wc -l)"
+
 # 2. a small run: bundle, metadata, json+
 make_loop 16 >"$T/dev"
 dev=$(cat "$T/dev")
 "$PERFPACK" run blockdev-perftest --target "$dev" --variant block --no-tables --full -s 1m \
-	--set PP_SECTIONS='^perftest-[wr]-1048576-1$' -o "$T/out" >"$T/out.log" 2>&1 ||
+	--set PP_SECTIONS='^perftest-[wr]-1048576-(1|4)$' --set PP_ITERS=4 -o "$T/out" >"$T/out.log" 2>&1 ||
 	fail "small run failed: $(cat "$T/out.log")"
 b=$T/out/bundle
 [ -s "$b/block/blockdev-perftest.fio" ] || fail "no resolved job file in the bundle"
@@ -35,6 +45,9 @@ for k in profile fio kernel hostname command; do
 	[ "$(jq -r ".$k | length" "$b/meta.json")" -gt 0 ] || fail "meta.json has no $k"
 done
 assert_match "device model in the metadata" 'loop device over' "$(jq -r '.devices.block' "$b/meta.json")"
+# ... with a fourth iteration, which fio really ran and the bundle keeps
+[ -s "$T/out/raw/block/perftest-r-1048576-4.json" ] || fail "no fourth iteration run"
+grep -q '^\[perftest-r-1048576-4\]' "$b/block/blockdev-perftest.fio" || fail "the bundle lacks the added iteration"
 grep -q -- '--output-format=json+' "$b/fio-commands.sh" || fail "fio not run with json+: $(cat "$b/fio-commands.sh")"
 jq -e '.jobs[0].read.clat_ns.bins' <(sed -n '/^{/,$p' "$T/out/raw/block/perftest-r-1048576-1.json") >/dev/null ||
 	fail "raw JSON is not json+ (no clat bins)"

@@ -71,8 +71,8 @@ def header(profile, v, jobfile, env):
 def variant(ctx, pl, v, env, tgt):
     d = os.path.join(ctx.out.path, 'bundle', v)
     os.makedirs(d, exist_ok=True)
-    for j in sorted({s.jobfile for s in pl.steps if s.variant == v}):
-        with open(os.path.join(ctx.profile.dir, j), encoding='utf-8') as f:
+    for j, path in sorted({(s.jobfile, s.path) for s in pl.steps if s.variant == v}):
+        with open(path, encoding='utf-8') as f:
             text = f.read()
         with open(os.path.join(d, j), 'w') as f:
             f.write(header(ctx.profile.name, v, j, env) + resolve(text, env))

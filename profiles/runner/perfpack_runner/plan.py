@@ -6,7 +6,7 @@ import os
 import re
 import subprocess
 
-from . import manifest
+from . import iters, manifest
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -17,8 +17,9 @@ _PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offs
 
 
 class Step:
-    def __init__(self, variant, jobfile, sections, label):
+    def __init__(self, variant, jobfile, sections, label, path):
         self.variant, self.jobfile, self.sections, self.label = variant, jobfile, sections, label
+        self.path = path  # the job file fio gets (a copy when PP_ITERS adds iterations)
 
 
 class Section:
@@ -196,6 +197,12 @@ class Plan:
                 raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))
             bdev, secs = sections(ctx.fio, path, env)
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
+            if vs.get('PP_ITERS'):
+                with open(path, encoding='utf-8') as f:
+                    text = f.read()
+                secs, extra = iters.extend(secs, text, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
+                if extra:
+                    path = iters.write(ctx.work, v, j, text + extra)
             kept = [s for s in secs if keep(s, vs, ctx.size_cap)]
             for s in kept:
                 self.sections[(v, s.name)] = s
@@ -204,6 +211,6 @@ class Plan:
                     self.write_end[v] = max_end(self.write_end[v], s.end)
             if p['RUN_BY'] == 'file':
                 if kept:
-                    self.steps.append(Step(v, j, [s.name for s in kept], prefix + j))
+                    self.steps.append(Step(v, j, [s.name for s in kept], prefix + j, path))
             else:
-                self.steps += [Step(v, j, [s.name], prefix + label(s)) for s in kept]
+                self.steps += [Step(v, j, [s.name], prefix + label(s), path) for s in kept]

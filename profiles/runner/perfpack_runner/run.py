@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-from . import bundle, fiorun, outdir, plan, safety, tables, target
+from . import bundle, fiorun, plan, safety, tables, target
 from .progress import Progress
 from .util import Refusal, info, is_root, warn
 
@@ -52,7 +52,7 @@ def drop_caches(ctx):
 
 
 def fio_args(ctx, step):
-    jobfile = os.path.join(ctx.profile.dir, step.jobfile)
+    jobfile = step.path
     secs = ['--section=' + s for s in step.sections]
     if not ctx.clients:
         return secs + [jobfile]
@@ -69,6 +69,10 @@ def run_step(ctx, pl, step, env, fio_target, tgt):
     stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
     if ctx.profile['DROP_CACHES'] == '1' and not ctx.clients:
         drop_caches(ctx)
+    elif ctx.profile['DROP_CACHES'] == '1' and not ctx.warned_caches:
+        warn('--client: the page caches of the servers are not dropped (only what the job files do, '
+             'e.g. invalidate=1, applies there)')
+        ctx.warned_caches = True
     args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % stem] + fio_args(ctx, step)
     ctx.commands.append((v, env, args))
     tgt.devstat(os.path.join(rawv, stem + '.diskstat'), 'before')
