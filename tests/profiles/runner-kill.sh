@@ -78,4 +78,11 @@ rc=$?
 assert_eq "exit status after SIGTERM" 143 "$rc"
 no_fio_left "$T/c" "SIGTERM"
 [ -e "$T/c" ] && fail "SIGTERM left $T/c, which looks complete"
+
+# and later: fio's job processes are in sessions of their own (setsid), so a
+# job started while its fio was being stopped would outlive a group kill
+sleep 2
+for r in a b c; do
+	no_fio_left "$T/$r" "2 s after case $r"
+done
 exit 0

@@ -249,6 +249,7 @@ def cmd_list(ctx):
 
 class Stop(BaseException):
     def __init__(self, status):
+        super().__init__(status)
         self.status = status
 
 
@@ -258,6 +259,7 @@ def _on_signal(sig, _frame):
 
 def main(argv):
     ctx = Ctx(layout())
+    fiorun.become_subreaper()
     for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
         signal.signal(s, _on_signal)
     if not argv:

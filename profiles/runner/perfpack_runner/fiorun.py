@@ -15,6 +15,7 @@ import time
 from .util import Refusal
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 _running = set()
 
 
@@ -59,8 +60,9 @@ def run(args, log, **kw):
             with open(log, errors='replace') as f:
                 m = _KILLED.search(f.read())
             if m:
+                # fio's SIGTERM stops its jobs (they are in sessions of their own)
                 killed.append(m.group(0))
-                _kill_group(p.pid, signal.SIGKILL)
+                _kill_group(p.pid, signal.SIGTERM)
                 return
     # the watcher blocks the signals (its mask is inherited): they go to the
     # main thread, which is waiting for fio and stops it
@@ -97,8 +99,41 @@ def _kill_group(pgid, sig):
         pass
 
 
+def become_subreaper():
+    """fio's job processes (setsid: not in fio's group) whose fio died come
+    to the runner, not to init, so that kill_all() finds them."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    except (OSError, AttributeError):
+        pass
+
+
+def _children():
+    """PID -> PPID of every process (from /proc)."""
+    out = {}
+    for d in os.listdir('/proc'):
+        if d.isdigit():
+            try:
+                with open('/proc/%s/stat' % d) as f:
+                    out[int(d)] = int(f.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _descendants(root):
+    ppid, found, todo = _children(), [], [root]
+    while todo:
+        parent = todo.pop()
+        kids = [pid for pid, pp in ppid.items() if pp == parent]
+        found += kids
+        todo += kids
+    return found
+
+
 def kill_all():
-    """Stop every fio still running: TERM to its group, KILL after 5 s."""
+    """Stop every fio still running: TERM to fio (it stops its jobs), KILL
+    after 5 s to it and to every process left under the runner."""
     for p in list(_running):
         _kill_group(p.pid, signal.SIGTERM)
     deadline = time.monotonic() + 5
@@ -113,6 +148,22 @@ def kill_all():
         except subprocess.TimeoutExpired:
             pass
         _running.discard(p)
+    for pid in _descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _reap()
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def client_arg(host):
