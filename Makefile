@@ -136,19 +136,23 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 SHAREDIR := $(DESTDIR)$(PREFIX)/share/perfpack
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 
+RUNNER_PY := $(wildcard profiles/runner/perfpack_runner/*.py)
+
 install: all
-	install -d $(LIBDIR) $(BINDIR) $(SHAREDIR)/profiles $(MANDIR)
+	install -d $(LIBDIR) $(BINDIR) $(SHAREDIR)/profiles $(SHAREDIR)/runner/perfpack_runner $(MANDIR)
 	install -m 0755 $(ENGINE_SOS) $(LIBDIR)/
 	install -m 0755 $(INSTALL_BINS) $(BINDIR)/
 	install -m 0755 profiles/perfpack $(BINDIR)/perfpack
+	install -m 0644 $(RUNNER_PY) $(SHAREDIR)/runner/perfpack_runner/
 	cp -R profiles/. $(SHAREDIR)/profiles/
-	rm -f $(SHAREDIR)/profiles/perfpack
+	rm -rf $(SHAREDIR)/profiles/perfpack $(SHAREDIR)/profiles/runner
+	install -m 0644 profiles/perfpack.1 $(MANDIR)/
 	$(if $(MAN1),install -m 0644 $(MAN1) $(MANDIR)/)
 
 uninstall:
 	rm -f $(foreach e,$(ENGINES),$(LIBDIR)/fio-$(e).so)
 	rm -f $(foreach p,$(INSTALL_BINS),$(BINDIR)/$(notdir $(p))) $(BINDIR)/perfpack
-	rm -f $(foreach m,$(MAN1),$(MANDIR)/$(notdir $(m)))
+	rm -f $(foreach m,$(MAN1),$(MANDIR)/$(notdir $(m))) $(MANDIR)/perfpack.1
 	rm -rf $(SHAREDIR)
 
 clean:

@@ -27,6 +27,12 @@ matrix() {
 {
 cat <<'HDR'
 ; SPDX-License-Identifier: GPL-2.0-only
+; Bare fio (without perfpack): put the variables this file uses in the
+; environment -- ENGDIR is the directory of perfpack's engines (fio-*.so:
+; PREFIX/lib/fio, or engines/ in the build tree) -- e.g.
+;   ENGDIR=/usr/local/lib/fio TARGET=/dev/sdX SIZE=134217728 fio --section=NAME FILE
+; `perfpack run PROFILE --env` prints each variant's values, and every perfpack
+; run's DIR/bundle/VARIANT/ holds this file with them substituted (runs as is).
 ;
 ; perfpack profile blockdev-perftest: SCST's scripts/blockdev-perftest as fio jobs.
 ;
@@ -67,6 +73,12 @@ matrix
 {
 cat <<'HDR'
 ; SPDX-License-Identifier: GPL-2.0-only
+; Bare fio (without perfpack): put the variables this file uses in the
+; environment -- ENGDIR is the directory of perfpack's engines (fio-*.so:
+; PREFIX/lib/fio, or engines/ in the build tree) -- e.g.
+;   ENGDIR=/usr/local/lib/fio TARGET=/dev/sdX SIZE=134217728 fio --section=NAME FILE
+; `perfpack run PROFILE --env` prints each variant's values, and every perfpack
+; run's DIR/bundle/VARIANT/ holds this file with them substituted (runs as is).
 ;
 ; perfpack profile blockdev-perftest, same-sectors form: the matrix of
 ; blockdev-perftest.fio (see its header: thread, table, runtime) through the

@@ -13,6 +13,9 @@ make -s -C "$TOP" install DESTDIR="$T/inst" PREFIX=/opt/pp >"$T/install.log" 2>&
 	fail "make install failed: $(tail -n 5 "$T/install.log")"
 pp=$T/inst/opt/pp/bin/perfpack
 [ -x "$pp" ] || fail "perfpack not installed"
+# only what users run: no test programs in bin; the runner's man page
+assert_eq "installed programs" "fiotab perfpack" "$(ls "$T/inst/opt/pp/bin" | sort | tr '\n' ' ' | sed 's/ $//')"
+[ -s "$T/inst/opt/pp/share/man/man1/perfpack.1" ] || fail "no perfpack(1) installed"
 # nothing may lead it back to the build tree
 unset ENGDIR FIOTAB PERFPACK_PROFILES
 list=$("$pp" list) || fail "installed perfpack list failed"

@@ -9,3 +9,8 @@ TESTS += tests/profiles/parse-only.sh tests/profiles/job-counts.sh \
 	tests/profiles/quick-same-sectors.sh tests/profiles/install-layout.sh \
 	tests/profiles/model-matrix.sh
 SAN_TESTS += tests/profiles/parse-only.sh
+TESTS += tests/profiles/zero-check.sh
+TESTS += tests/profiles/client-unreachable.sh
+TESTS += tests/profiles/runner-kill.sh
+TESTS += tests/profiles/runner-features.sh
+BENCHES += tests/bench/runner-vs-dd.sh

@@ -194,7 +194,12 @@ ok "--force on a file with data" pp run blockdev-perftest "${one[@]}" --target "
 [ "$(md5sum <"$T/data.img")" = "$sum" ] || bad "the fake fio changed data.img"
 : >"$T/fio.log"
 ok "a read-only profile on a file with data" pp run buffered-vs-raw --set PP_SECTIONS='^dd-raw' --no-tables \
-	--target "$T/data.img" -o "$T/o9"
+	--set SIZE=8m --target "$T/data.img" -o "$T/o9"
+# ... but not on one shorter than its reads: fio would unlink it and lay it out anew
+refuses "a read-only profile on a shorter file with data" \
+	"refusing to write to $T/data.img: the plan reads 268435456 bytes but it holds 8388608, so fio would lay it out anew .*non-zero data" \
+	pp run buffered-vs-raw --set PP_SECTIONS='^dd-raw' --no-tables --target "$T/data.img" -o "$T/o9b"
+[ "$(ran)" = 1 ] || bad "fio ran on a file shorter than the read plan"
 : >"$T/fio.log"
 
 # 9. teardown with odd paths: a space in $TMPDIR must not make it remove

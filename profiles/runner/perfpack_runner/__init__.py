@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""perfpack runner: `perfpack run|tables|list` (entry: profiles/perfpack)."""

@@ -1,0 +1,302 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""perfpack's command line: run, tables, list, help; signals and exit status."""
+
+import os
+import re
+import shutil
+import signal
+import sys
+
+from . import fiorun, outdir, plan, profile, run, tables, target
+from .util import PROG, Refusal, is_root, to_bytes, warn
+
+USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
+                   [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force]
+                   [--variant V,...] [--set VAR=VALUE]... [-s SIZE] [--list | --env]
+                   [--no-tables]
+       perfpack tables [--partial] DIR   (the tables of a run again, from its raw JSON)
+       perfpack list
+       perfpack help
+
+run options:
+  --target PATH   block device, file or directory to test (written unless the
+                  plan only reads; a block device must be as large as the plan
+                  and, if written, unused: not mounted, no filesystem signature,
+                  every byte the plan writes zero -- or --force; what the plan
+                  writes of an existing file must be zeros -- or --force); no ':'
+                  in PATH, no character devices, no missing paths under /dev
+  --scratch       (default) a loop device over a file in $TMPDIR with a scratch
+                  filesystem when root, a scratch file in $TMPDIR otherwise;
+                  always torn down
+  --quick         small scale, under a minute per profile (default)
+  --full          the thread's scale (see the header of each job file)
+  -s, --size SIZE bytes per job (--set SIZE=SIZE); block sizes above SIZE are
+                  dropped, as blockdev-perftest -s does
+  -o DIR          output directory (default ./perfpack-out/PROFILE-DATE): raw fio
+                  JSON in DIR/raw, tables (text, CSV, SVG) in DIR/tables, a
+                  bug-report bundle (job files for bare fio, commands, metadata)
+                  in DIR/bundle; written as DIR.partial.XXXXXX, renamed to DIR
+                  when every fio run is done (a failed or interrupted run stays
+                  DIR.partial.XXXXXX, marked "status: incomplete" in its run.txt);
+                  an existing non-empty DIR is refused
+  --overwrite     replace an existing DIR (an earlier perfpack run only), once
+                  this run has completed
+  --client LIST   run on fio servers (fio --server) through fio --client;
+                  HOST or HOST:PORT, comma-separated or repeated; needs --target
+                  (a path on the servers); engines must be at the same path there;
+                  a host missing from fio's results makes the run incomplete
+  --force         write to a block device even if a safety check fails (also:
+                  a variant writing through the device under a filesystem the
+                  runner did not make, e.g. same_sectors on a directory)
+  --variant LIST  run these variants instead of the profile's default set
+  --set VAR=VAL   override a job-file or runner variable (repeatable); not
+                  TARGET (use --target) nor ENGDIR (set it in the environment)
+  --list          print the matrix (one line per fio run) and exit
+  --no-tables     keep the raw fio JSON only (perfpack tables DIR renders it later)
+  --env           print each variant's job-file variables (VAR=VALUE) and exit
+
+tables options:
+  --partial       render an incomplete run (refused otherwise), marked as such
+profiles: %s
+"""
+
+
+class Ctx:
+    """Everything one command needs (set from the command line)."""
+
+    def __init__(self, layout):
+        self.__dict__.update(layout)
+        self.profile = self.target_arg = self.out = self.work = self.size_cap = None
+        self.scale, self.mode, self.clients, self.variants, self.sets = 'quick', 'run', [], [], []
+        self.force = self.overwrite = self.no_tables = self.warned_caches = False
+        self.commands, self.teardown, self.fio_format = [], None, 'json+'
+
+
+def layout():
+    here = os.path.dirname(os.path.realpath(sys.argv[0]))
+    top = None
+    if os.environ.get('PERFPACK_PROFILES'):
+        profdir = os.environ['PERFPACK_PROFILES']
+    elif os.path.isfile(os.path.join(here, 'README.md')) and os.path.isdir(os.path.join(here, 'blockdev-perftest')):
+        profdir, top = here, os.path.dirname(here)
+    else:
+        profdir = os.path.join(os.path.dirname(here), 'share', 'perfpack', 'profiles')
+    engdir = os.environ.get('ENGDIR') or (os.path.join(top, 'engines') if top else
+                                          os.path.join(os.path.dirname(here), 'lib', 'fio'))
+    engdir = os.path.realpath(engdir)
+    fiotab = os.environ.get('FIOTAB')
+    if not fiotab:
+        cands = ([os.path.join(top, 'analysis', 'fiotab')] if top else []) + [os.path.join(here, 'fiotab')]
+        fiotab = next((c for c in cands if os.access(c, os.X_OK)), 'fiotab')
+    return {'profdir': profdir, 'engdir': engdir, 'fio': os.environ.get('FIO') or 'fio', 'fiotab': fiotab}
+
+
+def add_list(lst, opt, text):
+    if re.search(r'\s', text):
+        raise Refusal("%s '%s': no spaces (comma-separated)" % (opt, text))
+    for item in text.split(','):
+        if not item:
+            raise Refusal("%s '%s': empty name" % (opt, text))
+        if opt == '--variant' and not re.match(r'^[A-Za-z0-9_]+$', item):
+            raise Refusal('--variant %s: not a variant name (letters, digits, _)' % item)
+        if item not in lst:
+            lst.append(item)
+
+
+def _value(args, i, opt, what):
+    a = args[i]
+    if '=' in a and a.startswith('--'):
+        return a.split('=', 1)[1], i
+    if i + 1 >= len(args):
+        raise Refusal('%s needs %s' % (opt, what))
+    return args[i + 1], i + 1
+
+
+def parse_run(ctx, args):
+    """Fill CTX from `perfpack run` ARGS (may exit: --help)."""
+    name, scratch, target_given, size, i = None, False, False, None, 0
+    flags = {'--scratch': 'scratch', '--quick': 'quick', '--full': 'full', '--force': 'force',
+             '--overwrite': 'overwrite', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
+    while i < len(args):
+        a = args[i]
+        opt = a.split('=', 1)[0] if a.startswith('--') else a
+        if a in flags:
+            f = flags[a]
+            if f in ('quick', 'full'):
+                ctx.scale = f
+            elif f in ('list', 'env'):
+                ctx.mode = f
+            elif f == 'scratch':
+                scratch = True
+            else:
+                setattr(ctx, f, True)
+        elif opt == '--target':
+            ctx.target_arg, i = _value(args, i, opt, 'a path')
+            target_given = True
+        elif opt in ('-o', '--output'):
+            ctx.out, i = _value(args, i, opt, 'a directory')
+            if not ctx.out:
+                raise Refusal('%s needs a directory' % opt)
+        elif opt == '--client':
+            v, i = _value(args, i, opt, 'hosts')
+            add_list(ctx.clients, '--client', v)
+        elif opt == '--variant':
+            v, i = _value(args, i, opt, 'names')
+            add_list(ctx.variants, '--variant', v)
+        elif opt == '--set':
+            v, i = _value(args, i, opt, 'VAR=VALUE')
+            ctx.sets.append(v)
+        elif opt in ('-s', '--size'):
+            size, i = _value(args, i, opt, 'a size')
+        elif a in ('-h', '--help'):
+            print(USAGE % ctx.profdir, end='')
+            sys.exit(0)
+        elif a.startswith('-'):
+            raise Refusal('unknown option %s (perfpack help)' % a)
+        elif name:
+            raise Refusal('one profile at a time (%s, %s)' % (name, a))
+        else:
+            name = a
+        i += 1
+    if not name:
+        raise Refusal('which profile? (perfpack list)')
+    if target_given and not ctx.target_arg:
+        raise Refusal('--target: empty path')
+    if scratch and ctx.target_arg:
+        raise Refusal('--scratch and --target exclude each other')
+    if size is not None:
+        ctx.size_cap = to_bytes(size)
+        if not ctx.size_cap:
+            raise Refusal('-s %s: not a size (4096, 4k, 1m ...)' % size)
+        ctx.sets.append('SIZE=%d' % ctx.size_cap)
+    return name
+
+
+def cmd_run(ctx, args):
+    name = parse_run(ctx, args)
+    if ctx.target_arg:
+        # fio runs in DIR/raw/<variant>: a local target is made absolute
+        # (a path on fio servers is theirs: left as given)
+        if not ctx.clients:
+            ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
+        ctx.target_arg = target.check_no_colon(ctx.target_arg, '--target', ctx.clients)
+    plan.check_sets(ctx.sets)
+    ctx.profile = p = profile.Profile(ctx.profdir, name)
+    plan.check_set_names(p, ctx.sets)
+    if ctx.clients and not ctx.target_arg and p['TARGET_KIND'] != 'none':
+        raise Refusal('--client needs --target PATH (a path on every server; relative paths are relative to '
+                      "each fio --server's working directory)")
+    if p['NEEDS_ROOT'] == '1' and not is_root() and ctx.mode == 'run':
+        raise Refusal('profile %s needs root (%s)' % (name, p['TITLE']))
+    if not shutil.which(ctx.fio):
+        raise Refusal('fio not found (%s)' % ctx.fio)
+    if ctx.mode == 'run':
+        out = ctx.out
+        ctx.out = outdir.OutDir(name, out, ctx.overwrite)
+    return run.cmd_run(ctx)
+
+
+def cmd_tables(ctx, args):
+    d, partial_ok = None, False
+    for a in args:
+        if a == '--partial':
+            partial_ok = True
+        elif a in ('-h', '--help'):
+            print(USAGE % ctx.profdir, end='')
+            return 0
+        elif a.startswith('-'):
+            raise Refusal('unknown option %s (perfpack help)' % a)
+        elif d:
+            raise Refusal('usage: %s tables [--partial] DIR' % PROG)
+        else:
+            d = a
+    if not d:
+        raise Refusal('usage: %s tables [--partial] DIR' % PROG)
+    out = os.path.realpath(d)
+    if not outdir.is_run_dir(out):
+        raise Refusal('%s is not a perfpack run directory' % d)
+    with open(os.path.join(out, 'run.txt')) as f:
+        m = re.match(r'^perfpack run (\S+) ', f.readline())
+    status, incomplete = outdir.read_status(os.path.join(out, 'run.txt')), None
+    if status is None:
+        warn('%s: no status in run.txt (made by an older perfpack): cannot tell whether the run completed' % d)
+    elif status != 'complete':
+        if not partial_ok:
+            raise Refusal('%s is an incomplete run (%s): its tables would show partial data as if complete; '
+                          'pass --partial to render them anyway (marked as such)' % (d, status))
+        incomplete = status
+    from . import manifest
+    conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
+    tabs = conf.get('TABLES', [])
+    plot = conf.get('PLOT', '')
+    if not isinstance(tabs, list) or not isinstance(plot, str):
+        raise Refusal('%s: TABLES must be a list and PLOT a string' % os.path.join(out, 'jobs', 'profile.conf'))
+    return 0 if tables.write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, incomplete) else 1
+
+
+def cmd_list(ctx):
+    rc = 0
+    for name, p in profile.list_profiles(ctx.profdir):
+        if isinstance(p, Refusal):
+            warn(str(p))
+            rc = 1
+        else:
+            print('%-22s %s' % (name, p['TITLE']))
+    if rc:
+        warn('some profiles in %s are broken (above)' % ctx.profdir)
+    return rc
+
+
+class Stop(BaseException):
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+def _on_signal(sig, _frame):
+    raise Stop({signal.SIGHUP: 129, signal.SIGINT: 130, signal.SIGTERM: 143}[sig])
+
+
+def main(argv):
+    ctx = Ctx(layout())
+    fiorun.become_subreaper()
+    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, _on_signal)
+    if not argv:
+        print(USAGE % ctx.profdir, end='', file=sys.stderr)
+        return 2
+    status = 0
+    try:
+        cmd, rest = argv[0], argv[1:]
+        if cmd == 'run':
+            status = cmd_run(ctx, rest)
+        elif cmd == 'tables':
+            status = cmd_tables(ctx, rest)
+        elif cmd == 'list':
+            status = cmd_list(ctx)
+        elif cmd in ('help', '-h', '--help'):
+            print(USAGE % ctx.profdir, end='')
+        else:
+            raise Refusal("unknown command '%s' (perfpack help)" % cmd)
+    except Refusal as e:
+        warn(str(e))
+        status = e.status
+    except Stop as e:
+        status = e.status
+    finally:
+        _cleanup(ctx)
+    return status
+
+
+def _cleanup(ctx):
+    """However the command ends: no fio left, the target torn down, the
+    work directory gone, an unfinished output directory marked so."""
+    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+    fiorun.kill_all()
+    if ctx.teardown:
+        ctx.teardown()
+    if ctx.work:
+        shutil.rmtree(ctx.work, ignore_errors=True)
+    if isinstance(ctx.out, outdir.OutDir):
+        ctx.out.abandon()

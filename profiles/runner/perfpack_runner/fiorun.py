@@ -1,0 +1,245 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Running fio: each fio in its own process group, which is killed (TERM,
+then KILL) however the runner ends, and which dies with the runner even
+when the runner is SIGKILLed (PR_SET_PDEATHSIG); engine checks; fio's own
+error lines when a run fails; --client hosts."""
+
+import ctypes
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+from .util import Refusal
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_running = set()
+
+
+def _child_setup():
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the runner is already gone
+        os._exit(1)
+
+
+def start(args, **kw):
+    """Popen of ARGS in a new process group, registered for kill_all()."""
+    p = subprocess.Popen(args, process_group=0, preexec_fn=_child_setup, **kw)
+    _running.add(p)
+    return p
+
+
+def wait(p):
+    """Forget P once it has ended, killing what is left of its group (job
+    processes); one still running is left to kill_all() (never waited for
+    here: a signal may be on its way out through this)."""
+    if p.poll() is not None:
+        _running.discard(p)
+        _kill_group(p.pid, signal.SIGKILL)
+
+
+_KILLED = re.compile(r'fio: pid=[0-9]+, got signal=[0-9]+')
+
+
+def run(args, log, **kw):
+    """Status of fio ARGS (output to LOG); a job process killed under fio
+    (fio says "pid=N, got signal=S" and goes on with the next job) stops
+    the whole run at once: its numbers would be wrong."""
+    with open(log, 'w') as lf:
+        p = start(args, stdout=lf, stderr=subprocess.STDOUT, **kw)
+    killed, done = [], threading.Event()
+
+    def watch():
+        while not done.wait(0.5):
+            with open(log, errors='replace') as f:
+                m = _KILLED.search(f.read())
+            if m:
+                # fio's SIGTERM stops its jobs (they are in sessions of their own)
+                killed.append(m.group(0))
+                _kill_group(p.pid, signal.SIGTERM)
+                return
+    # the watcher blocks the signals (its mask is inherited): they go to the
+    # main thread, which is waiting for fio and stops it
+    sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        threading.Thread(target=watch, daemon=True).start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        rc = p.wait()
+    finally:
+        done.set()
+        wait(p)
+    if killed:
+        raise Refusal('a fio job process was killed (%s): fio stopped, the run is incomplete' % killed[0])
+    return rc
+
+
+def capture(args, env=None, cwd=None):
+    """(status, stdout+stderr) of a short fio run, in its own group."""
+    p = start(args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = p.communicate()
+    finally:
+        wait(p)
+    return p.returncode, out
+
+
+def _kill_group(pgid, sig):
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def become_subreaper():
+    """fio's job processes (setsid: not in fio's group) whose fio died come
+    to the runner, not to init, so that kill_all() finds them."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    except (OSError, AttributeError):
+        pass
+
+
+def _children():
+    """PID -> PPID of every process (from /proc)."""
+    out = {}
+    for d in os.listdir('/proc'):
+        if d.isdigit():
+            try:
+                with open('/proc/%s/stat' % d) as f:
+                    out[int(d)] = int(f.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _descendants(root):
+    ppid, found, todo = _children(), [], [root]
+    while todo:
+        parent = todo.pop()
+        kids = [pid for pid, pp in ppid.items() if pp == parent]
+        found += kids
+        todo += kids
+    return found
+
+
+def kill_all():
+    """Stop every fio still running: TERM to fio (it stops its jobs), KILL
+    after 5 s to it and to every process left under the runner."""
+    for p in list(_running):
+        _kill_group(p.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 5
+    for p in list(_running):
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        _kill_group(p.pid, signal.SIGKILL)
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        _running.discard(p)
+    for pid in _descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _reap()
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def client_arg(host):
+    """fio's client syntax is host[,port]; we take host[:port] or [v6]:port."""
+    m = re.match(r'^\[(.*)\]:([0-9]+)$', host)
+    if m:
+        return 'ip6:%s,%s' % m.groups()
+    m = re.match(r'^([^:]+):([0-9]+)$', host)
+    if m:
+        return '%s,%s' % m.groups()
+    return host
+
+
+_LOAD = re.compile(r'built for .*loaded by|failed to load|dlopen|cannot open shared')
+
+
+def check_engines(ctx, names):
+    """Every engine of NAMES is in ENGDIR and loads into this fio (and on
+    every --client server, at the same path)."""
+    version = capture([ctx.fio, '--version'])[1].strip()
+    for e in sorted(set(names)):
+        so = os.path.join(ctx.engdir, 'fio-%s.so' % e)
+        if not os.path.isfile(so):
+            raise Refusal('engine %s: %s not found (build it with make, or set ENGDIR)' % (e, so))
+        _, out = capture([ctx.fio, '--name=perfpack-engine-check', '--ioengine=external:' + so,
+                          '--filename=' + os.path.join(ctx.work, 'engine-check'), '--size=4k', '--bs=4k',
+                          '--rw=read'])
+        m = _LOAD.search(out)
+        if m:
+            line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared', ln))
+            raise Refusal('engine %s (%s) does not load into %s: %s' % (e, so, version, line))
+        # fio --client runs job files only (command-line jobs are not sent)
+        job = os.path.join(ctx.work, 'engine-check.fio')
+        with open(job, 'w') as f:
+            f.write('[perfpack-engine-check]\nioengine=external:%s\nfilename=perfpack-engine-check\n'
+                    'size=4k\nbs=4k\nrw=read\n' % so)
+        for host in ctx.clients:
+            _, out = capture([ctx.fio, '--client=' + client_arg(host), job])
+            if re.search(_LOAD.pattern + '|No such file', out):
+                line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared|No such', ln))
+                raise Refusal('engine %s on server %s: must be installed at the same path (%s): %s'
+                              % (e, host, so, line))
+
+
+_ERR = re.compile(r'^(fio: |.*\b(error|err=\s*[1-9]|failed|No space|Input/output|Permission|refus|'
+                  r'cannot|unable|invalid|not found)\b)', re.I)
+
+
+def error_lines(log_path, limit=12):
+    """fio's own error lines from its log (not the JSON)."""
+    try:
+        with open(log_path, errors='replace') as f:
+            lines = [ln.rstrip('\n') for ln in f]
+    except OSError:
+        return []
+    hits = [ln for ln in lines if _ERR.search(ln)]
+    return (hits or lines)[-limit:]
+
+
+def missing_hosts(json_path, hosts):
+    """Planned --client hosts with no result in fio's JSON."""
+    import json
+    try:
+        with open(json_path, errors='replace') as f:
+            text = f.read()
+        data = json.loads(text[text.index('{'):])
+    except (OSError, ValueError):
+        return list(hosts)
+    seen = set()
+    for c in data.get('client_stats', []):
+        if c.get('jobname') != 'All clients':
+            seen.add((str(c.get('hostname', '')), str(c.get('port', ''))))
+    missing = []
+    for h in hosts:
+        arg = client_arg(h)
+        name, _, port = arg.replace('ip6:', '').partition(',')
+        if not any(s[0] == name and (not port or s[1] == port) for s in seen):
+            missing.append(h)
+    return missing

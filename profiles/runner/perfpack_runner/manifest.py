@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""profile.conf: a profile manifest, read as data (never sourced).
+
+The format is KEY=VALUE lines in shell-like quoting, so that the files
+stay readable and a shell could read them too, but nothing is evaluated:
+
+    TITLE="words"          a string ("double" or 'single' quoted, or bare)
+    PLOT+=" @x"            appended to a string
+    TABLES=(               a list, one quoted item or more per line
+        "name=cmd @variant"
+    )
+    TABLES+=("more")       appended to a list
+    # comment
+
+Double quotes allow \\" and \\\\; a $ or ` anywhere is refused, and so is
+any line that is not one of the above.  The same reader serves runs and
+`perfpack tables DIR` (a run directory may come from anyone).
+"""
+
+import re
+
+from .util import Refusal
+
+_NAME = r'[A-Za-z_][A-Za-z0-9_]*'
+_ASSIGN = re.compile(r'^(' + _NAME + r')(\+?)=(.*)$')
+_BARE = re.compile(r'[A-Za-z0-9_@.,:=+/%^*?\[\]{}~!-]+')
+
+
+class ManifestError(Exception):
+    pass
+
+
+def split_words(text):
+    """Words of TEXT: [(word, ...)], the rest after a ')' or None.
+
+    Quoting as in the shell without expansions; stops at an unquoted '#'
+    (a comment) or ')' (the end of a list: returns what follows)."""
+    words, i, n = [], 0, len(text)
+    while True:
+        while i < n and text[i] in ' \t':
+            i += 1
+        if i >= n or text[i] == '#':
+            return words, None
+        if text[i] == ')':
+            return words, text[i + 1:]
+        word, i = _one_word(text, i)
+        words.append(word)
+
+
+def _one_word(text, i):
+    word, n = '', len(text)
+    while i < n and text[i] not in ' \t#)':
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            if j < 0:
+                raise ManifestError("unclosed '")
+            word += text[i + 1:j]
+            i = j + 1
+        elif c == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    raise ManifestError('unclosed "')
+                c = text[i]
+                if c == '"':
+                    i += 1
+                    break
+                if c in '$`':
+                    raise ManifestError('%s in a quoted string (nothing is expanded)' % c)
+                if c == '\\' and i + 1 < n and text[i + 1] in '"\\':
+                    i += 1
+                    c = text[i]
+                elif c == '\\':
+                    raise ManifestError('\\ before %r' % text[i + 1:i + 2])
+                word += c
+                i += 1
+        else:
+            m = _BARE.match(text, i)
+            if not m:
+                raise ManifestError('%r is not data (quoted strings, no $ or `)' % c)
+            word += m.group(0)
+            i = m.end()
+    return word, i
+
+
+def parse(text, path):
+    """KEY -> str or list of the manifest TEXT; ManifestError lists every bad line."""
+    values, errors = {}, []
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines):
+        lineno, line = k + 1, lines[k].strip()
+        k += 1
+        if not line or line.startswith('#'):
+            continue
+        m = _ASSIGN.match(line)
+        if not m:
+            errors.append('%s:%d: not KEY=VALUE (nothing in a manifest is run): %s' % (path, lineno, line))
+            continue
+        key, append, rest = m.groups()
+        try:
+            if rest.startswith('('):
+                items, k = _parse_list(rest[1:], lines, k)
+                old = values.get(key, []) if append else []
+                if isinstance(old, str):
+                    raise ManifestError('%s is a string, not a list' % key)
+                values[key] = old + items
+            else:
+                words, after = split_words(rest)
+                if after is not None or len(words) > 1:
+                    raise ManifestError('one value (quote it)')
+                old = values.get(key, '') if append else ''
+                if isinstance(old, list):
+                    raise ManifestError('%s is a list: KEY+=(...)' % key)
+                values[key] = old + (words[0] if words else '')
+        except ManifestError as e:
+            errors.append('%s:%d: cannot read %s as data (%s): %s' % (path, lineno, key, e, line))
+    if errors:
+        raise ManifestError('\n'.join(errors))
+    return values
+
+
+def _parse_list(rest, lines, k):
+    items = []
+    while True:
+        words, after = split_words(rest)
+        items += words
+        if after is not None:
+            if after.strip() and not after.strip().startswith('#'):
+                raise ManifestError('text after )')
+            return items, k
+        if k >= len(lines):
+            raise ManifestError('( is not closed')
+        rest = lines[k]
+        k += 1
+
+
+def read(path):
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except OSError as e:
+        raise Refusal('%s: cannot be read (%s)' % (path, e.strerror))
+    try:
+        return parse(text, path)
+    except ManifestError as e:
+        raise Refusal(str(e))
+
+
+def words_to_vars(text, where):
+    """'A=1 B="x y"' -> [('A', '1'), ('B', 'x y')] (a variant's variables)."""
+    try:
+        words, after = split_words(text)
+        if after is not None:
+            raise ManifestError('unexpected )')
+    except ManifestError as e:
+        raise Refusal('%s: cannot parse variables: %s (%s)' % (where, text, e))
+    out = []
+    for w in words:
+        if not re.match('^' + _NAME + '=', w):
+            raise Refusal("%s: '%s' is not VAR=VALUE (in: %s)" % (where, w, text))
+        name, _, value = w.partition('=')
+        out.append((name, value))
+    return out

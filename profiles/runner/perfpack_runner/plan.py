@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The matrix: each variant's variables, its job sections as fio parses
+them, the PP_* filters, and the fio runs ("steps") in order."""
+
+import os
+import re
+import subprocess
+
+from . import iters, manifest
+from .util import Refusal, to_bytes
+
+PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
+           'PP_MAXBS PP_RW PP_ITERS PP_SECTIONS PP_JOBFILES PP_ENGINES').split()
+READS = ('read', 'randread')
+# options that place I/O where offset/size/numjobs do not say: the whole target
+_PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offset_align')
+
+
+class Step:
+    def __init__(self, variant, jobfile, sections, label, path):
+        self.variant, self.jobfile, self.sections, self.label = variant, jobfile, sections, label
+        self.path = path  # the job file fio gets (a copy when PP_ITERS adds iterations)
+
+
+class Section:
+    def __init__(self, name, opts):
+        self.name, self.opts = name, opts
+        self.rw = opts.get('rw') or opts.get('readwrite') or 'read'
+        self.bs = opts.get('bs') or opts.get('blocksize') or '4096'
+        self.end = _end(opts, self.bs)
+
+    def writes(self):
+        return self.rw not in READS
+
+
+def _end(opts, bs):
+    """Where the section's I/O ends on its file (bytes), or 'all'."""
+    maxbs = max([to_bytes(b) or 0 for b in bs.split(',')] or [0])
+    size = to_bytes(opts.get('size', ''))
+    off = to_bytes(opts.get('offset', '0'))
+    inc = to_bytes(opts.get('offset_increment', '0'))
+    nj = opts.get('numjobs', '1')
+    if (not size or off is None or inc is None or not nj.isdigit() or maxbs <= 0
+            or any(k in opts for k in _PLACEMENT)):
+        return 'all'
+    end = off + size + (int(nj) - 1) * inc
+    return -(-end // maxbs) * maxbs
+
+
+def max_end(a, b):
+    if 'all' in (a, b):
+        return 'all'
+    return max([x for x in (a, b) if x is not None], default=None)
+
+
+def check_sets(sets):
+    for s in sets:
+        if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', s):
+            raise Refusal("--set '%s': not VAR=VALUE" % s)
+        name = s.split('=', 1)[0]
+        if name == 'TARGET':
+            raise Refusal('--set TARGET: the runner sets TARGET (and checks it is safe to write): use --target PATH')
+        if name == 'ENGDIR':
+            raise Refusal('--set ENGDIR: the runner sets ENGDIR (and checks the engines there): set it in the environment (ENGDIR=DIR perfpack run ...)')
+
+
+def check_set_names(profile, sets):
+    known = profile.known_names()
+    for s in sets:
+        k = s.split('=', 1)[0]
+        if not k.startswith('PP_') and k not in known:
+            raise Refusal('--set %s: no job file of %s uses ${%s} and its profile.conf does not set it '
+                          '(runner variables start with PP_)' % (k, profile.name, k))
+
+
+def variant_vars(profile, v, scale, sets):
+    """The variables of variant V at SCALE ('quick' or 'full'), --set last."""
+    if not profile.has_variant(v):
+        raise Refusal("%s: no variant '%s' (profile.conf has: %s)"
+                      % (profile.name, v, ' '.join(profile.variant_names())))
+    up = scale.upper()
+    out = {}
+    for text in (profile[up], profile['VARIANT_' + v], profile['VARIANT_%s_%s' % (v, up)]):
+        out.update(manifest.words_to_vars(text, profile.name))
+    for s in sets:
+        k, _, val = s.partition('=')
+        out[k] = val
+    if 'ENGDIR' in out:
+        raise Refusal("%s/%s: ENGDIR is the runner's; profile.conf must not set it" % (profile.name, v))
+    _check_vars(profile.name + '/' + v, out)
+    return out
+
+
+def _check_vars(where, vs):
+    for k, val in vs.items():
+        if not k.startswith('PP_'):
+            continue
+        if k not in PP_VARS:
+            raise Refusal('%s: %s is not a runner variable (they are: %s)' % (where, k, ' '.join(PP_VARS)))
+        if not val:
+            continue
+        if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and not re.match(r'^[1-9][0-9]*$', val):
+            raise Refusal('%s: %s=%s is not a positive integer' % (where, k, val))
+        if k in ('PP_MINBS', 'PP_MAXBS') and to_bytes(val) is None:
+            raise Refusal('%s: %s=%s is not a size (4096, 4k, 1m ...)' % (where, k, val))
+        if k in ('PP_RW', 'PP_SECTIONS'):
+            try:
+                re.compile(val)
+            except re.error:
+                raise Refusal('%s: %s=%s is not a valid regular expression (ERE)' % (where, k, val))
+        if k == 'PP_SETUP' and val not in ('dev', 'fs', 'none'):
+            raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (where, val))
+
+
+def fio_env(vs, engdir, target_path):
+    """[(VAR, VALUE)] fio's job files get: ENGDIR, the variables, TARGET."""
+    target = vs.get('TARGET') or target_path or 'none'
+    env = [('ENGDIR', engdir)] + [(k, v) for k, v in vs.items() if k != 'TARGET']
+    return env + [('TARGET', target)]
+
+
+def sections(fio, path, env):
+    """(writes through the device, [Section]) of job file PATH, by fio --showcmd."""
+    full = dict(os.environ)
+    full.update(env)
+    r = subprocess.run([fio, '--showcmd', path], env=full, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        raise Refusal('%s does not parse with these variables: %s' % (path, r.stdout.strip()))
+    bdev = bool(re.search(r'--blkfile_allow_bdev_write=(1|true|on|yes)', r.stdout))
+    out, glob_opts, cur, name = [], {}, None, None
+    for part in r.stdout.strip().split(' --')[1:]:
+        k, _, v = part.partition('=')
+        if k == 'name':
+            if name is not None:
+                out.append(Section(name, cur))
+            name, cur = v, dict(glob_opts)
+        elif name is None:
+            glob_opts[k] = v
+        else:
+            cur[k] = v
+    if name is not None:
+        out.append(Section(name, cur))
+    return bdev, out
+
+
+def keep(sec, vs, size_cap):
+    bs = to_bytes(sec.bs.split(',')[0])
+    if bs is not None:
+        if vs.get('PP_MINBS') and bs < to_bytes(vs['PP_MINBS']):
+            return False
+        if vs.get('PP_MAXBS') and bs > to_bytes(vs['PP_MAXBS']):
+            return False
+        if size_cap is not None and bs > size_cap:
+            return False
+    if vs.get('PP_RW') and not re.fullmatch('(?:%s)' % vs['PP_RW'], sec.rw):
+        return False
+    m = re.search(r'-([0-9]+)$', sec.name)
+    if vs.get('PP_ITERS') and m and int(m.group(1)) > int(vs['PP_ITERS']):
+        return False
+    if vs.get('PP_SECTIONS') and not re.search(vs['PP_SECTIONS'], sec.name):
+        return False
+    return True
+
+
+def label(sec):
+    m = re.match(r'^perftest-(.+)-[wr]-[0-9]+-([0-9]+)$', sec.name)
+    if m:
+        return '%s %s bs=%s iter %s' % (m.group(1), sec.rw, sec.bs, m.group(2))
+    m = re.search(r'-([0-9]+)$', sec.name)
+    if m:
+        return '%s bs=%s iter %s' % (sec.rw, sec.bs, m.group(1))
+    return '%s (%s bs=%s)' % (sec.name, sec.rw, sec.bs)
+
+
+class Plan:
+    """Every variant's fio runs; per variant its variables, where its I/O
+    and its writes end on the target, and whether it writes through the
+    device under its file (blkfile)."""
+
+    def __init__(self, ctx, variants):
+        self.steps, self.vars, self.plan_end, self.write_end, self.bdev_write = [], {}, {}, {}, {}
+        self.sections = {}
+        for v in variants:
+            self._variant(ctx, v, len(variants) > 1)
+
+    def _variant(self, ctx, v, multi):
+        p = ctx.profile
+        vs = variant_vars(p, v, ctx.scale, ctx.sets)
+        self.vars[v] = vs
+        self.plan_end[v] = self.write_end[v] = None
+        env = fio_env(vs, ctx.engdir, None)
+        prefix = v + ': ' if multi else ''
+        for j in (vs.get('PP_JOBFILES') or p['JOBFILES']).split():
+            path = os.path.join(p.dir, j)
+            if not os.path.isfile(path):
+                raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))
+            bdev, secs = sections(ctx.fio, path, env)
+            self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
+            if vs.get('PP_ITERS'):
+                with open(path, encoding='utf-8') as f:
+                    text = f.read()
+                secs, extra = iters.extend(secs, text, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
+                if extra:
+                    path = iters.write(ctx.work, v, j, text + extra)
+            kept = [s for s in secs if keep(s, vs, ctx.size_cap)]
+            for s in kept:
+                self.sections[(v, s.name)] = s
+                self.plan_end[v] = max_end(self.plan_end[v], s.end)
+                if s.writes():
+                    self.write_end[v] = max_end(self.write_end[v], s.end)
+            if p['RUN_BY'] == 'file':
+                if kept:
+                    self.steps.append(Step(v, j, [s.name for s in kept], prefix + j, path))
+            else:
+                self.steps += [Step(v, j, [s.name], prefix + label(s), path) for s in kept]

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""May the plan use this target?  A block device must be as large as the
+plan; what the plan writes must be unused: not mounted, not swap, not held,
+no signature, and every byte of it zero (read at device speed), else the
+refusal says what and where; --force overrides all but the size."""
+
+import os
+import stat
+import sys
+
+from .util import Refusal, have, output, warn
+
+CHUNK = 4 << 20
+
+
+def _real(path):
+    return os.path.realpath(path)
+
+
+def _in_proc(table, path):
+    real = _real(path)
+    try:
+        with open(table) as f:
+            return any(line.split()[:1] == [real] for line in f)
+    except OSError:
+        return False
+
+
+def device_in_use(dev):
+    """Why block device DEV is in use, or None."""
+    mp = next((line for line in output(['lsblk', '-nro', 'MOUNTPOINT', dev]).splitlines() if line), '')
+    if mp or _in_proc('/proc/mounts', dev):
+        return 'it is mounted' + (' (on %s)' % mp if mp else '')
+    if _in_proc('/proc/swaps', dev):
+        return 'it is in use as swap'
+    try:
+        holders = sorted(os.listdir('/sys/class/block/%s/holders' % os.path.basename(_real(dev))))
+    except OSError:
+        holders = []
+    if holders:
+        return 'it is held by %s (device-mapper/md)' % ' '.join(holders)
+    sig = ''
+    for line in output(['blkid', '-p', '-o', 'export', dev]).splitlines():
+        if line.startswith(('TYPE=', 'PTTYPE=')) and not sig:
+            sig = line.split('=', 1)[1]
+    if not sig and have('wipefs'):
+        sig = (output(['wipefs', '-n', '--noheadings', '-o', 'TYPE', dev]).splitlines() or [''])[0]
+    if sig:
+        return 'it holds a filesystem/partition signature (%s, found by blkid/wipefs -n)' % sig
+    return None
+
+
+def _open_direct(path):
+    if stat.S_ISBLK(os.stat(path).st_mode):
+        try:
+            return os.open(path, os.O_RDONLY | os.O_DIRECT), True
+        except OSError:
+            pass
+    return os.open(path, os.O_RDONLY), False
+
+
+def first_nonzero(path, nbytes):
+    """Offset of the first non-zero byte in PATH's first NBYTES, or None.
+
+    O_DIRECT reads of 4 MiB on a block device (device speed, no page cache);
+    progress on a terminal from 1 GiB."""
+    fd, direct = _open_direct(path)
+    progress = sys.stderr.isatty() and nbytes >= 1 << 30
+    if progress:
+        warn('checking that the %d MiB of %s it will write hold zeros only' % (nbytes >> 20, path))
+    zero = bytes(CHUNK)
+    buf = None
+    try:
+        if direct:
+            import mmap
+            buf = mmap.mmap(-1, CHUNK)
+        off = 0
+        while off < nbytes:
+            n = min(CHUNK, nbytes - off)
+            if direct and n % 4096 == 0:
+                got = os.preadv(fd, [memoryview(buf)[:n]], off)
+                data = memoryview(buf)[:got]
+            else:
+                data = os.pread(fd, n, off)
+                got = len(data)
+            if got == 0:
+                raise Refusal('%s: ends at %d bytes, before the %d the plan uses' % (path, off, nbytes))
+            if data != zero[:got]:
+                return off + got - len(bytes(data).lstrip(b'\0'))
+            off += got
+            if progress and off % (256 << 20) == 0:
+                print('\r  %d of %d MiB zero' % (off >> 20, nbytes >> 20), end='', file=sys.stderr, flush=True)
+    finally:
+        os.close(fd)
+        if progress:
+            print(file=sys.stderr)
+    return None
+
+
+def zeros_only(path, nbytes):
+    """Why PATH's first NBYTES are not all zero, or None."""
+    if nbytes <= 0:
+        return None
+    try:
+        off = first_nonzero(path, nbytes)
+    except OSError as e:
+        return 'it could not be read to check it holds zeros (%s)' % e.strerror
+    if off is None:
+        return None
+    with open(path, 'rb') as f:
+        f.seek(off)
+        there = ' '.join('%02x' % b for b in f.read(16))
+    return ('it holds non-zero data (the first non-zero byte is at offset %d, MiB %d: %s; '
+            'checked every byte of the %d it would write)' % (off, off >> 20, there, nbytes))
+
+
+def _file_why(path, wend):
+    if _in_proc('/proc/swaps', path):
+        return 'it is in use as swap'
+    size = os.stat(path).st_size
+    if wend != 'all' and wend < size:
+        size = wend
+    return zeros_only(path, size)
+
+
+def check_write_ok(path, wend, need, force):
+    """PATH may serve a plan writing up to WEND and using up to NEED (bytes,
+    'all' or None), or Refusal.  A file shorter than a read plan is laid out
+    anew by fio (unlinked and rewritten): a write."""
+    if stat.S_ISBLK(os.stat(path).st_mode):
+        size = _dev_size(path)
+        if need not in (None, 'all') and need > size:
+            raise Refusal('refusing to use %s: the plan needs %d bytes (%d MiB) of it, but it holds only %d '
+                          'bytes (%d MiB), and fio would silently do less; use a larger device or a smaller '
+                          'size (--set SIZE=...)' % (path, need, need >> 20, size, size >> 20))
+        if wend is None:
+            return
+        why = device_in_use(path) or zeros_only(path, size if wend == 'all' else min(wend, size))
+    else:
+        if not os.path.isfile(path):
+            return
+        size, layout = os.stat(path).st_size, ''
+        if wend is None:
+            if need is not None and need != 'all' and need <= size:
+                return
+            wend = 'all'
+            layout = ('the plan reads %s bytes but it holds %d, so fio would lay it out anew (unlink and '
+                      'rewrite it), and ' % ('all of it' if need in (None, 'all') else need, size))
+        why = _file_why(path, wend)
+        why = layout + why if why else None
+    if not why:
+        return
+    if force:
+        warn('writing to %s although %s (--force)' % (path, why))
+    else:
+        raise Refusal('refusing to write to %s: %s; pass --force to use it anyway' % (path, why))
+
+
+def _dev_size(dev):
+    fd = os.open(dev, os.O_RDONLY)
+    try:
+        return os.lseek(fd, 0, os.SEEK_END)
+    finally:
+        os.close(fd)
+
+
+def plan_ends(plan, variants, target_kind):
+    """(WEND, NEED) of VARIANTS: a filesystem recipe writes the whole
+    device and needs room for its PP_FILE_MB file."""
+    wend = need = None
+    for v in variants:
+        vs, we, ne = plan.vars[v], plan.write_end[v], plan.plan_end[v]
+        if vs.get('PP_SETUP', 'dev') == 'fs' and target_kind != 'none':
+            we = 'all'
+            ne = int(vs['PP_FILE_MB']) << 20 if vs.get('PP_FILE_MB') else None
+        wend = _max(wend, we)
+        need = _max(need, ne)
+    return wend, need
+
+
+def _max(a, b):
+    if 'all' in (a, b):
+        return 'all'
+    return max([x for x in (a, b) if x is not None], default=None)
+
+
+def check_fs_device_ok(v, path, force):
+    """Variant V writes through the block device under PATH's filesystem,
+    which the runner did not make: name the device, refuse unless --force."""
+    p = path
+    while not os.path.exists(p) and p != '/':
+        p = os.path.dirname(p)
+    found = output(['findmnt', '-n', '-o', 'SOURCE,TARGET', '-T', p]).split()
+    src = found[0] if found else 'the device under %s (findmnt found none)' % p
+    mp = ' (mounted on %s)' % found[1] if len(found) > 1 else ''
+    why = ('variant %s writes through the block device under its file (blkfile_allow_bdev_write=1), and %s '
+           'is on %s%s, a filesystem perfpack did not make' % (v, path, src, mp))
+    if force:
+        warn('writing to %s although %s (--force)' % (src, why))
+    else:
+        raise Refusal('refusing to write to %s: %s; pass --force to use it anyway (or give it an unused block '
+                      'device, or --scratch, on which perfpack makes the filesystem itself)' % (src, why))

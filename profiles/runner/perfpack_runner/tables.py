@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The tables of a run (fiotab): rendered into a fresh DIR/tables.new.XXXXXX,
+each file whole or not at all, which then replaces DIR/tables."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+from .util import Refusal, have, umask_mode, warn
+
+
+def _resolve(out, args):
+    """@v / @v.stem -> raw JSON paths; None when one is missing."""
+    res = []
+    for a in args:
+        if a.startswith('@'):
+            f = os.path.join(out, 'raw', a[1:] + '.json')
+            if not (os.path.isfile(f) and os.path.getsize(f) > 0):
+                return None
+            res.append(f)
+        else:
+            res.append(a)
+    return res
+
+
+def _run_to(path, args, err_path, head=''):
+    """ARGS' stdout into PATH (whole or not at all); stderr appended to ERR_PATH."""
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f, open(err_path, 'a') as err:
+        f.write(head)
+        f.flush()
+        rc = subprocess.run(args, stdout=f, stderr=err).returncode
+    if rc != 0:
+        os.unlink(tmp)
+        return False
+    os.rename(tmp, path)
+    return True
+
+
+def _head(path, n=3):
+    try:
+        with open(path, errors='replace') as f:
+            return ' '.join(f.read().splitlines()[:n])
+    except OSError:
+        return ''
+
+
+def _one(fiotab, new, profile, t, mark, incomplete):
+    """Render table T ('name=cmd args...'): False on a failure."""
+    name, _, spec = t.partition('=')
+    args = spec.split()
+    resolved = _resolve(os.path.dirname(new), args)
+    if resolved is None:
+        return True
+    print('\n== %s: %s (%s) ==%s' % (profile, name, ' '.join(args), mark), flush=True)
+    err = os.path.join(new, name + '.err')
+    head = '# INCOMPLETE RUN (%s): partial data\n' % incomplete if incomplete else ''
+    txt = os.path.join(new, name + '.txt')
+    if not _run_to(txt, [fiotab] + resolved, err, head):
+        warn('fiotab %s failed: %s' % (' '.join(resolved), _head(err)))
+        return False
+    with open(txt) as f:
+        print(f.read(), end='', flush=True)
+    ok = _run_to(os.path.join(new, name + '.csv'), [fiotab, resolved[0], '--format=csv'] + resolved[1:], err)
+    if not ok:
+        warn('fiotab --format=csv failed for %s' % name)
+    if os.path.getsize(err) == 0:
+        os.unlink(err)
+    return ok
+
+
+def write(fiotab, out, profile, tables, plot, incomplete=None):
+    """Render TABLES and PLOT of run directory OUT: True when all rendered."""
+    if not (os.path.isfile(fiotab) and os.access(fiotab, os.X_OK)) and not have(fiotab):
+        warn('fiotab not found (%s): raw fio JSON kept in %s/raw, no tables' % (fiotab, out))
+        return False
+    mark = ' [INCOMPLETE RUN: %s: partial data]' % incomplete if incomplete else ''
+    try:
+        new = tempfile.mkdtemp(prefix='tables.new.', dir=out)
+    except OSError:
+        raise Refusal('cannot create a directory in %s' % out)
+    os.chmod(new, umask_mode())
+    try:
+        ok = all([_one(fiotab, new, profile, t, mark, incomplete) for t in tables])
+        ok = _plot(fiotab, new, out, plot) and ok
+        dest = os.path.join(out, 'tables')
+        try:
+            shutil.rmtree(dest, ignore_errors=True)
+            os.rename(new, dest)
+        except OSError:
+            kept, new = new, None
+            raise Refusal('cannot replace %s: the tables are in %s' % (dest, kept))
+        new = None
+        if os.path.exists(os.path.join(dest, 'plot.svg')):
+            print('\nplot: %s' % os.path.join(dest, 'plot.svg'), flush=True)
+        return ok
+    finally:
+        if new:
+            shutil.rmtree(new, ignore_errors=True)
+
+
+def _plot(fiotab, new, out, plot):
+    inputs = []
+    for a in plot.split():
+        r = _resolve(out, [a])
+        if r:
+            inputs += r
+    if not inputs:
+        return True
+    svg, err = os.path.join(new, 'plot.svg'), os.path.join(new, 'plot.err')
+    with open(err, 'w') as e:
+        rc = subprocess.run([fiotab, 'plot', '-o', svg] + inputs, stderr=e).returncode
+    if rc == 0:
+        os.unlink(err)
+        return True
+    if os.path.exists(svg):
+        os.unlink(svg)
+    warn('fiotab plot failed: %s' % _head(err))
+    return False

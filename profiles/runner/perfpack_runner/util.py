@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What every module needs: the refusal, messages, sizes, small commands."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+PROG = 'perfpack'
+
+
+class Refusal(Exception):
+    """A refusal or an error: the message names the culprit; exit 1."""
+
+    def __init__(self, msg, status=1):
+        super().__init__(msg)
+        self.status = status
+
+
+def warn(msg):
+    print('%s: %s' % (PROG, msg), file=sys.stderr, flush=True)
+
+
+def info(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+_SIZE = re.compile(r'^([0-9]+)([kmgt]?)(i?b)?$')
+_MULT = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
+
+
+def to_bytes(text):
+    """fio-style size (4096, 4k, 64K, 1m, 1g, 2t; base 1024) or None."""
+    m = _SIZE.match(str(text).strip().lower())
+    if not m:
+        return None
+    return int(m.group(1)) * _MULT[m.group(2)]
+
+
+def is_root():
+    return os.geteuid() == 0
+
+
+def have(cmd):
+    return shutil.which(cmd) is not None
+
+
+def output(args, **kw):
+    """stdout of ARGS ('' when it fails or is missing), stderr dropped."""
+    try:
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True, **kw)
+    except OSError:
+        return ''
+    return r.stdout if r.returncode == 0 else ''
+
+
+def run_quiet(args, **kw):
+    """(status, stdout+stderr) of ARGS."""
+    try:
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, **kw)
+    except OSError as e:
+        return 127, str(e)
+    return r.returncode, r.stdout
+
+
+def umask_mode():
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# No fio process outlives the runner, however the run ends: a fio job process
+# SIGKILLed under it (the runner fails, fio's main process goes too), the
+# runner itself SIGKILLed (its fio dies with it), SIGTERM (exit 143).  The
+# runs are the scst-coop model paced in real time (1 GiB at ~84 MB/s), so
+# fio is busy for seconds; every process whose working directory is in the
+# run's output directory is a fio of this run.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+[ -f "$ENGDIR/fio-coop.so" ] || skip "no coop engine built"
+
+slow=(run scst-coop --no-tables --set SIZE=1073741824 --set SIM_SCALE=1)
+
+# fios_in DIR: processes running in DIR (fio runs in DIR.partial.*/raw/<variant>)
+fios_in() {
+	local p c
+	for p in /proc/[0-9]*; do
+		c=$(readlink "$p/cwd" 2>/dev/null) || continue
+		case $c in "$1".partial.*/raw/*) echo "${p#/proc/}" ;; esac
+	done
+}
+# wait_for COND SECONDS: until COND succeeds (bounded)
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# no_fio_left DIR WHAT: nothing of DIR's run is still running (kill what is)
+no_fio_left() {
+	local left
+	wait_for '[ -z "$(fios_in "$1")" ]' 10 && return 0
+	left=$(fios_in "$1")
+	ps -o pid,ppid,stat,args -p "${left// /,}" >&2
+	kill -KILL $left 2>/dev/null
+	fail "$2: fio left running: $left"
+}
+# job_pid DIR: a fio job process of the run (a fio whose parent is a fio)
+job_pid() {
+	local p pp
+	for p in $(fios_in "$1"); do
+		pp=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$pp" ] && [ "$(readlink "/proc/$pp/cwd" 2>/dev/null)" = "$(readlink "/proc/$p/cwd")" ] && echo "$p" && return
+	done
+}
+
+# 1. a fio job process is SIGKILLed: the runner fails, and fio's main process
+# does not stay behind
+"$PERFPACK" "${slow[@]}" -o "$T/a" >"$T/a.log" 2>&1 &
+pid=$!
+wait_for '[ -n "$(job_pid "$T/a")" ]' 30 || fail "no fio job process started: $(cat "$T/a.log")"
+kill -KILL "$(job_pid "$T/a")"
+wait_for '! kill -0 $pid 2>/dev/null' 60 || { kill -KILL $pid; fail "the runner did not end after its fio job was killed"; }
+wait "$pid"
+rc=$?
+[ "$rc" != 0 ] || fail "the runner exited 0 although a fio job was killed: $(cat "$T/a.log")"
+no_fio_left "$T/a" "a killed fio job"
+
+# 2. the runner is SIGKILLed: its fio dies with it
+"$PERFPACK" "${slow[@]}" -o "$T/b" >"$T/b.log" 2>&1 &
+pid=$!
+wait_for '[ -n "$(job_pid "$T/b")" ]' 30 || fail "no fio job process started: $(cat "$T/b.log")"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+no_fio_left "$T/b" "the runner SIGKILLed"
+
+# 3. SIGTERM: exit 143, fio stopped, the run left incomplete
+"$PERFPACK" "${slow[@]}" -o "$T/c" >"$T/c.log" 2>&1 &
+pid=$!
+wait_for '[ -n "$(job_pid "$T/c")" ]' 30 || fail "no fio job process started: $(cat "$T/c.log")"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+assert_eq "exit status after SIGTERM" 143 "$rc"
+no_fio_left "$T/c" "SIGTERM"
+[ -e "$T/c" ] && fail "SIGTERM left $T/c, which looks complete"
+
+# and later: fio's job processes are in sessions of their own (setsid), so a
+# job started while its fio was being stopped would outlive a group kill
+sleep 2
+for r in a b c; do
+	no_fio_left "$T/$r" "2 s after case $r"
+done
+exit 0
