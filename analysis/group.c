@@ -8,6 +8,7 @@
  * and fio's "All clients" aggregate (host "All clients") never joins a host.
  * A hash of the keys keeps 1,000-file inputs linear.
  */
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,14 +43,188 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 	return NULL;
 }
 
-static void add_iter(struct series *s, const struct job *j, int dir)
+/*
+ * Options that name things rather than configure them: two runs that
+ * differ only here are iterations of one configuration.
+ */
+static int ignored_opt(const char *k)
+{
+	static const char *const ign[] = { "description", "write_bw_log", "write_iops_log",
+					   "write_lat_log", "write_hist_log", "output" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ign) / sizeof(*ign); i++)
+		if (!strcmp(k, ign[i]))
+			return 1;
+	return 0;
+}
+
+/* rw as a pattern: a write and a read job of one sweep are one series */
+static const char *rw_class(const char *rw)
+{
+	static const char *const cls[][2] = {
+		{ "read", "read/write" }, { "write", "read/write" },
+		{ "randread", "randread/randwrite" }, { "randwrite", "randread/randwrite" },
+		{ "readwrite", "rw" }, { "rw", "rw" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cls) / sizeof(*cls); i++)
+		if (!strcmp(rw, cls[i][0]))
+			return cls[i][1];
+	return rw;
+}
+
+/* A job's parameters: interned name, value pairs sorted by name. */
+struct params {
+	size_t fam;		/* index of its target/host/mode family */
+	const char **kv;
+	size_t n;
+};
+
+static int has_rw(const struct job *j)
+{
+	return j->d[DIR_READ].present || j->d[DIR_WRITE].present || j->d[DIR_MIXED].present;
+}
+
+static void push(struct params *p, const char *k, const char *v)
+{
+	p->kv = xrealloc(p->kv, (p->n + 1) * 2 * sizeof(*p->kv));
+	p->kv[2 * p->n] = intern(k);
+	p->kv[2 * p->n + 1] = intern(v);
+	p->n++;
+}
+
+static int kv_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Every option of the job, with the four the tables read as values fio
+ * means: bs as the block size in bytes of its directions (from the mean
+ * transfer size with bsrange/bssplit), rw as its pattern, iodepth and numjobs
+ * with fio's default 1 (unset and 1 are the same configuration).
+ */
+static void job_params(const struct job *j, struct params *p)
+{
+	uint64_t b[NDIR];
+	char buf[64];
+	size_t i, nb = 0;
+	int d;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < j->nopts; i++) {
+		const char *k = j->opts[2 * i];
+
+		if (ignored_opt(k) || !strcmp(k, "rw") || !strcmp(k, "bs") ||
+		    !strcmp(k, "iodepth") || !strcmp(k, "numjobs"))
+			continue;
+		push(p, k, j->opts[2 * i + 1]);
+	}
+	push(p, "rw", rw_class(j->rw));
+	snprintf(buf, sizeof(buf), "%d", j->iodepth);
+	push(p, "iodepth", buf);
+	snprintf(buf, sizeof(buf), "%d", j->numjobs);
+	push(p, "numjobs", buf);
+	buf[0] = '\0';
+	for (d = 0; d < NDIR; d++) {
+		if (d == DIR_TRIM || !j->d[d].present)
+			continue;
+		for (i = 0; i < nb && b[i] != j->d[d].bs; i++)
+			;
+		if (i == nb) {
+			b[nb++] = j->d[d].bs;
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%llu",
+				 nb > 1 ? "," : "", (unsigned long long)j->d[d].bs);
+		}
+	}
+	push(p, "bs", buf);
+	qsort(p->kv, p->n, 2 * sizeof(*p->kv), kv_cmp);
+}
+
+/* The value of @k in @p, NULL when the job has no such option. */
+static const char *param(const struct params *p, const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->kv[2 * i], k))
+			return p->kv[2 * i + 1];
+	return NULL;
+}
+
+/* Adds to @vary the names whose values differ between @a and @b (both sorted). */
+static void diff_params(const struct params *a, const struct params *b, struct strmap *vary)
+{
+	size_t i = 0, k = 0;
+
+	while (i < a->n || k < b->n) {
+		int c = i == a->n ? 1 : k == b->n ? -1 : strcmp(a->kv[2 * i], b->kv[2 * k]);
+
+		if (c < 0) {
+			map_get(vary, a->kv[2 * i++], 0);
+		} else if (c > 0) {
+			map_get(vary, b->kv[2 * k++], 0);
+		} else {
+			if (a->kv[2 * i + 1] != b->kv[2 * k + 1])	/* interned */
+				map_get(vary, a->kv[2 * i], 0);
+			i++;
+			k++;
+		}
+	}
+}
+
+static int name_rank(const char *k)
+{
+	static const char *const pref[] = { "bs", "iodepth", "numjobs", "rw", "rwmixread" };
+	int i;
+
+	for (i = 0; i < (int)(sizeof(pref) / sizeof(*pref)); i++)
+		if (!strcmp(k, pref[i]))
+			return i;
+	return i;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = name_rank(x), ry = name_rank(y);
+
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+/* The keys of @m in a new sorted array (bs, iodepth, numjobs, rw first). */
+static const char **map_names(const struct strmap *m, size_t *n)
+{
+	const char **v = xmalloc((m->n + 1) * sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < m->cap; i++)
+		if (m->keys[i])
+			v[(*n)++] = m->keys[i];
+	qsort(v, *n, sizeof(*v), name_cmp);
+	return v;
+}
+
+/* A number when the whole value reads as one the way fio reads sizes */
+static double as_number(const char *v)
+{
+	uint64_t n;
+
+	return *v && !fio_parse_size(v, 1024, &n) && n < (1ULL << 53) ? (double)n : NAN;
+}
+
+static void add_iter(struct series *s, const struct job *j, int dir, const char *xs,
+		     double x, int is_bs)
 {
 	const struct dirstat *d = &j->d[dir];
 	struct bsgroup *g = NULL;
 	size_t i;
 
 	for (i = 0; i < s->ng; i++)
-		if (s->g[i].bs == d->bs) {
+		if (!strcmp(s->g[i].xs, xs)) {
 			g = &s->g[i];
 			break;
 		}
@@ -57,8 +232,12 @@ static void add_iter(struct series *s, const struct job *j, int dir)
 		s->g = xrealloc(s->g, (s->ng + 1) * sizeof(*s->g));
 		g = &s->g[s->ng++];
 		memset(g, 0, sizeof(*g));
-		g->bs = d->bs;
+		g->xs = xstrdup(xs);
+		g->x = x;
+		g->bs = is_bs ? d->bs : 0;
 	}
+	if (!g->n[dir])
+		g->dbs[dir] = d->bs;
 	if (g->n[dir] == g->cap[dir]) {
 		g->cap[dir] = g->cap[dir] ? 2 * g->cap[dir] : 4;
 		g->it[dir] = xrealloc(g->it[dir], g->cap[dir] * sizeof(struct iter));
@@ -66,13 +245,33 @@ static void add_iter(struct series *s, const struct job *j, int dir)
 	g->it[dir][g->n[dir]++] = (struct iter){ j, d->runtime_s, d->io_bytes };
 }
 
+/* Appends "k=v" to *@s with @sep, and to *@t as a tag. */
+static void add_param(char **s, char **t, const char *k, const char *v)
+{
+	char *n = xasprintf("%s%s%s=%s", *s, **s ? ", " : "", k, v);
+	/* rw's pattern is not a direction: the dashboards' rw tag is */
+	char *m = xasprintf("%s%s%s=%s", *t, **t ? TAGSEP : "",
+			    strcmp(k, "rw") ? k : "rw_pattern", v);
+
+	free(*s);
+	free(*t);
+	*s = n;
+	*t = m;
+}
+
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 };
-	size_t i, cap = 0;
-	int k, err;
+	struct strmap map = { 0 }, fams = { 0 }, all = { 0 };
+	struct strmap *vary = NULL;
+	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
+	struct params *ref = NULL;
+	char **labels = xcalloc(js->n ? js->n : 1, sizeof(*labels));
+	const char **names;
+	size_t i, cap = 0, nfam = 0, nn, f;
+	int k, err, rc = -1, is_bs;
+	const char *axis;
 
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < sel->npatterns; k++) {
@@ -85,20 +284,102 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			while (k--)
 				regfree(&re[k]);
 			free(re);
+			free(jp);
+			free(labels);
 			return -1;
 		}
 	}
+	/* 1: each job's family (label, host, mode) and parameters; what varies */
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
-		char *label = label_of(j, sel, re), *key;
+		char *key;
+
+		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
+			continue;
+		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", labels[i], j->host, j->modeled,
+				j->scale);
+		f = map_get(&fams, key, nfam);
+		free(key);
+		job_params(j, &jp[i]);
+		jp[i].fam = f;
+		if (f == nfam) {
+			nfam++;
+			vary = xrealloc(vary, nfam * sizeof(*vary));
+			ref = xrealloc(ref, nfam * sizeof(*ref));
+			memset(&vary[f], 0, sizeof(*vary));
+			ref[f] = jp[i];
+		} else {
+			diff_params(&ref[f], &jp[i], &vary[f]);
+		}
+	}
+	for (f = 0; f < nfam; f++)
+		for (i = 0; i < vary[f].cap; i++)
+			if (vary[f].keys[i])
+				map_get(&all, vary[f].keys[i], 0);
+	names = map_names(&all, &nn);
+	out->varying = xstrdup("");
+	for (i = 0; i < nn; i++) {
+		char *v = xasprintf("%s%s%s", out->varying, i ? ", " : "", names[i]);
+
+		free(out->varying);
+		out->varying = v;
+	}
+	/* 2: the axis */
+	if (sel->x)
+		axis = sel->x;
+	else if (nn && strcmp(names[0], "bs") && nn > 1) {
+		warnx_("the jobs differ in %s: configurations are never averaged together; choose the axis with --x PARAM (the other parameters then make separate series)",
+		       out->varying);
+		free(names);
+		goto out;
+	} else {
+		axis = nn ? names[0] : "bs";
+	}
+	free(names);
+	if (!strcmp(axis, "rw")) {
+		warnx_("--x rw: the directions are the tables' columns; rw's pattern (read/write, randread/randwrite, ...) sets series apart");
+		goto out;
+	}
+	out->axis = intern(axis);
+	is_bs = !strcmp(axis, "bs");
+	out->numeric = 1;
+	/* 3: series = family + the varying parameters but the axis */
+	for (i = 0; i < js->n; i++) {
+		const struct job *j = &js->v[i];
+		char *key, *params, *ptags;
 		struct series *s;
-		size_t idx;
+		size_t idx, p;
 		int dir, used = 0;
 
-		if (!label)
+		if (!labels[i])
 			continue;
-		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", label, j->host, j->modeled,
-				j->scale);
+		f = jp[i].fam;
+		key = xasprintf("%zu", f);
+		params = xstrdup("");
+		ptags = xstrdup("");
+		for (p = 0; p < jp[i].n; p++) {
+			const char *pk = jp[i].kv[2 * p], *pv = jp[i].kv[2 * p + 1];
+			char *nk;
+
+			if (!map_key(&vary[f], pk) || !strcmp(pk, axis))
+				continue;
+			nk = xasprintf("%s\x1f%s=%s", key, pk, pv);
+			free(key);
+			key = nk;
+			add_param(&params, &ptags, pk, pv);
+		}
+		/* an option some jobs of the family lack: unset is a value too */
+		for (p = 0; p < vary[f].cap; p++) {
+			const char *pk = vary[f].keys[p];
+			char *nk;
+
+			if (!pk || !strcmp(pk, axis) || param(&jp[i], pk))
+				continue;
+			nk = xasprintf("%s\x1f%s unset", key, pk);
+			free(key);
+			key = nk;
+			add_param(&params, &ptags, pk, "(unset)");
+		}
 		idx = map_get(&map, key, out->n);
 		free(key);
 		if (idx == out->n) {
@@ -108,20 +389,38 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			}
 			s = &out->v[out->n++];
 			memset(s, 0, sizeof(*s));
-			s->label = label;
+			s->label = labels[i];
+			labels[i] = NULL;
 			s->host = xstrdup(j->host);
 			s->modeled = j->modeled;
 			s->scale = j->scale;
+			s->params = params;
+			s->ptags = ptags;
 		} else {
-			free(label);
+			free(params);
+			free(ptags);
 		}
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
-		for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
-			if (j->d[dir].present) {
-				add_iter(s, j, dir);
-				used = 1;
+		for (dir = 0; dir < NDIR; dir++) {
+			const char *xs = param(&jp[i], axis);
+			char buf[32];
+			double x;
+
+			if (dir == DIR_TRIM || !j->d[dir].present)
+				continue;
+			if (is_bs) {
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir].bs);
+				xs = buf;
+			} else if (!xs) {
+				xs = "(unset)";
 			}
+			x = as_number(xs);
+			if (isnan(x))
+				out->numeric = 0;
+			add_iter(s, j, dir, xs, x, is_bs);
+			used = 1;
+		}
 		if (used) {
 			if (s->njobs == s->capjobs) {
 				s->capjobs = s->capjobs ? 2 * s->capjobs : 16;
@@ -130,11 +429,27 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			s->jobs[s->njobs++] = j;
 		}
 	}
+	rc = 0;
+out:
 	map_free(&map);
+	map_free(&fams);
+	map_free(&all);
+	for (f = 0; f < nfam; f++)
+		map_free(&vary[f]);
+	free(vary);
+	free(ref);
+	for (i = 0; i < js->n; i++) {
+		free(jp[i].kv);
+		free(labels[i]);
+	}
+	free(jp);
+	free(labels);
 	for (k = 0; k < sel->npatterns; k++)
 		regfree(&re[k]);
 	free(re);
-	return 0;
+	if (rc)
+		series_free(out);
+	return rc;
 }
 
 static int bs_desc(const void *a, const void *b)
@@ -144,13 +459,25 @@ static int bs_desc(const void *a, const void *b)
 	return (x->bs < y->bs) - (x->bs > y->bs);
 }
 
+static int x_asc(const void *a, const void *b)
+{
+	const struct bsgroup *x = a, *y = b;
+
+	return (x->x > y->x) - (x->x < y->x);
+}
+
 void series_sort(struct serieslist *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].ng)
+	for (i = 0; i < l->n; i++) {
+		if (!l->v[i].ng)
+			continue;
+		if (l->axis && strcmp(l->axis, "bs") && l->numeric)
+			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), x_asc);
+		else if (!l->axis || !strcmp(l->axis, "bs"))
 			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), bs_desc);
+	}
 }
 
 void series_free(struct serieslist *l)
@@ -161,15 +488,20 @@ void series_free(struct serieslist *l)
 	for (i = 0; i < l->n; i++) {
 		struct series *s = &l->v[i];
 
-		for (g = 0; g < s->ng; g++)
+		for (g = 0; g < s->ng; g++) {
 			for (d = 0; d < NDIR; d++)
 				free(s->g[g].it[d]);
+			free(s->g[g].xs);
+		}
 		free(s->g);
+		free(s->params);
+		free(s->ptags);
 		free(s->jobs);
 		free(s->label);
 		free(s->host);
 	}
 	free(l->v);
+	free(l->varying);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -189,7 +521,8 @@ char *series_name(const struct series *s)
 {
 	char *host = strcmp(s->host, "-") ? xasprintf(" on host %s", s->host) : xstrdup("");
 	char *mode = mode_label(s->modeled, s->scale);
-	char *r = xasprintf("%s%s%s%s", s->label, host, s->modeled ? ", " : "",
+	char *r = xasprintf("%s%s%s%s%s%s", s->label, s->params && *s->params ? ", " : "",
+			    s->params ? s->params : "", host, s->modeled ? ", " : "",
 			    s->modeled ? mode : "");
 
 	free(host);
@@ -208,6 +541,13 @@ char *series_title(const struct series *s)
 void series_tags(const struct series *s, struct table *t)
 {
 	table_tag(t, "target", s->label);
+	if (s->ptags && *s->ptags) {
+		char *tags = xasprintf("%s%s%s", t->tags ? t->tags : "", t->tags ? TAGSEP : "",
+				       s->ptags);
+
+		free(t->tags);
+		t->tags = tags;
+	}
 	if (strcmp(s->host, "-"))
 		table_tag(t, "host", s->host);
 	mode_tags(t, s->modeled, s->scale);

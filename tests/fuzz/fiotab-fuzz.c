@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			series_sort(&bs);
 			series_sort(&cs);
 			if (bs.n && cs.n)
-				ratio_table(&bs.v[0], &cs.v[0], &ro, &tl);
+				ratio_table(&bs, &bs.v[0], &cs.v[0], &ro, &tl);
 		}
 		series_free(&bs);
 		series_free(&cs);
