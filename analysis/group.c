@@ -259,17 +259,76 @@ static void add_param(char **s, char **t, const char *k, const char *v)
 	*t = m;
 }
 
+/*
+ * In family @f, does @pk take one value per value of @axis (and more than
+ * one in all)?  Then it changes with the axis and sets no series apart.
+ */
+static int is_tied(const struct params *jp, char *const *labels, size_t n, size_t f,
+		   const char *axis, const char *pk)
+{
+	struct strmap fn = { 0 };
+	const char **seen = NULL;
+	size_t nseen = 0, idx, i;
+	int ok = 1;
+
+	for (i = 0; i < n && ok; i++) {
+		const char *xv, *pv;
+
+		if (!labels[i] || jp[i].fam != f)
+			continue;
+		xv = param(&jp[i], axis);
+		pv = param(&jp[i], pk);
+		idx = map_get(&fn, xv ? xv : "", nseen);
+		if (idx == nseen) {
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = pv ? pv : "";
+		} else if (seen[idx] != (pv ? pv : "")) {
+			ok = 0;
+		}
+	}
+	map_free(&fn);
+	free(seen);
+	return ok && nseen > 1;
+}
+
+/*
+ * The default axis: bs when it varies (the threads' axis; the others then
+ * set series apart), else the first varying parameter (bs, iodepth,
+ * numjobs, rw, rwmixread, then by name) every other one changes with.
+ */
+static const char *default_axis(const char **names, size_t nn, const struct params *jp,
+				char *const *labels, size_t n, const struct strmap *vary,
+				size_t nfam)
+{
+	size_t c, o, f;
+
+	if (!nn || !strcmp(names[0], "bs"))
+		return nn ? names[0] : "bs";
+	for (c = 0; c < nn; c++) {
+		int ok = 1;
+
+		for (o = 0; o < nn && ok; o++)
+			for (f = 0; f < nfam && ok && o != c; f++)
+				if (map_key(&vary[f], names[o]) &&
+				    !is_tied(jp, labels, n, f, names[c], names[o]))
+					ok = 0;
+		if (ok)
+			return names[c];
+	}
+	return NULL;
+}
+
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
 	struct strmap map = { 0 }, fams = { 0 }, all = { 0 };
-	struct strmap *vary = NULL;
+	struct strmap *vary = NULL, *tied = NULL;
 	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
 	struct params *ref = NULL;
 	char **labels = xcalloc(js->n ? js->n : 1, sizeof(*labels));
 	const char **names;
-	size_t i, cap = 0, nfam = 0, nn, f;
+	size_t i, cap = 0, nfam = 0, nn, f, k2;
 	int k, err, rc = -1, is_bs;
 	const char *axis;
 
@@ -325,15 +384,12 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		out->varying = v;
 	}
 	/* 2: the axis */
-	if (sel->x)
-		axis = sel->x;
-	else if (nn && strcmp(names[0], "bs") && nn > 1) {
+	axis = sel->x ? sel->x : default_axis(names, nn, jp, labels, js->n, vary, nfam);
+	if (!axis) {
 		warnx_("the jobs differ in %s: configurations are never averaged together; choose the axis with --x PARAM (the other parameters then make separate series)",
 		       out->varying);
 		free(names);
 		goto out;
-	} else {
-		axis = nn ? names[0] : "bs";
 	}
 	free(names);
 	if (!strcmp(axis, "rw")) {
@@ -343,6 +399,19 @@ int series_build(const struct jobset *js, const struct selector *sel,
 	out->axis = intern(axis);
 	is_bs = !strcmp(axis, "bs");
 	out->numeric = 1;
+	/*
+	 * A parameter that changes with the axis, one value per axis value in
+	 * its family (rate_iops scaled with iodepth), keys no series of its
+	 * own: each row is still one configuration.  The tables say which.
+	 */
+	tied = xcalloc(nfam ? nfam : 1, sizeof(*tied));
+	for (f = 0; f < nfam; f++)
+		for (k2 = 0; k2 < vary[f].cap; k2++) {
+			const char *pk = vary[f].keys[k2];
+
+			if (pk && strcmp(pk, axis) && is_tied(jp, labels, js->n, f, axis, pk))
+				map_get(&tied[f], pk, 0);
+		}
 	/* 3: series = family + the varying parameters but the axis */
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
@@ -361,7 +430,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			const char *pk = jp[i].kv[2 * p], *pv = jp[i].kv[2 * p + 1];
 			char *nk;
 
-			if (!map_key(&vary[f], pk) || !strcmp(pk, axis))
+			if (!map_key(&vary[f], pk) || !strcmp(pk, axis) || map_key(&tied[f], pk))
 				continue;
 			nk = xasprintf("%s\x1f%s=%s", key, pk, pv);
 			free(key);
@@ -373,7 +442,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			const char *pk = vary[f].keys[p];
 			char *nk;
 
-			if (!pk || !strcmp(pk, axis) || param(&jp[i], pk))
+			if (!pk || !strcmp(pk, axis) || param(&jp[i], pk) || map_key(&tied[f], pk))
 				continue;
 			nk = xasprintf("%s\x1f%s unset", key, pk);
 			free(key);
@@ -396,6 +465,15 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			s->scale = j->scale;
 			s->params = params;
 			s->ptags = ptags;
+			names = map_names(&tied[f], &nn);
+			s->tied = xstrdup("");
+			for (p = 0; p < nn; p++) {
+				char *v = xasprintf("%s%s%s", s->tied, p ? ", " : "", names[p]);
+
+				free(s->tied);
+				s->tied = v;
+			}
+			free(names);
 		} else {
 			free(params);
 			free(ptags);
@@ -434,9 +512,13 @@ out:
 	map_free(&map);
 	map_free(&fams);
 	map_free(&all);
-	for (f = 0; f < nfam; f++)
+	for (f = 0; f < nfam; f++) {
 		map_free(&vary[f]);
+		if (tied)
+			map_free(&tied[f]);
+	}
 	free(vary);
+	free(tied);
 	free(ref);
 	for (i = 0; i < js->n; i++) {
 		free(jp[i].kv);
@@ -496,6 +578,7 @@ void series_free(struct serieslist *l)
 		free(s->g);
 		free(s->params);
 		free(s->ptags);
+		free(s->tied);
 		free(s->jobs);
 		free(s->label);
 		free(s->host);

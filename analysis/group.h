@@ -40,6 +40,7 @@ struct series {
 	 */
 	char *params;
 	char *ptags;
+	char *tied;		/* parameters that change with the axis, one value per point */
 	struct bsgroup *g;
 	size_t ng;
 	const struct job **jobs;	/* every job used, for the version note */

@@ -64,6 +64,8 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 	t->title = series_title(s);
 	note_versions(t, s->jobs, s->njobs);
 	series_tags(s, t);
+	if (s->tied && *s->tied)
+		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
 	for (i = 0; i < s->njobs; i++)
 		if (s->jobs[i]->timestamp > ts)
 			ts = s->jobs[i]->timestamp;

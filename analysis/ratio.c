@@ -92,6 +92,10 @@ int ratio_table(const struct serieslist *sl, const struct series *base,
 		table_note(t, "WARNING: baseline is %s, candidate is %s",
 			   base->modeled ? "modeled (coop_backend=sim)" : "real",
 			   cand->modeled ? "modeled (coop_backend=sim)" : "real");
+	if (base->tied && *base->tied)
+		table_note(t, "baseline: %s: one value per %s, changing with it", base->tied, sl->axis);
+	if (cand->tied && *cand->tied)
+		table_note(t, "candidate: %s: one value per %s, changing with it", cand->tied, sl->axis);
 	table_tag(t, "baseline", base->label);
 	table_tag(t, "candidate", cand->label);
 
