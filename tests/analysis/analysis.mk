@@ -12,3 +12,4 @@ SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/rea
 BENCHES += tests/bench/fiotab-vs-jq.sh
 TESTS += tests/analysis/sweep.sh
 SAN_TESTS += tests/analysis/sweep.sh
+TESTS += tests/analysis/client-server.sh
