@@ -13,3 +13,5 @@ BENCHES += tests/bench/fiotab-vs-jq.sh
 TESTS += tests/analysis/sweep.sh
 SAN_TESTS += tests/analysis/sweep.sh
 TESTS += tests/analysis/client-server.sh
+TESTS += tests/analysis/mixed.sh
+SAN_TESTS += tests/analysis/mixed.sh
