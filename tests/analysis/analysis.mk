@@ -15,3 +15,4 @@ SAN_TESTS += tests/analysis/sweep.sh
 TESTS += tests/analysis/client-server.sh
 TESTS += tests/analysis/mixed.sh
 SAN_TESTS += tests/analysis/mixed.sh
+TESTS += tests/analysis/ratio-repeat.sh
