@@ -291,10 +291,25 @@ static int is_tied(const struct params *jp, char *const *labels, size_t n, size_
 	return ok && nseen > 1;
 }
 
+static double as_number(const char *v);
+
+/* Is @k a number in every job that has a label? */
+static int numeric_param(const struct params *jp, char *const *labels, size_t n, const char *k)
+{
+	size_t i;
+	const char *v;
+
+	for (i = 0; i < n; i++)
+		if (labels[i] && (!(v = param(&jp[i], k)) || isnan(as_number(v))))
+			return 0;
+	return 1;
+}
+
 /*
  * The default axis: bs when it varies (the threads' axis; the others then
- * set series apart), else the first varying parameter (bs, iodepth,
- * numjobs, rw, rwmixread, then by name) every other one changes with.
+ * set series apart), else the first numeric varying parameter (iodepth,
+ * numjobs, rwmixread, then by name) every other numeric one changes with
+ * (words, ioengine=libaio/psync, set series apart); bs when only words vary.
  */
 static const char *default_axis(const char **names, size_t nn, const struct params *jp,
 				char *const *labels, size_t n, const struct strmap *vary,
@@ -305,17 +320,24 @@ static const char *default_axis(const char **names, size_t nn, const struct para
 	if (!nn || !strcmp(names[0], "bs"))
 		return nn ? names[0] : "bs";
 	for (c = 0; c < nn; c++) {
-		int ok = 1;
+		int ok = numeric_param(jp, labels, n, names[c]);
 
-		for (o = 0; o < nn && ok; o++)
-			for (f = 0; f < nfam && ok && o != c; f++)
+		/* words (ioengine=...) set series apart; numbers must follow c */
+		for (o = 0; o < nn && ok; o++) {
+			if (o == c || !numeric_param(jp, labels, n, names[o]))
+				continue;
+			for (f = 0; f < nfam && ok; f++)
 				if (map_key(&vary[f], names[o]) &&
 				    !is_tied(jp, labels, n, f, names[c], names[o]))
 					ok = 0;
+		}
 		if (ok)
 			return names[c];
 	}
-	return NULL;
+	for (c = 0; c < nn; c++)
+		if (numeric_param(jp, labels, n, names[c]))
+			return NULL;	/* several numbers vary independently */
+	return "bs";
 }
 
 int series_build(const struct jobset *js, const struct selector *sel,
