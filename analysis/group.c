@@ -414,6 +414,16 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		goto out;
 	}
 	free(names);
+	if (sel->x) {
+		for (i = 0; i < js->n; i++)
+			if (labels[i] && param(&jp[i], axis))
+				break;
+		if (i == js->n && nfam) {
+			warnx_("--x %s: no job has that option (the parameters that vary: %s)", axis,
+			       *out->varying ? out->varying : "none");
+			goto out;
+		}
+	}
 	if (!strcmp(axis, "rw")) {
 		warnx_("--x rw: the directions are the tables' columns; rw's pattern (read/write, randread/randwrite, ...) sets series apart");
 		goto out;

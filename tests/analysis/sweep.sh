@@ -79,6 +79,11 @@ head -n 1 "$T/qd.csv" | grep -q '^table,series,iodepth,R1_s,' || fail "csv heade
 assert_eq "polylines (2 series x 2 panels)" 4 "$(grep -c '<polyline' "$T/qd.svg")"
 grep -q '>iodepth (log2 scale)</text>' "$T/qd.svg" || fail "x axis not named iodepth"
 grep -q '>block size' "$T/qd.svg" && fail "x axis still says block size"
+# an axis no job has is refused, naming what varies
+"$FIOTAB" perftest --x frobnicate "$S" > "$T/frob.out" 2> "$T/frob.err" && fail "--x of an unknown option accepted"
+assert_match "--x unknown" 'no job has that option \(the parameters that vary: iodepth, numjobs, rate_iops\)' "$(cat "$T/frob.err")"
+[ -s "$T/frob.out" ] && fail "printed with an unknown --x"
+
 # only iodepth varies (numjobs=1 jobs): iodepth is the default axis
 sed -n '/^{/,$p' "$S" | "$JQ" '.jobs |= map(select(.["job options"].numjobs == "1"))' > "$T/qd1.json"
 "$FIOTAB" perftest "$T/qd1.json" > "$T/qd1.out" || fail "default axis with one varying parameter"
