@@ -259,8 +259,10 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">fiotab: throughput and IOPS against block size (error bars: std over iterations)</text>\n",
+		"<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">fiotab: throughput and IOPS against ",
 		W, h, W, h, W / 2);
+	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size");
+	fputs(" (error bars: std over iterations)</text>\n", f);
 	panel(f, MT, "MB/s (2^20 bytes/s)", ln, nl, 0, xmin, xmax);
 	panel(f, MT + PANEL_H + GAP, "IOPS", ln, nl, 1, xmin, xmax);
 	fputs("</svg>\n", f);

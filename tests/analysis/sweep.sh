@@ -78,7 +78,8 @@ head -n 1 "$T/qd.csv" | grep -q '^table,series,iodepth,R1_s,' || fail "csv heade
 "$FIOTAB" plot --x iodepth -o "$T/qd.svg" "$S" || fail "plot --x iodepth failed"
 assert_eq "polylines (2 series x 2 panels)" 4 "$(grep -c '<polyline' "$T/qd.svg")"
 grep -q '>iodepth (log2 scale)</text>' "$T/qd.svg" || fail "x axis not named iodepth"
-grep -q '>block size' "$T/qd.svg" && fail "x axis still says block size"
+grep -q "block size" "$T/qd.svg" && fail "the plot still says block size"
+grep -q "IOPS against iodepth" "$T/qd.svg" || fail "title does not name the axis"
 # an axis no job has is refused, naming what varies
 "$FIOTAB" perftest --x frobnicate "$S" > "$T/frob.out" 2> "$T/frob.err" && fail "--x of an unknown option accepted"
 assert_match "--x unknown" 'no job has that option \(the parameters that vary: iodepth, numjobs, rate_iops\)' "$(cat "$T/frob.err")"
