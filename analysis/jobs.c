@@ -412,9 +412,10 @@ static int same_opts(const cJSON *a, const cJSON *b)
  * reported in the run, and carries no options.  It describes one
  * configuration only when the per-host jobs it sums are one configuration
  * in one reporting group (they ran side by side); their options are then
- * its options.  NULL with *@why set when it is not so.
+ * its options (*@opts, NULL when they have none beside the global ones).
+ * -1 with *@why set when it is not so.
  */
-static const cJSON *aggregate_opts(const cJSON *jobs, char **why)
+static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
 {
 	const cJSON *jo, *first = NULL, *fo = NULL, *v;
 	double gid = 0, g;
@@ -434,21 +435,24 @@ static const cJSON *aggregate_opts(const cJSON *jobs, char **why)
 		}
 		if (g != gid) {
 			*why = xstrdup("the per-host jobs it sums ran in different groups (one after the other)");
-			return NULL;
+			return -1;
 		}
 		if (!same_opts(fo, cJSON_GetObjectItemCaseSensitive(jo, "job options"))) {
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(first, "jobname");
+
 			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 			*why = xasprintf("the per-host jobs it sums differ in their options ('%s' and '%s')",
-					 cJSON_GetObjectItemCaseSensitive(first, "jobname")->valuestring,
+					 cJSON_IsString(w) ? w->valuestring : "?",
 					 cJSON_IsString(v) ? v->valuestring : "?");
-			return NULL;
+			return -1;
 		}
 	}
 	if (!n) {
 		*why = xstrdup("no per-host job beside it");
-		return NULL;
+		return -1;
 	}
-	return fo;
+	*opts = fo;
+	return 0;
 }
 
 /*
@@ -527,8 +531,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			continue;
 		}
 		if (is_aggregate(jo)) {
-			jopts = aggregate_opts(jobs, &aggwhy);
-			if (!jopts) {
+			if (aggregate_opts(jobs, &jopts, &aggwhy)) {
 				warnx_("%s: fio's 'All clients' record left out: %s, so it is no one configuration's aggregate (the per-host tables are exact)",
 				       file, aggwhy);
 				free(aggwhy);

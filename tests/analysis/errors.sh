@@ -177,6 +177,12 @@ t=$(jq '[.client_stats[] | select(.jobname != "All clients") | .write.runtime] |
 want=$(awk -v t="$t" 'BEGIN { printf "%9d %8.3f %8.3f", 67108864, t, 2 * 134217728 / t / 1048576 }')
 got=$(awk '/^# series .*All clients/ { a = 1 } a && $1 == 67108864 { printf "%9d %8.3f %8.3f", $1, $2, $3 }' "$T/one.out")
 assert_eq "aggregate = sum of the hosts" "$want" "$got"
+# hosts whose options are all global ones: the aggregate has those too
+jq '.["global options"] += (.client_stats[0]["job options"] | del(.name)) | del(.client_stats[]["job options"])' \
+	"$T/one.json" > "$T/glob.json"
+"$FIOTAB" perftest "$T/glob.json" > "$T/glob.out" 2> "$T/glob.err" || fail "global-options aggregate: $(cat "$T/glob.err")"
+[ -s "$T/glob.err" ] && fail "warning on a valid aggregate of global options: $(cat "$T/glob.err")"
+cmp -s "$T/one.out" "$T/glob.out" || fail "global options give other tables: $(diff "$T/one.out" "$T/glob.out")"
 # an aggregate that is not the sum of the hosts' bytes is refused
 jq '(.client_stats[] | select(.jobname == "All clients") | .write.io_bytes) += 4096' "$T/one.json" > "$T/bad-agg.json"
 "$FIOTAB" perftest "$T/bad-agg.json" > "$T/bad-agg.out" 2> "$T/bad-agg.err" || fail "bad aggregate: per-host tables lost"
