@@ -566,6 +566,52 @@ out:
 	return rc;
 }
 
+/* Is @name one of the ", "-separated @list? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
+char *series_diff(const struct series *a, const struct series *b, const char *axis)
+{
+	struct params pa, pb;
+	struct strmap d = { 0 };
+	const char **names;
+	char *out = xstrdup("");
+	size_t n, i;
+
+	if (!a->njobs || !b->njobs)
+		return out;
+	job_params(a->jobs[0], &pa);
+	job_params(b->jobs[0], &pb);
+	diff_params(&pa, &pb, &d);
+	names = map_names(&d, &n);
+	for (i = 0; i < n; i++) {
+		const char *va = param(&pa, names[i]), *vb = param(&pb, names[i]);
+		char *t;
+
+		/* the axis, and what changes with it, differ from point to point */
+		if (!strcmp(names[i], axis) || in_list(a->tied, names[i]) ||
+		    in_list(b->tied, names[i]))
+			continue;
+		t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", names[i],
+			      va ? va : "(unset)", vb ? vb : "(unset)");
+		free(out);
+		out = t;
+	}
+	free(names);
+	map_free(&d);
+	free(pa.kv);
+	free(pb.kv);
+	return out;
+}
+
 static int bs_desc(const void *a, const void *b)
 {
 	const struct bsgroup *x = a, *y = b;

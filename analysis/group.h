@@ -86,5 +86,10 @@ char *series_name(const struct series *s);
 /* "series " + series_name() */
 char *series_title(const struct series *s);
 void series_tags(const struct series *s, struct table *t);
+/*
+ * "direct 1 / 0, filename /dev/sdb / /mnt/f": the parameters (but @axis) in
+ * which the first jobs of @a and @b differ, "" when none; the caller frees.
+ */
+char *series_diff(const struct series *a, const struct series *b, const char *axis);
 
 #endif

@@ -88,6 +88,9 @@ int ratio_table(const struct serieslist *sl, const struct series *base,
 	free(bt);
 	free(ct);
 	note_jobs(t, base, cand);
+	bt = series_diff(base, cand, sl->axis);
+	table_note(t, "baseline / candidate configurations differ in: %s", *bt ? bt : "nothing but target, host or mode");
+	free(bt);
 	if (base->modeled != cand->modeled || base->scale != cand->scale)
 		table_note(t, "WARNING: baseline is %s, candidate is %s",
 			   base->modeled ? "modeled (coop_backend=sim)" : "real",

@@ -80,6 +80,19 @@ assert_eq "polylines (2 series x 2 panels)" 4 "$(grep -c '<polyline' "$T/qd.svg"
 grep -q '>iodepth (log2 scale)</text>' "$T/qd.svg" || fail "x axis not named iodepth"
 grep -q "block size" "$T/qd.svg" && fail "the plot still says block size"
 grep -q "IOPS against iodepth" "$T/qd.svg" || fail "title does not name the axis"
+# ratio of numjobs=2 to numjobs=1 on the iodepth axis: the note names the
+# one difference (rate_iops changes with the axis on both sides), ratios ~2
+# (1.3 to 3: the rate limit caps both sides, a loaded machine slows either)
+for nj in 1 2; do
+	sed -n '/^{/,$p' "$S" | "$JQ" --arg nj $nj '.jobs |= map(select(.["job options"].numjobs == $nj))' > "$T/nj$nj.json"
+done
+"$FIOTAB" ratio "$T/nj1.json" "$T/nj2.json" > "$T/ratio.out" 2> "$T/err" || fail "ratio numjobs 2 / 1: $(cat "$T/err")"
+grep -q '^# baseline / candidate configurations differ in: numjobs 1 / 2$' "$T/ratio.out" ||
+	fail "ratio note: $(grep differ "$T/ratio.out")"
+assert_eq "ratio rows" "1 4 16 32" "$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' "$T/ratio.out")"
+awk '$1 ~ /^[0-9]+$/ && ($2 < 1.3 || $2 > 3) { print; bad = 1 } END { exit bad }' "$T/ratio.out" ||
+	fail "numjobs 2 / 1 is not ~2"
+
 # an axis no job has is refused, naming what varies
 "$FIOTAB" perftest --x frobnicate "$S" > "$T/frob.out" 2> "$T/frob.err" && fail "--x of an unknown option accepted"
 assert_match "--x unknown" 'no job has that option \(the parameters that vary: iodepth, numjobs, rate_iops\)' "$(cat "$T/frob.err")"
