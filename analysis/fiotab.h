@@ -64,7 +64,7 @@ struct job {
 	 */
 	const char **opts;	/* [2k] key, [2k+1] value */
 	size_t nopts;
-	int groupid;
+	int groupid;		/* fio's reporting group, -1 when not recorded */
 };
 
 struct jobset {

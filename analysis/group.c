@@ -344,7 +344,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 }, fams = { 0 }, all = { 0 };
+	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 };
 	struct strmap *vary = NULL, *tied = NULL;
 	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
 	struct params *ref = NULL;
@@ -528,6 +528,23 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			x = as_number(xs);
 			if (isnan(x))
 				out->numeric = 0;
+			/*
+			 * Two records of one point from one group of one run ran
+			 * side by side (numjobs clones without group_reporting, or
+			 * no stonewall between them): not iterations.
+			 */
+			if (j->groupid >= 0) {
+				char *ck = xasprintf("%zu\x1f%s\x1f%d\x1f%u\x1f%d", idx, xs, dir, j->run,
+						     j->groupid);
+				size_t first = map_get(&side, ck, i);
+
+				free(ck);
+				if (first != i) {
+					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
+					       j->file, js->v[first].name, j->name);
+					goto out;
+				}
+			}
 			add_iter(s, j, dir, xs, x, is_bs);
 			used = 1;
 		}
@@ -542,6 +559,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 	rc = 0;
 out:
 	map_free(&map);
+	map_free(&side);
 	map_free(&fams);
 	map_free(&all);
 	for (f = 0; f < nfam; f++) {

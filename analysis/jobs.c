@@ -288,7 +288,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
-		     (int)v->valuedouble : 0;
+		     (int)v->valuedouble : -1;
 	read_opts(j, &o);
 	s = opt(&o, "kb_base");
 	if (s && !strcmp(s, "1000"))

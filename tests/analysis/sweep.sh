@@ -93,6 +93,14 @@ assert_eq "ratio rows" "1 4 16 32" "$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $
 awk '$1 ~ /^[0-9]+$/ && ($2 < 1.3 || $2 > 3) { print; bad = 1 } END { exit bad }' "$T/ratio.out" ||
 	fail "numjobs 2 / 1 is not ~2"
 
+# numjobs clones without group_reporting ran side by side: they are not
+# iterations (the old code averaged the 3 clones' rates as 3 iterations)
+printf '[global]\nioengine=null\nsize=4m\nrate=40m\nbs=64k\nrw=read\n[clone]\nnumjobs=3\n' > "$T/clones.fio"
+(cd "$T" && "$FIO" --output-format=json clones.fio > clones.json 2> fio.err) || fail "fio clones: $(cat "$T/fio.err")"
+"$FIOTAB" perftest "$T/clones.json" > "$T/clones.out" 2> "$T/clones.err" && fail "clones tabled as iterations: $(cat "$T/clones.out")"
+assert_match "clones refused" "jobs 'clone' and 'clone' ran side by side .*use group_reporting" "$(cat "$T/clones.err")"
+[ -s "$T/clones.out" ] && fail "printed a table of clones"
+
 # an axis no job has is refused, naming what varies
 "$FIOTAB" perftest --x frobnicate "$S" > "$T/frob.out" 2> "$T/frob.err" && fail "--x of an unknown option accepted"
 assert_match "--x unknown" 'no job has that option \(the parameters that vary: iodepth, numjobs, rate_iops\)' "$(cat "$T/frob.err")"
