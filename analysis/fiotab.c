@@ -53,6 +53,8 @@ static void usage(FILE *f)
 	      "  -s, --series=REGEX   series by job name (first capture = label)\n"
 	      "  --baseline-series=REGEX, --candidate-series=REGEX (job name or target)\n"
 	      "  --alpha=P            noise-test significance level (default 0.05)\n"
+	      "  -x, --x=PARAM        the axis: bs, iodepth, numjobs, any job option\n"
+	      "                       (default: the one that varies; the others make series)\n"
 	      "  -o, --output=FILE    plot output\n"
 	      "  -h, --help, -V, --version\n", f);
 }
@@ -74,6 +76,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "candidate-series", required_argument, NULL, O_CAND },
 		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "output", required_argument, NULL, 'o' },
+		{ "x", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -82,7 +85,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	size_t i;
 	char *end;
 
-	while ((o = getopt_long(argc, argv, "f:ks:o:hV", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "f:ks:o:x:hV", lo, NULL)) != -1) {
 		switch (o) {
 		case 'f':
 			for (i = 0; i < sizeof(fmt_names) / sizeof(*fmt_names); i++)
@@ -118,6 +121,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'o':
 			c->out = optarg;
+			break;
+		case 'x':
+			/* fio's aliases: the name the job records use (jobs.c) */
+			c->series.x = c->base.x = c->cand.x =
+				!strcmp(optarg, "blocksize") ? "bs" :
+				!strcmp(optarg, "readwrite") ? "rw" : optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -163,14 +172,23 @@ static void note_skipped(struct tablist *l, unsigned n)
 /* The one series of a side of ratio, or NULL after saying why. */
 static const struct series *one_side(const struct serieslist *sl, const char *what)
 {
+	char *a, *b;
+
 	if (sl->n == 1)
 		return &sl->v[0];
-	if (!sl->n)
+	if (!sl->n) {
 		warnx_("ratio: no usable jobs for the %s", what);
-	else
-		warnx_("ratio: the %s holds %zu series (targets/hosts/modes: first '%s', then '%s'); select one with --%s-series",
-		       what, sl->n, sl->v[0].label, sl->v[1].label,
-		       strcmp(what, "baseline") ? "candidate" : "baseline");
+		return NULL;
+	}
+	a = series_name(&sl->v[0]);
+	b = series_name(&sl->v[1]);
+	warnx_("ratio: the %s holds %zu series (first '%s', then '%s'%s%s%s); select one with --%s-series%s",
+	       what, sl->n, a, b, *sl->varying ? "; the jobs differ in " : "", sl->varying,
+	       *sl->varying ? ", never averaged together" : "",
+	       strcmp(what, "baseline") ? "candidate" : "baseline",
+	       *sl->varying ? " or choose the axis with --x" : "");
+	free(a);
+	free(b);
 	return NULL;
 }
 
@@ -210,9 +228,14 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 	k = one_side(&cs, "candidate");
 	if (!b || !k)
 		goto out;
+	if (strcmp(bs.axis, cs.axis)) {
+		warnx_("ratio: the baseline's axis is %s, the candidate's %s: choose one with --x",
+		       bs.axis, cs.axis);
+		goto out;
+	}
 	series_sort(&bs);
 	series_sort(&cs);
-	if (ratio_table(b, k, &c->ratio, tl))
+	if (ratio_table(&bs, b, k, &c->ratio, tl))
 		goto out;
 	note_skipped(tl, bj.nskipped + cj.nskipped);
 	rc = 0;

@@ -13,10 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fio_dir { DIR_READ, DIR_WRITE, DIR_TRIM, NDIR };
+/*
+ * DIR_MIXED is fio's "mixed" record (unified_rw_reporting=1: the only one;
+ * =2 "both": beside read, write and trim, their sum).
+ */
+enum fio_dir { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NDIR };
+#define NRWT 3		/* the directions of bs=R,W,T */
 
-extern const char *const dir_name[NDIR];	/* "read", "write", "trim" */
-extern const char *const dir_letter[NDIR];	/* "R", "W", "T" */
+extern const char *const dir_name[NDIR];	/* "read", "write", "trim", "mixed" */
+extern const char *const dir_letter[NDIR];	/* "R", "W", "T", "M" */
 
 struct dirstat {
 	int present;		/* io_bytes > 0 */
@@ -49,6 +54,17 @@ struct job {
 	size_t seq;		/* input order */
 	unsigned run;		/* 1-based index of its document in the input */
 	struct dirstat d[NDIR];
+	/*
+	 * The job's configuration: every option fio recorded ("job options"
+	 * over "global options"; for fio's "All clients" aggregate those of
+	 * the per-host jobs it sums), as interned key, value pairs sorted by
+	 * key, aliases under one name (readwrite -> rw, blocksize -> bs),
+	 * without "name".  Two jobs with the same pairs differ only in their
+	 * name: iterations of one configuration (group.c).
+	 */
+	const char **opts;	/* [2k] key, [2k+1] value */
+	size_t nopts;
+	int groupid;		/* fio's reporting group, -1 when not recorded */
 };
 
 struct jobset {
@@ -72,15 +88,18 @@ int jobs_from_doc(struct jobset *js, const struct cJSON *doc, const char *file,
 		  char **why);
 void jobset_free(struct jobset *js);
 const char *intern(const char *s);
+/* The value of option @key (canonical name) in @j's configuration, or NULL. */
+const char *job_opt(const struct job *j, const char *key);
 
 /* fiosize.c: fio size string ("4k", "1m", "64KiB") honouring kb_base. */
 int fio_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 /* "4k,8k,": per-direction values, defaulting to @def. */
-int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDIR]);
+int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NRWT]);
 
 /* Small helpers (util.c). */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

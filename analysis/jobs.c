@@ -28,8 +28,8 @@
 #include "fiotab.h"
 #include "strmap.h"
 
-const char *const dir_name[NDIR] = { "read", "write", "trim" };
-const char *const dir_letter[NDIR] = { "R", "W", "T" };
+const char *const dir_name[NDIR] = { "read", "write", "trim", "mixed" };
+const char *const dir_letter[NDIR] = { "R", "W", "T", "M" };
 
 /*
  * Interned strings (versions, file names, hosts, targets, rw) live until
@@ -67,6 +67,79 @@ static void bad(struct reader *r, const char *fmt, ...)
 	va_end(ap);
 	r->why = r->job ? xasprintf("job '%s': %s", r->job, what) : xstrdup(what);
 	free(what);
+}
+
+/* fio's aliases of the options the tables read, under one name */
+static const char *canon(const char *k)
+{
+	static const char *const alias[][2] = {
+		{ "readwrite", "rw" }, { "blocksize", "bs" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(alias) / sizeof(*alias); i++)
+		if (!strcmp(k, alias[i][0]))
+			return alias[i][1];
+	return k;
+}
+
+static void put_opt(const char ***v, size_t *n, const char *k, const char *val)
+{
+	size_t i;
+
+	k = intern(canon(k));
+	for (i = 0; i < *n; i++)
+		if ((*v)[2 * i] == k) {
+			(*v)[2 * i + 1] = intern(val);	/* the later one wins, as in fio */
+			return;
+		}
+	*v = xrealloc(*v, (*n + 1) * 2 * sizeof(**v));
+	(*v)[2 * *n] = k;
+	(*v)[2 * *n + 1] = intern(val);
+	(*n)++;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The configuration of a job: global options, then job options over them.
+ * A flag option (stonewall) may come with an empty or null value.
+ */
+static void read_opts(struct job *j, const struct opts *o)
+{
+	const cJSON *src[2] = { o->global, o->job }, *v;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		cJSON_ArrayForEach(v, src[k]) {
+			if (!v->string || !strcmp(v->string, "name"))
+				continue;
+			put_opt(&j->opts, &j->nopts, v->string,
+				cJSON_IsString(v) ? v->valuestring : "");
+		}
+	if (j->nopts)
+		qsort(j->opts, j->nopts, 2 * sizeof(*j->opts), pair_cmp);
+}
+
+const char *job_opt(const struct job *j, const char *key)
+{
+	size_t lo = 0, hi = j->nopts;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(key, j->opts[2 * mid]);
+
+		if (!c)
+			return j->opts[2 * mid + 1];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 static const char *opt(const struct opts *o, const char *name)
@@ -173,14 +246,19 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	}
 }
 
-static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **why)
+/*
+ * @jopts: the "job options" the job ran with: its own, or for fio's "All
+ * clients" aggregate (which has none) those of the per-host jobs it sums.
+ */
+static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJSON *global,
+		    char **why)
 {
-	struct opts o = { cJSON_GetObjectItemCaseSensitive(jo, "job options"), global };
+	struct opts o = { jopts, global };
 	struct reader r = { 0 };
 	const cJSON *v;
 	const char *s;
 	unsigned kb_base = 1024;
-	uint64_t bs[NDIR];
+	uint64_t bs[NRWT] = { 0 };
 	double port;
 	int i, mean_bs;
 
@@ -208,6 +286,10 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 		free(hp);
 	}
 
+	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
+		     (int)v->valuedouble : -1;
+	read_opts(j, &o);
 	s = opt(&o, "kb_base");
 	if (s && !strcmp(s, "1000"))
 		kb_base = 1000;
@@ -257,9 +339,10 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 
 		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
 			 j->scale);
-		d->bs = bs[i];
+		/* mixed: the block size when reads and writes share one */
+		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
-		if (mean_bs)
+		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 	}
 	if (r.why) {
@@ -272,6 +355,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 static void job_free(struct job *j)
 {
 	free(j->name);
+	free(j->opts);
 }
 
 void jobset_free(struct jobset *js)
@@ -296,6 +380,105 @@ static void note_version(struct jobset *js, const char *ver)
 	js->versions[js->nversions++] = ver;
 }
 
+static int is_aggregate(const cJSON *jo)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+
+	return cJSON_IsString(v) && !strcmp(v->valuestring, "All clients");
+}
+
+/* Equal "job options", but for "name" (the iteration marker). */
+static int same_opts(const cJSON *a, const cJSON *b)
+{
+	const cJSON *v, *w;
+	int na = 0, nb = 0;
+
+	cJSON_ArrayForEach(v, a) {
+		if (!v->string || !strcmp(v->string, "name"))
+			continue;
+		na++;
+		w = cJSON_GetObjectItemCaseSensitive(b, v->string);
+		if (!w || !cJSON_Compare(v, w, 1))
+			return 0;
+	}
+	cJSON_ArrayForEach(w, b)
+		if (w->string && strcmp(w->string, "name"))
+			nb++;
+	return na == nb;
+}
+
+/*
+ * fio's "All clients" record (client.c) sums every job every server
+ * reported in the run, and carries no options.  It describes one
+ * configuration only when the per-host jobs it sums are one configuration
+ * in one reporting group (they ran side by side); their options are then
+ * its options (*@opts, NULL when they have none beside the global ones).
+ * -1 with *@why set when it is not so.
+ */
+static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
+{
+	const cJSON *jo, *first = NULL, *fo = NULL, *v;
+	double gid = 0, g;
+	int n = 0;
+
+	cJSON_ArrayForEach(jo, jobs) {
+		if (!cJSON_IsObject(jo) || is_aggregate(jo))
+			continue;
+		v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+		g = cJSON_IsNumber(v) ? v->valuedouble : 0;
+		n++;
+		if (!first) {
+			first = jo;
+			fo = cJSON_GetObjectItemCaseSensitive(jo, "job options");
+			gid = g;
+			continue;
+		}
+		if (g != gid) {
+			*why = xstrdup("the per-host jobs it sums ran in different groups (one after the other)");
+			return -1;
+		}
+		if (!same_opts(fo, cJSON_GetObjectItemCaseSensitive(jo, "job options"))) {
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(first, "jobname");
+
+			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+			*why = xasprintf("the per-host jobs it sums differ in their options ('%s' and '%s')",
+					 cJSON_IsString(w) ? w->valuestring : "?",
+					 cJSON_IsString(v) ? v->valuestring : "?");
+			return -1;
+		}
+	}
+	if (!n) {
+		*why = xstrdup("no per-host job beside it");
+		return -1;
+	}
+	*opts = fo;
+	return 0;
+}
+
+/*
+ * The aggregate must be the sum of the hosts' jobs read from the same
+ * document: bytes per direction exactly (a host job left out as failed, or
+ * a record of another run, shows here).  0 when it is.
+ */
+static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, char **why)
+{
+	double sum[NDIR] = { 0 };
+	size_t i;
+	int d;
+
+	for (i = first; i < js->n; i++)
+		if (i != agg)
+			for (d = 0; d < NDIR; d++)
+				sum[d] += js->v[i].d[d].io_bytes;
+	for (d = 0; d < NDIR; d++)
+		if (sum[d] != js->v[agg].d[d].io_bytes) {
+			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
+					 dir_name[d], js->v[agg].d[d].io_bytes, sum[d]);
+			return -1;
+		}
+	return 0;
+}
+
 /*
  * Append the jobs of @doc.  Returns -1 with *why set (allocated, the caller
  * frees it) when the document is not fio output or holds a value fio does
@@ -307,7 +490,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	struct reader r = { 0 };
 	const char *ver;
 	double ts;
-	size_t first = js->n;
+	size_t first = js->n, agg = SIZE_MAX;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -330,8 +513,10 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	js->ndocs++;
 	cJSON_ArrayForEach(jo, jobs) {
+		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
 		double err;
+		char *aggwhy = NULL;
 
 		if (!cJSON_IsObject(jo)) {
 			*why = xstrdup("job entry is not an object");
@@ -345,6 +530,15 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			       cJSON_IsString(v) ? v->valuestring : "?", err);
 			continue;
 		}
+		if (is_aggregate(jo)) {
+			if (aggregate_opts(jobs, &jopts, &aggwhy)) {
+				warnx_("%s: fio's 'All clients' record left out: %s, so it is no one configuration's aggregate (the per-host tables are exact)",
+				       file, aggwhy);
+				free(aggwhy);
+				continue;
+			}
+			agg = js->n;
+		}
 		if (js->n == js->cap) {
 			js->cap = js->cap ? 2 * js->cap : 64;
 			js->v = xrealloc(js->v, js->cap * sizeof(*js->v));
@@ -357,8 +551,21 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j->seq = js->n;
 		j->run = js->ndocs;
 		js->n++;
-		if (job_from(j, jo, global, why))
+		if (job_from(j, jo, jopts, global, why))
 			goto bad;
+	}
+	if (agg != SIZE_MAX) {
+		char *aggwhy = NULL;
+
+		if (aggregate_checks(js, first, agg, &aggwhy)) {
+			warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+			free(aggwhy);
+			job_free(&js->v[agg]);
+			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));
+			js->n--;
+			for (; agg < js->n; agg++)
+				js->v[agg].seq = agg;
+		}
 	}
 	note_version(js, ver);
 	return 0;

@@ -26,8 +26,17 @@ static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e
 				       "#bcbd22", "#17becf" };
 
 struct point {
-	double x, y, err;	/* log2(bs), value, std */
+	double x, y, err;	/* axis position (log2 of the value), MB/s, std */
+	double bs;		/* block size of the direction, for IOPS */
 };
+
+/* The x axis: the swept parameter (serieslist.axis), log2 when it is positive. */
+struct xaxis {
+	const char *name;
+	int log2;
+};
+
+static struct xaxis xa;
 
 struct line {
 	char *label;
@@ -76,9 +85,13 @@ static void legend_label(FILE *f, const char *label)
 static void bs_label(char *buf, size_t len, double l2)
 {
 	static const char units[] = "kmgt";
-	uint64_t v = (uint64_t)llround(exp2(l2));
+	uint64_t v = (uint64_t)llround(xa.log2 ? exp2(l2) : l2);
 	int u = -1;
 
+	if (strcmp(xa.name, "bs")) {
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return;
+	}
 	while (v >= 1024 && v % 1024 == 0 && u < 3) {
 		v /= 1024;
 		u++;
@@ -109,7 +122,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 	for (i = 0; i < nl; i++)
 		for (k = 0; k < ln[i].n; k++) {
 			struct point p = ln[i].p[k];
-			double mul = iops ? 1048576 / exp2(p.x) : 1;
+			double mul = iops ? 1048576 / p.bs : 1;
 
 			v = (p.y + p.err) * mul;
 			if (v > ymax)
@@ -127,15 +140,18 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n",
 			ML - 6, Y(v) + 4, v);
 	}
-	for (v = floor(xmin); v <= xmax + 1e-9; v += 1) {
+	for (v = floor(xmin); v <= xmax + 1e-9; v += xa.log2 ? 1 : nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1)) {
 		bs_label(lbl, sizeof(lbl), v);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>\n",
 			X(v), top, X(v), top + ph);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
 			X(v), top + ph + 16, lbl);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">block size (bytes, log2 scale)</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
 		ML + pw / 2, top + ph + 34);
+	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size (bytes");
+	fputs(strcmp(xa.name, "bs") ? (xa.log2 ? " (log2 scale)" : "") : ", log2 scale)", f);
+	fputs("</text>\n", f);
 	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %d)\">%s</text>\n",
 		top + ph / 2, top + ph / 2, ylabel);
 	for (i = 0; i < nl; i++) {
@@ -145,7 +161,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 		esc(f, ln[i].label);
 		fputs("</title>\n<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
 		for (k = 0; k < ln[i].n; k++) {
-			double mul = iops ? 1048576 / exp2(ln[i].p[k].x) : 1;
+			double mul = iops ? 1048576 / ln[i].p[k].bs : 1;
 
 			fprintf(f, "%s%.1f,%.1f", k ? " " : "", X(ln[i].p[k].x),
 				Y(ln[i].p[k].y * mul));
@@ -153,7 +169,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 		fputs("\"/>\n", f);
 		for (k = 0; k < ln[i].n; k++) {
 			struct point p = ln[i].p[k];
-			double mul = iops ? 1048576 / exp2(p.x) : 1, x = X(p.x);
+			double mul = iops ? 1048576 / p.bs : 1, x = X(p.x);
 			double lo = (p.y - p.err) * mul, hi = (p.y + p.err) * mul;
 
 			if (lo < 0)
@@ -188,6 +204,17 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 	double xmin = INFINITY, xmax = -INFINITY;
 	int o, h;
 
+	if (!sl->numeric) {
+		warnx_("plot: the axis %s has values that are not numbers: tabulate it (fiotab perftest --x %s)",
+		       sl->axis, sl->axis);
+		return -1;
+	}
+	xa.name = sl->axis;
+	xa.log2 = 1;
+	for (i = 0; i < sl->n; i++)
+		for (g = 0; g < sl->v[i].ng; g++)
+			if (!(sl->v[i].g[g].x > 0))
+				xa.log2 = 0;
 	for (i = 0; i < sl->n; i++) {
 		const struct series *s = &sl->v[i];
 
@@ -200,12 +227,13 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 				size_t n;
 				double *r = bsgroup_rates(bg, order[o], &n);
 
-				if (!n || !bg->bs) {
+				if (!n || !bg->dbs[order[o]]) {
 					free(r);
 					continue;
 				}
 				l.p = xrealloc(l.p, (l.n + 1) * sizeof(*l.p));
-				l.p[l.n].x = log2((double)bg->bs);
+				l.p[l.n].x = xa.log2 ? log2(bg->x) : bg->x;
+				l.p[l.n].bs = (double)bg->dbs[order[o]];
 				l.p[l.n].y = stat_mean(r, n) / 1048576;
 				l.p[l.n].err = stat_pstd(r, n) / 1048576;
 				free(r);
@@ -231,8 +259,10 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">fiotab: throughput and IOPS against block size (error bars: std over iterations)</text>\n",
+		"<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">fiotab: throughput and IOPS against ",
 		W, h, W, h, W / 2);
+	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size");
+	fputs(" (error bars: std over iterations)</text>\n", f);
 	panel(f, MT, "MB/s (2^20 bytes/s)", ln, nl, 0, xmin, xmax);
 	panel(f, MT + PANEL_H + GAP, "IOPS", ln, nl, 1, xmin, xmax);
 	fputs("</svg>\n", f);

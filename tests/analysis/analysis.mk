@@ -10,3 +10,9 @@ TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fi
 SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
 	tests/analysis/limits.sh tests/analysis/outfile.sh
 BENCHES += tests/bench/fiotab-vs-jq.sh
+TESTS += tests/analysis/sweep.sh
+SAN_TESTS += tests/analysis/sweep.sh
+TESTS += tests/analysis/client-server.sh
+TESTS += tests/analysis/mixed.sh
+SAN_TESTS += tests/analysis/mixed.sh
+TESTS += tests/analysis/ratio-repeat.sh

@@ -36,7 +36,8 @@ static void all_formats(struct tablist *tl)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *wr[] = { "-w-", "^(.*)-r-" };
-	struct selector all = { 0 }, b = { wr, 1, 1 }, c = { wr + 1, 1, 1 };
+	struct selector all = { 0 }, qd = { .x = "iodepth" }, b = { wr, 1, 1 }, c = { wr + 1, 1, 1 };
+	const struct selector *axes[] = { &all, &qd };
 	struct ratio_opts ro = { .alpha = 0.05 };
 	struct serieslist sl, bs, cs;
 	struct jobset js = { 0 };
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf = malloc(size + 1), *svg = NULL;
 	size_t svglen = 0;
 	FILE *f;
-	int kg;
+	int kg, ax;
 
 	if (!buf)
 		return 0;
@@ -59,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dd_tables(&js, &tl);
 		iozone_tables(&js, &tl);
 		bonnie_tables(&js, &tl);
-		if (!series_build(&js, &all, &sl)) {
+		for (ax = 0; ax < 2; ax++) {
+			if (series_build(&js, axes[ax], &sl))
+				continue;
 			series_sort(&sl);
 			perftest_tables(&sl, &tl);
 			f = open_memstream(&svg, &svglen);
@@ -75,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			series_sort(&bs);
 			series_sort(&cs);
 			if (bs.n && cs.n)
-				ratio_table(&bs.v[0], &cs.v[0], &ro, &tl);
+				ratio_table(&bs, &bs.v[0], &cs.v[0], &ro, &tl);
 		}
 		series_free(&bs);
 		series_free(&cs);
