@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fiotab.h"
+#include "metrics.h"
 #include "strmap.h"
 #include "table.h"
 
@@ -58,6 +59,8 @@ void out_csv(FILE *f, const struct tablist *l)
 		}
 	field(f, "table", 1);
 	field(f, "series", 0);
+	for (k = 0; k < (size_t)nuser_tags; k++)
+		field(f, user_tags[k].k, 0);
 	for (k = 0; k < nkeys; k++)
 		field(f, keys[k], 0);
 	fputs("\r\n", f);
@@ -74,6 +77,8 @@ void out_csv(FILE *f, const struct tablist *l)
 		for (r = 0; r < t->nrows; r++) {
 			field(f, t->name, 1);
 			field(f, t->title ? t->title : "", 0);
+			for (k = 0; k < (size_t)nuser_tags; k++)
+				field(f, user_tags[k].v, 0);
 			for (k = 0; k < nkeys; k++) {
 				char *s;
 

@@ -79,7 +79,8 @@ static struct table *dd_of(const struct partition *p)
 			table_str(t, row, 1, j->name);
 			table_str(t, row, 2, j->host);
 			table_str(t, row, 3, dir_name[d]);
-			table_num(t, row, 4, j->run);
+			table_str(t, row, 4, run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
 			table_num(t, row, 5, x->io_bytes);
 			table_num(t, row, 6, x->runtime_s);
 			table_num(t, row, 7, x->io_bytes / x->runtime_s / 1e6);
@@ -128,7 +129,8 @@ static struct table *iostat_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, dir_name[d]);
 			table_str(t, row, 2, j->host);
-			table_num(t, row, 3, j->run);
+			table_str(t, row, 3, run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
 			if (x->total_ios > 0)
 				table_num(t, row, 4, x->io_bytes / x->total_ios / 1024);
 			table_num(t, row, 5, x->iops);

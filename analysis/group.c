@@ -208,7 +208,7 @@ char *series_title(const struct series *s)
 void series_tags(const struct series *s, struct table *t)
 {
 	table_tag(t, "target", s->label);
-	if (strcmp(s->host, "-"))
-		table_tag(t, "host", s->host);
+	/* "-" (a local run) becomes the local hostname in the dashboards */
+	table_tag(t, "host", s->host);
 	mode_tags(t, s->modeled, s->scale);
 }

@@ -17,7 +17,7 @@
 struct psample {
 	char *family;
 	char *line;
-	const char *help;
+	const char *help, *key;
 	size_t seq;
 };
 
@@ -34,6 +34,38 @@ static void name_part(char *out, size_t len, const char *s)
 		out[n] = ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 			  (*s >= '0' && *s <= '9')) ? *s : '_';
 	out[n] = '\0';
+}
+
+/*
+ * HELP per field, for a person reading the exposition (or Grafana's
+ * metric browser); the table and column keys are in the labels and names.
+ */
+static const struct {
+	const char *field, *help;
+} helps[] = {
+	{ "throughput_bytes_per_second", "Throughput in bytes per second (fio io_bytes / runtime; mean over iterations in perftest)" },
+	{ "throughput_std_bytes_per_second", "Standard deviation of the throughput over the iterations, bytes per second" },
+	{ "iteration_seconds", "Run time of one iteration (fio runtime), seconds" },
+	{ "iops", "I/O operations per second as fio reports them" },
+	{ "clat_p50_seconds", "Median completion latency (fio clat 50th percentile), seconds" },
+	{ "clat_p99_seconds", "99th percentile completion latency (fio clat), seconds" },
+	{ "clat_p99_9_seconds", "99.9th percentile completion latency (fio clat), seconds" },
+	{ "cpu_ratio", "CPU used by the fio job (usr + sys), as a fraction of one CPU" },
+	{ "seeks_per_second", "Random seeks per second (Bonnie's seek phase, from fio randread)" },
+	{ "seconds", "Elapsed time of the transfer, seconds" },
+	{ "bytes", "Bytes transferred" },
+	{ "ratio", "Candidate / baseline throughput (1 = equal)" },
+	{ "welch_p", "Two-sided p-value of Welch's t-test, candidate against baseline (per cell)" },
+};
+
+static const char *help_of(const struct sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(helps) / sizeof(*helps); i++)
+		if (!strcmp(helps[i].field, s->col->field))
+			return helps[i].help;
+	return NULL;
 }
 
 static void add(const struct sample *s, void *arg)
@@ -56,7 +88,11 @@ static void add(const struct sample *s, void *arg)
 		const char *v;
 
 		lbl[0] = '\0';
-		name_part(lbl, sizeof(lbl), s->tags[i].k);
+		/*
+		 * "job" is the scrape job of Prometheus, which renames ours to
+		 * exported_job; fio's job name is "fio_job".
+		 */
+		name_part(lbl, sizeof(lbl), strcmp(s->tags[i].k, "job") ? s->tags[i].k : "fio_job");
 		fprintf(m, "%s%s=\"", i ? "," : "{", lbl);
 		for (v = s->tags[i].v; *v; v++) {
 			if (*v == '\\' || *v == '"')
@@ -83,7 +119,8 @@ static void add(const struct sample *s, void *arg)
 	}
 	pc->v[pc->n].family = xstrdup(fam);
 	pc->v[pc->n].line = buf;
-	pc->v[pc->n].help = s->col->key;
+	pc->v[pc->n].help = help_of(s);
+	pc->v[pc->n].key = s->col->key;
 	pc->v[pc->n].seq = pc->n;
 	pc->n++;
 }
@@ -109,8 +146,11 @@ void out_prom(FILE *f, const struct tablist *l)
 		qsort(pc.v, pc.n, sizeof(*pc.v), cmp);
 	for (i = 0; i < pc.n; i++) {
 		if (!i || strcmp(pc.v[i].family, pc.v[i - 1].family)) {
-			fprintf(f, "# HELP %s fiotab column %s\n", pc.v[i].family,
-				pc.v[i].help);
+			if (pc.v[i].help)
+				fprintf(f, "# HELP %s %s\n", pc.v[i].family, pc.v[i].help);
+			else
+				fprintf(f, "# HELP %s fiotab column %s\n", pc.v[i].family,
+					pc.v[i].key);
 			fprintf(f, "# TYPE %s gauge\n", pc.v[i].family);
 		}
 		fprintf(f, "%s\n", pc.v[i].line);

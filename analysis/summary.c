@@ -68,7 +68,8 @@ static struct table *summary_of(const struct partition *p)
 			table_str(t, row, 0, j->name);
 			table_str(t, row, 1, j->host);
 			table_str(t, row, 2, j->target);
-			table_num(t, row, 3, j->run);
+			table_str(t, row, 3, run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
 			table_str(t, row, 4, j->rw);
 			table_str(t, row, 5, dir_name[d]);
 			table_num(t, row, 6, (double)x->bs);
