@@ -77,7 +77,7 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 {
 	const char **v;
 	char *buf = NULL, date[40];
-	size_t len = 0, i;
+	size_t len = 0, i, k;
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *m;
 
@@ -113,10 +113,21 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 		}
 		fputs(" UTC", m);
 	}
+	/* the device: --tag device=... when given, else fio's targets */
+	for (k = 0; k < (size_t)nuser_tags && strcmp(user_tags[k].k, "device"); k++)
+		;
 	fputs(" \u00b7 ", m);
-	for (i = 0; i < n; i++)
-		v[i] = jobs[i]->target;
-	distinct(m, NULL, v, n);
+	if (k < (size_t)nuser_tags) {
+		fputs(user_tags[k].v, m);
+	} else {
+		for (i = 0; i < n; i++)
+			v[i] = jobs[i]->target;
+		distinct(m, NULL, v, n);
+	}
+	for (k = 0; k < (size_t)nuser_tags; k++)
+		if (strcmp(user_tags[k].k, "device"))
+			fprintf(m, "%s%s=%s", k && strcmp(user_tags[0].k, "device") ? ", " : " \u00b7 ",
+				user_tags[k].k, user_tags[k].v);
 	free(v);
 	if (fclose(m))
 		die("out of memory");
