@@ -75,19 +75,26 @@ int user_tag_add(const char *kv)
 	return 0;
 }
 
-const char *local_host(void)
+const char *local_host_quiet(void)
 {
 	static char name[256];
 
 	if (local_host_opt)
 		return local_host_opt;
-	if (!name[0]) {
-		if (gethostname(name, sizeof(name) - 1) || !name[0])
-			die("gethostname failed: give the host of the local runs with --host NAME");
-		warnx_("note: local fio runs carry no hostname; labelled host=\"%s\" (this machine's gethostname(), --host NAME to name another)",
-		       name);
-	}
+	if (!name[0] && (gethostname(name, sizeof(name) - 1) || !name[0]))
+		die("gethostname failed: give the host of the local runs with --host NAME");
 	return name;
+}
+
+const char *local_host(void)
+{
+	static int said;
+
+	if (!said && !local_host_opt)
+		warnx_("note: local fio runs carry no hostname; labelled host=\"%s\" (this machine's gethostname(), --host NAME to name another)",
+		       local_host_quiet());
+	said = 1;
+	return local_host_quiet();
 }
 
 /* --tag values replace a tag of the same key, or come last. */

@@ -39,6 +39,8 @@ int user_tag_add(const char *kv);
  */
 extern const char *local_host_opt;
 const char *local_host(void);
+/* The same without the note (plots say it in their subtitle). */
+const char *local_host_quiet(void);
 
 /* Calls @fn for each sample of row @row of @t, in column order. */
 void metrics_row(const struct table *t, int row,

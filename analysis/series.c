@@ -501,7 +501,7 @@ int series_plot(FILE *f, char **files, int n, const struct series_opts *o)
 		char date[40];
 
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&tt, &tm));
-		sub = xasprintf("host %s \u00b7 job started %s", local_host(), date);
+		sub = xasprintf("job started %s", date);
 	}
 	svg_head(f, TW, TTOP + np * (TPH + TGAP) + 10, "fiotab: fio logs over time", sub);
 	for (k = np = 0; k < NKIND; k++)

@@ -87,9 +87,13 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 	if (!m)
 		die("out of memory");
 	v = xmalloc(n * sizeof(*v));
-	for (i = 0; i < n; i++)
-		v[i] = jobs[i]->hostname ? jobs[i]->hostname : local_host();
+	for (i = 0, k = 0; i < n; i++) {
+		v[i] = jobs[i]->hostname ? jobs[i]->hostname : local_host_quiet();
+		k |= !jobs[i]->hostname;
+	}
 	distinct(m, "host ", v, n);
+	if (k && !local_host_opt)
+		fputs(" (fiotab's host: fio names none)", m);
 	fputs(" \u00b7 ", m);
 	for (i = 0; i < n; i++)
 		v[i] = jobs[i]->version;
@@ -124,10 +128,10 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 			v[i] = jobs[i]->target;
 		distinct(m, NULL, v, n);
 	}
-	for (k = 0; k < (size_t)nuser_tags; k++)
+	for (k = 0, i = 0; k < (size_t)nuser_tags; k++)
 		if (strcmp(user_tags[k].k, "device"))
-			fprintf(m, "%s%s=%s", k && strcmp(user_tags[0].k, "device") ? ", " : " \u00b7 ",
-				user_tags[k].k, user_tags[k].v);
+			fprintf(m, "%s%s=%s", i++ ? ", " : " \u00b7 ", user_tags[k].k,
+				user_tags[k].v);
 	free(v);
 	if (fclose(m))
 		die("out of memory");
