@@ -6,7 +6,7 @@ FIOTAB_CORE := analysis/util.c analysis/fiosize.c analysis/jobs.c analysis/input
 	analysis/bonnie.c analysis/dd.c analysis/summary.c analysis/text.c \
 	analysis/csv.c analysis/json.c analysis/markdown.c analysis/influx.c \
 	analysis/prom.c analysis/svg.c
-FIOTAB_CORE += analysis/svgutil.c analysis/hist.c analysis/series.c
+FIOTAB_CORE += analysis/svgutil.c analysis/hist.c analysis/histbucket.c analysis/series.c
 PROGS += analysis/fiotab
 analysis/fiotab_SRCS := analysis/fiotab.c analysis/outfile.c $(FIOTAB_CORE)
 analysis/fiotab_LIBS := $(CJSON_LIBS)
