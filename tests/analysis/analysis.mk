@@ -17,3 +17,4 @@ SAN_TESTS += tests/analysis/hist.sh
 TESTS += tests/analysis/series.sh
 SAN_TESTS += tests/analysis/series.sh
 TESTS += tests/analysis/plots.sh
+TESTS += tests/analysis/scrape.sh
