@@ -14,3 +14,7 @@ MAN1 += analysis/fiotab.1
 # No arrays sized at run time on the stack: here their sizes come from the
 # input (jobs per series), and a big enough input overflows any stack.
 $(OBJ)/host/analysis/%.o: HOST_CFLAGS += -Wvla
+# The README's example pictures (needs fio and rsvg-convert; writes to /dev/shm only).
+.PHONY: fiotab-examples
+fiotab-examples: all
+	FIO=$(FIO) FIOTAB=$(abspath $(B))/analysis/fiotab analysis/examples/make-examples.sh analysis/examples

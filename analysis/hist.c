@@ -390,6 +390,11 @@ static void hpanel(FILE *f, int top, int l, const struct hseries *v, size_t n, i
 			double mid = v[i].hi[k] == UINT64_MAX ? (double)v[i].lo[k] :
 				     ((double)v[i].lo[k] + (double)v[i].hi[k]) / 2;
 
+			/* empty buckets between two: down to 0 and back, not a bridge */
+			if (k && v[i].lo[k] != v[i].hi[k - 1] + 1)
+				fprintf(f, " %.1f,%.1f %.1f,%.1f",
+					HX(log10(fmax((double)v[i].hi[k - 1] + 1, 1) / 1e3)), HY(0),
+					HX(log10(fmax((double)v[i].lo[k] - 1, 1) / 1e3)), HY(0));
 			fprintf(f, "%s%.1f,%.1f", k ? " " : "", HX(log10(fmax(mid, 1) / 1e3)),
 				HY(100.0 * (double)v[i].b->count[k] / (double)v[i].total));
 		}

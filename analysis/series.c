@@ -502,6 +502,15 @@ int series_plot(FILE *f, char **files, int n, const struct series_opts *o)
 
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&tt, &tm));
 		sub = xasprintf("job started %s", date);
+	} else {
+		sub = xstrdup("times: ms since each job's start, as fio logs them (--start for dates)");
+	}
+	for (k = 0; k < nuser_tags; k++) {
+		char *t = xasprintf("%s%s%s=%s", sub, k ? ", " : " \u00b7 ", user_tags[k].k,
+				    user_tags[k].v);
+
+		free(sub);
+		sub = t;
 	}
 	svg_head(f, TW, TTOP + np * (TPH + TGAP) + 10, "fiotab: fio logs over time", sub);
 	for (k = np = 0; k < NKIND; k++)
