@@ -135,4 +135,9 @@ t=$(curl -sf -G "http://127.0.0.1:$port/query" --data-urlencode "db=fiotab" --da
 	--data-urlencode "q=SELECT iops FROM fiotab_summary WHERE variant = 'reingest' AND run = '$run'" |
 	"$JQ" '[.results[0].series[0].values[][0]] | unique | .[]')
 assert_eq "time of a.json's points" "$("$JQ" '.timestamp_ms' "$T/a.json")" "$t"
+# and their values are a.json's, not overwritten by b.json's
+want=$("$JQ" -c '[.jobs[] | (.read, .write) | select(.io_bytes > 0) | .iops] | sort' "$T/a.json")
+got=$(q "SELECT iops FROM fiotab_summary WHERE variant = 'reingest' AND run = '$run'" |
+	"$JQ" -c '[.results[0].series[0].values[][1]] | sort')
+assert_eq "values of a.json's points" "$want" "$got"
 exit 0
