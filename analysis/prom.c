@@ -41,21 +41,34 @@ static void name_part(char *out, size_t len, const char *s)
  * metric browser); the table and column keys are in the labels and names.
  */
 static const struct {
-	const char *field, *help;
+	const char *table, *field, *help;
 } helps[] = {
-	{ "throughput_bytes_per_second", "Throughput in bytes per second (fio io_bytes / runtime; mean over iterations in perftest)" },
-	{ "throughput_std_bytes_per_second", "Standard deviation of the throughput over the iterations, bytes per second" },
-	{ "iteration_seconds", "Run time of one iteration (fio runtime), seconds" },
-	{ "iops", "I/O operations per second as fio reports them" },
-	{ "clat_p50_seconds", "Median completion latency (fio clat 50th percentile), seconds" },
-	{ "clat_p99_seconds", "99th percentile completion latency (fio clat), seconds" },
-	{ "clat_p99_9_seconds", "99.9th percentile completion latency (fio clat), seconds" },
-	{ "cpu_ratio", "CPU used by the fio job (usr + sys), as a fraction of one CPU" },
-	{ "seeks_per_second", "Random seeks per second (Bonnie's seek phase, from fio randread)" },
-	{ "seconds", "Elapsed time of the transfer, seconds" },
-	{ "bytes", "Bytes transferred" },
-	{ "ratio", "Candidate / baseline throughput (1 = equal)" },
-	{ "welch_p", "Two-sided p-value of Welch's t-test, candidate against baseline (per cell)" },
+	{ "perftest", "throughput_bytes_per_second", "Mean throughput over the iterations (blockdev-perftest avg), bytes per second" },
+	{ "perftest", "throughput_std_bytes_per_second", "Population standard deviation of the throughput over the iterations (blockdev-perftest std), bytes per second" },
+	{ "perftest", "iops", "I/Os per second of the mean throughput at this block size (blockdev-perftest IOPS)" },
+	{ "perftest", "iteration_seconds", "Run time of one iteration (fio runtime), seconds" },
+	{ "ratio", "ratio", "Candidate / baseline mean throughput (1 = equal)" },
+	{ "ratio", "welch_p", "Two-sided p-value of Welch's t-test on the per-run rates, candidate against baseline" },
+	{ "iozone", "throughput_bytes_per_second", "Throughput of the iozone phase (from fio), bytes per second" },
+	{ "bonnie", "throughput_bytes_per_second", "Throughput of the Bonnie phase (from fio), bytes per second" },
+	{ "bonnie", "seeks_per_second", "Random seeks per second (Bonnie's seek phase, from fio randread IOPS)" },
+	{ "bonnie", "cpu_ratio", "CPU of the Bonnie phase (fio usr + sys), fraction of one CPU" },
+	{ "dd", "bytes", "Bytes transferred (fio io_bytes)" },
+	{ "dd", "seconds", "Transfer time (fio runtime), seconds" },
+	{ "dd", "throughput_bytes_per_second", "Throughput of the transfer (io_bytes / runtime), bytes per second" },
+	{ "iostat", "transfer_bytes", "Mean bytes per I/O (io_bytes / total_ios)" },
+	{ "iostat", "transfers_per_second", "I/Os per second (fio iops)" },
+	{ "iostat", "throughput_bytes_per_second", "Throughput (fio io_bytes / runtime), bytes per second" },
+	{ "iostat", "cpu_user_ratio", "fio's user CPU, fraction of one CPU" },
+	{ "iostat", "cpu_system_ratio", "fio's system CPU, fraction of one CPU" },
+	{ "summary", "throughput_bytes_per_second", "Throughput of the fio job (io_bytes / runtime), bytes per second" },
+	{ "summary", "iops", "I/Os per second of the fio job (fio iops)" },
+	{ "summary", "clat_p50_seconds", "Median completion latency (fio clat 50th percentile), seconds" },
+	{ "summary", "clat_p99_seconds", "99th percentile completion latency (fio clat), seconds" },
+	{ "summary", "clat_p99_9_seconds", "99.9th percentile completion latency (fio clat), seconds" },
+	{ "summary", "cpu_ratio", "CPU of the fio job (usr + sys), fraction of one CPU" },
+	{ "histogram", "count", "I/Os in the fio latency bucket" },
+	{ "histogram", "cumulative_count", "I/Os up to and including the fio latency bucket" },
 };
 
 static const char *help_of(const struct sample *s)
@@ -63,7 +76,7 @@ static const char *help_of(const struct sample *s)
 	size_t i;
 
 	for (i = 0; i < sizeof(helps) / sizeof(*helps); i++)
-		if (!strcmp(helps[i].field, s->col->field))
+		if (!strcmp(helps[i].field, s->col->field) && !strcmp(helps[i].table, s->t->name))
 			return helps[i].help;
 	return NULL;
 }

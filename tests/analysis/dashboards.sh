@@ -38,6 +38,10 @@ for c in "${cmds[@]}"; do
 	$FIOTAB $c --format=prom > "$T/p.prom" || fail "fiotab $c --format=prom"
 	[ -s "$T/p.prom" ] || fail "fiotab $c: empty exposition"
 	promtool check metrics < "$T/p.prom" > "$T/lint" 2>&1 || fail "promtool on '$c': $(cat "$T/lint")"
+	# HELP a person can read, not the column key
+	grep '^# HELP' "$T/p.prom" | grep -qv '^# HELP [^ ]* [A-Z]' &&
+		fail "'$c': unreadable HELP: $(grep '^# HELP' "$T/p.prom" | grep -v '^# HELP [^ ]* [A-Z]' | head -1)"
+	grep -q '[{,]job=' "$T/p.prom" && fail "'$c': label job (Prometheus renames it exported_job)"
 done
 # the same run appended twice: no two samples with the same name and labels
 cat "$T/real.json" "$T/real.json" > "$T/twice.json"
