@@ -39,8 +39,8 @@ for c in "${cmds[@]}"; do
 	[ -s "$T/p.prom" ] || fail "fiotab $c: empty exposition"
 	promtool check metrics < "$T/p.prom" > "$T/lint" 2>&1 || fail "promtool on '$c': $(cat "$T/lint")"
 	# HELP a person can read, not the column key
-	grep '^# HELP' "$T/p.prom" | grep -qv '^# HELP [^ ]* [A-Z]' &&
-		fail "'$c': unreadable HELP: $(grep '^# HELP' "$T/p.prom" | grep -v '^# HELP [^ ]* [A-Z]' | head -1)"
+	grep '^# HELP' "$T/p.prom" | grep -qv '^# HELP [^ ]* [A-Z0-9]' &&
+		fail "'$c': unreadable HELP: $(grep '^# HELP' "$T/p.prom" | grep -v '^# HELP [^ ]* [A-Z0-9]' | head -1)"
 	grep -q '[{,]job=' "$T/p.prom" && fail "'$c': label job (Prometheus renames it exported_job)"
 done
 # the same run appended twice: no two samples with the same name and labels

@@ -32,7 +32,7 @@ mkdir -p "$T/www"
 } > "$T/www/metrics" 2> "$T/fiotab.err" || fail "fiotab: $(cat "$T/fiotab.err")"
 promtool check metrics < "$T/www/metrics" > "$T/lint" 2>&1 || fail "promtool: $(cat "$T/lint")"
 # a person can read the HELP lines
-grep -q '^# HELP fiotab_job_iops I/O operations per second' "$T/www/metrics" ||
+grep -q '^# HELP fiotab_job_iops I/Os per second of the fio job' "$T/www/metrics" ||
 	fail "HELP: $(grep -m1 '^# HELP fiotab_job_iops' "$T/www/metrics")"
 grep -q 'fiotab column' "$T/www/metrics" && fail "internal HELP left: $(grep -m1 'fiotab column' "$T/www/metrics")"
 
