@@ -53,12 +53,23 @@ int user_tag_add(const char *kv)
 		       kv);
 		return -1;
 	}
-	/* Prometheus owns these two: a scrape renames them to exported_* */
-	if ((eq - kv == 3 && !strncmp(kv, "job", 3)) ||
-	    (eq - kv == 8 && !strncmp(kv, "instance", 8))) {
-		warnx_("--tag '%s': '%.*s' is the label Prometheus sets itself; pick another name",
-		       kv, (int)(eq - kv), kv);
-		return -1;
+	{
+		/*
+		 * Prometheus sets job and instance itself (a scrape renames ours
+		 * to exported_*); le and quantile are its bucket/quantile labels;
+		 * fio_job is the job name fiotab writes under job's place.
+		 */
+		static const char *const reserved[] = { "job", "instance", "le", "quantile",
+							"fio_job" };
+		size_t r;
+
+		for (r = 0; r < sizeof(reserved) / sizeof(*reserved); r++)
+			if ((size_t)(eq - kv) == strlen(reserved[r]) &&
+			    !strncmp(kv, reserved[r], (size_t)(eq - kv))) {
+				warnx_("--tag '%s': '%s' is a label fiotab or Prometheus sets itself; pick another name",
+				       kv, reserved[r]);
+				return -1;
+			}
 	}
 	for (i = 0; i < nuser_tags; i++)
 		if (strlen(user_tags[i].k) == (size_t)(eq - kv) &&

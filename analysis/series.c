@@ -139,7 +139,7 @@ static int read_log(struct flog *l)
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		const char *p = line;
 		uint64_t v[6];
-		int n = 0, neg = 0;
+		int n = 0, neg = 0, hex = -1;
 
 		ln++;
 		if (len && line[len - 1] == '\n')
@@ -160,6 +160,8 @@ static int read_log(struct flog *l)
 				neg = 1;
 				break;
 			}
+			if (p[0] == '0' && p[1] == 'x')
+				hex = n;
 			if (field_u64(&p, &v[n], 1)) {
 				warnx_("series: %s:%lu: column %d is not a whole number", l->file, ln,
 				       n + 1);
@@ -183,6 +185,11 @@ static int read_log(struct flog *l)
 		if (n < 5) {
 			warnx_("series: %s:%lu: %d columns; fio 3.33 writes 5 (time, value, ddir, bs, prio) or 6 (with log_offset=1: ..., offset, prio)",
 			       l->file, ln, n);
+			goto out;
+		}
+		if (hex >= 0 && hex != n - 1) {
+			warnx_("series: %s:%lu: column %d is hexadecimal (fio writes only prio so, the last)",
+			       l->file, ln, hex + 1);
 			goto out;
 		}
 		if (!ncols)

@@ -81,6 +81,15 @@ awk -v m="$("$JQ" '.jobs[0].read.clat_ns.mean * .jobs[0].read.clat_ns.N * 1e-9' 
     -v s="$(grep '^fiotab_clat_seconds_sum{fio_job="rd"' "$T/h.prom" | awk '{ print $2 }')" \
     'BEGIN { exit !(s > 0 && (s - m) / m < 1e-12 && (m - s) / m < 1e-12) }' || fail "_sum is not mean * N"
 
+# --tag in CSV: a column of its own, or the cells of the column it names
+hdr=$($FIOTAB hist --format=csv --tag target=nvme0 --tag variant=a "$T/plus.json" 2> /dev/null | head -2 | tr -d '\r')
+assert_eq "csv header" "table,series,variant,job,host,target,run,dir,latency,lower_ns,upper_ns,count,cumulative,percent" \
+	"$(echo "$hdr" | head -1)"
+assert_match "csv tag cells" '^histogram,"[^"]*",a,rd,[^,]*,nvme0,' "$(echo "$hdr" | tail -1)"
+for t in job=x instance=x le=x quantile=x fio_job=x 9a=x a-b=x a=; do
+	$FIOTAB hist --format=prom --tag "$t" "$T/plus.json" > /dev/null 2>&1 && fail "--tag $t accepted"
+done
+
 # Influx and JSON carry the same buckets
 $FIOTAB hist --format=influx "$T/plus.json" > "$T/h.lp" 2> /dev/null || fail "fiotab hist influx"
 assert_eq "influx lines = csv rows" "$(($(wc -l < "$T/h.csv") - 1))" "$(wc -l < "$T/h.lp")"

@@ -108,6 +108,11 @@ assert_match "mixed" 'mix_bw.log:2: 6 columns after 5' "$(cat err)"
 printf '10, 5, 7, 4096, 0\n' > dir_bw.log
 $FIOTAB series dir_bw.log > /dev/null 2> err && fail "ddir 7 accepted"
 assert_match "ddir" 'dir_bw.log:1: ddir 7' "$(cat err)"
+printf '0x10, 5, 0, 4096, 0\n' > hex_bw.log
+$FIOTAB series hex_bw.log > /dev/null 2> err && fail "hex time accepted"
+assert_match "hex" 'hex_bw.log:1: column 1 is hexadecimal' "$(cat err)"
+printf '10, 5, 0, 4096, 0x0003\n' > prio_bw.log
+assert_eq "log_prio=1 prio" 3 "$($FIOTAB series --format=json prio_bw.log | "$JQ" '.tables[0].rows[0].prio')"
 cp avg_bw.1.log whatever.txt
 $FIOTAB series whatever.txt > /dev/null 2> err && fail "unnamed log accepted"
 assert_match "name" 'not named as fio names its logs' "$(cat err)"
