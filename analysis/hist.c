@@ -46,11 +46,22 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 {
 	struct hseries *v = NULL;
 	size_t n = 0, i, k;
-	int d, l;
+	int d, l, said_aggregate = 0;
 
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
 
+		/*
+		 * fio's "All clients" record sums the servers' (fio 3.33 writes
+		 * its json+ without bins): a series of its own would be counted
+		 * twice by every sum by (le); the servers' series add up to it.
+		 */
+		if (j->aggregate) {
+			if (!said_aggregate++)
+				warnx_("hist: %s: fio's \"All clients\" record left out: it is the sum of the servers' (sum by (le) over the hosts gives it)",
+				       j->file);
+			continue;
+		}
 		for (d = 0; d < NDIR; d++)
 			for (l = 0; l < NLAT; l++) {
 				const struct latbins *b = j->d[d].bins[l];

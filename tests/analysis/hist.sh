@@ -104,4 +104,31 @@ assert_match "plain json" 'json\+' "$(cat "$T/err")"
 "$JQ" '.jobs[0].read.clat_ns.bins["1000000001"] = 1' "$T/plus.json" > "$T/badkey.json"
 $FIOTAB hist "$T/badkey.json" > /dev/null 2> "$T/err" && fail "bad bin key accepted"
 assert_match "bad key" "job 'rd' read.clat_ns.bins: \"1000000001\" is not the key of a fio bucket" "$(cat "$T/err")"
+# client/server json+: one histogram per server; fio's "All clients" (the sum
+# of the servers' bins) left out, said, and equal to the servers' sum
+srv=()
+trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
+base=$((20000 + RANDOM % 20000))
+for port in $base $((base + 1)); do
+	setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
+	srv+=($!)
+done
+for port in $base $((base + 1)); do
+	for i in $(seq 50); do
+		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+		sleep 0.1
+	done
+done
+printf '[cs]\nioengine=null\nsize=4m\nrate=100m\nrw=write\nbs=64k\n' > "$T/cs.fio"
+timeout 60 "$FIO" --output-format=json+ --client=ip:127.0.0.1,$base "$T/cs.fio" \
+	--client=ip:127.0.0.1,$((base + 1)) "$T/cs.fio" > "$T/cs.json" 2> "$T/cs.err" ||
+	fail "fio client/server run: $(cat "$T/cs.err" "$T"/server.*.log)"
+$FIOTAB hist --format=prom "$T/cs.json" > "$T/cs.prom" 2> "$T/cs.note" || fail "hist of client/server: $(cat "$T/cs.note")"
+assert_match "aggregate note" '"All clients" record left out' "$(cat "$T/cs.note")"
+grep -q 'All clients' "$T/cs.prom" && fail "aggregate in the histogram"
+assert_eq "one series per server" "127.0.0.1:$base 127.0.0.1:$((base + 1))" \
+	"$(grep '^fiotab_clat_seconds_count' "$T/cs.prom" | sed 's/.*host="\([^"]*\)".*/\1/' | sort | paste -sd' ')"
+assert_eq "servers' counts = fio's aggregate N" \
+	"$(sed -n '/^{/,$p' "$T/cs.json" | "$JQ" '.client_stats[] | select(.jobname == "All clients") | .write.clat_ns.N')" \
+	"$(grep '^fiotab_clat_seconds_count' "$T/cs.prom" | awk '{ s += $2 } END { print s }')"
 exit 0
