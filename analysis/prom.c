@@ -49,6 +49,7 @@ static const struct {
 	{ "perftest", "iteration_seconds", "Run time of one iteration (fio runtime), seconds" },
 	{ "ratio", "ratio", "Candidate / baseline mean throughput (1 = equal)" },
 	{ "ratio", "welch_p", "Two-sided p-value of Welch's t-test on the per-run rates, candidate against baseline" },
+	{ "ratio", "welch_p_holm", "Welch's p-value after Holm's adjustment over every cell of the ratio table" },
 	{ "iozone", "throughput_bytes_per_second", "Throughput of the iozone phase (from fio), bytes per second" },
 	{ "bonnie", "throughput_bytes_per_second", "Throughput of the Bonnie phase (from fio), bytes per second" },
 	{ "bonnie", "seeks_per_second", "Random seeks per second (Bonnie's seek phase, from fio randread IOPS)" },
