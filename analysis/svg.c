@@ -265,16 +265,25 @@ static char **legend_names(struct line *ln, size_t nl)
 		if (same) {	/* one target: the host or mode tells, else its name */
 			const char *slash = strrchr(l, '/');
 
-			from = hosts || modes ? n : slash && slash[1] ? (size_t)(slash + 1 - l) : 0;
+			/* fio's default "." (files in the current directory) names nothing */
+			from = hosts || modes || !strcmp(l, ".") ? n :
+			       slash && slash[1] ? (size_t)(slash + 1 - l) : 0;
 			to = n;
 		} else if (from >= to) {
 			from = 0;
 			to = n;
 		}
-		t = xasprintf("%.*s%s%s%s%s %s", (int)(to - from), l + from,
-			      hosts && strcmp(s->host, "-") ? (to > from ? " on " : "on ") : "",
-			      hosts && strcmp(s->host, "-") ? s->host : "", modes && to > from ? ", " : "",
-			      modes ? mode : "", ln[i].dir == DIR_WRITE ? "write" : "read");
+		t = xasprintf("%.*s%s%s%s%s", (int)(to - from), l + from,
+			      hosts && strcmp(s->host, "-") ? (to > from ? " on " : "") : "",
+			      hosts && strcmp(s->host, "-") ? s->host : "",
+			      modes && (to > from || hosts) ? ", " : "", modes ? mode : "");
+		{
+			char *w = xasprintf("%s%s%s", t, *t ? " " : "",
+					    ln[i].dir == DIR_WRITE ? "write" : "read");
+
+			free(t);
+			t = w;
+		}
 		free(mode);
 		out[i] = t;
 	}
