@@ -20,6 +20,22 @@
 enum fio_dir { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NDIR };
 #define NRWT 3		/* the directions of bs=R,W,T */
 
+/* The latencies fio histograms in json+ ("clat_ns", "slat_ns", "lat_ns"). */
+enum fio_lat { LAT_CLAT, LAT_SLAT, LAT_LAT, NLAT };
+extern const char *const lat_name[NLAT];	/* "clat", "slat", "lat" */
+
+/*
+ * One json+ "bins" object: fio's key of each non-empty bucket (the value
+ * plat_idx_to_val() gives, ns) and its count, ascending by key.  hist.c
+ * turns keys into exact bucket bounds.
+ */
+struct latbins {
+	size_t n;
+	uint64_t *key, *count;
+	double mean_ns;		/* fio's mean over all samples, for _sum */
+	double samples;		/* fio's "N" */
+};
+
 extern const char *const dir_name[NDIR];	/* "read", "write", "trim", "mixed" */
 extern const char *const dir_letter[NDIR];	/* "R", "W", "T", "M" */
 
@@ -33,6 +49,7 @@ struct dirstat {
 	double clat_mean_us;	/* NAN when absent */
 	double clat_p50_us, clat_p99_us, clat_p999_us;
 	uint64_t bs;		/* block size of this direction, bytes */
+	struct latbins *bins[NLAT];	/* json+ bins, only when jobset.want_bins */
 };
 
 struct job {
@@ -53,6 +70,9 @@ struct job {
 	double timestamp;	/* unix seconds of the run */
 	size_t seq;		/* input order */
 	unsigned run;		/* 1-based index of its document in the input */
+	const char *runid;	/* hash of the document's content (interned hex) */
+	const char *hostname;	/* fio's "hostname", NULL for a local run */
+	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
 	struct dirstat d[NDIR];
 	/*
 	 * The job's configuration: every option fio recorded ("job options"
@@ -74,6 +94,8 @@ struct jobset {
 	size_t nversions;
 	unsigned nskipped;	/* documents skipped by --keep-going */
 	unsigned ndocs;		/* documents read */
+	int want_bins;		/* keep json+ latency bins (fiotab hist) */
+	struct runids *runids;	/* run identities seen (jobs.c) */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */

@@ -727,7 +727,7 @@ void series_tags(const struct series *s, struct table *t)
 		free(t->tags);
 		t->tags = tags;
 	}
-	if (strcmp(s->host, "-"))
-		table_tag(t, "host", s->host);
+	/* "-" (a local run) becomes the local hostname in the dashboards */
+	table_tag(t, "host", s->host);
 	mode_tags(t, s->modeled, s->scale);
 }

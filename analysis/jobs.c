@@ -30,6 +30,7 @@
 
 const char *const dir_name[NDIR] = { "read", "write", "trim", "mixed" };
 const char *const dir_letter[NDIR] = { "R", "W", "T", "M" };
+const char *const lat_name[NLAT] = { "clat", "slat", "lat" };
 
 /*
  * Interned strings (versions, file names, hosts, targets, rw) live until
@@ -42,6 +43,11 @@ const char *intern(const char *s)
 	map_get(&map, s, 0);
 	return map_key(&map, s);
 }
+
+struct runids {
+	struct strmap map;	/* id -> index into seen */
+	size_t *seen, n;
+};
 
 struct opts {
 	const cJSON *job, *global;
@@ -202,6 +208,73 @@ static int opt_int(struct reader *r, const char *name, const char *s, unsigned k
 	return (int)v;
 }
 
+/*
+ * json+ "bins" of one latency object: {"VALUE_NS": COUNT, ...}.  Keys and
+ * counts must be whole numbers (fio prints them with %llu), or the document
+ * is malformed; NULL when the object has no bins.
+ */
+static struct latbins *read_bins(struct reader *r, const cJSON *lat, const char *path)
+{
+	const cJSON *bins = cJSON_GetObjectItemCaseSensitive(lat, "bins"), *b;
+	struct latbins *lb;
+	size_t cap = 0;
+
+	if (!cJSON_IsObject(bins))
+		return NULL;
+	lb = xmalloc(sizeof(*lb));
+	memset(lb, 0, sizeof(*lb));
+	lb->mean_ns = num(r, lat, path, "mean");
+	lb->samples = num(r, lat, path, "N");
+	cJSON_ArrayForEach(b, bins) {
+		char *end;
+		unsigned long long k;
+
+		errno = 0;
+		k = strtoull(b->string, &end, 10);
+		if (errno || end == b->string || *end || b->string[0] == '-' ||
+		    !cJSON_IsNumber(b) || !(b->valuedouble >= 0 && b->valuedouble < EXACT_MAX) ||
+		    b->valuedouble != floor(b->valuedouble)) {
+			bad(r, "\"%sbins\": entry \"%s\" is not a bucket value and a count", path,
+			    b->string);
+			break;
+		}
+		if (lb->n && k <= lb->key[lb->n - 1]) {
+			bad(r, "\"%sbins\": bucket \"%s\" out of order (fio writes them ascending)",
+			    path, b->string);
+			break;
+		}
+		if (lb->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			lb->key = xrealloc(lb->key, cap * sizeof(*lb->key));
+			lb->count = xrealloc(lb->count, cap * sizeof(*lb->count));
+		}
+		lb->key[lb->n] = k;
+		lb->count[lb->n++] = (uint64_t)b->valuedouble;
+	}
+	return lb;
+}
+
+static void latbins_free(struct latbins *lb)
+{
+	if (!lb)
+		return;
+	free(lb->key);
+	free(lb->count);
+	free(lb);
+}
+
+static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir)
+{
+	static const char *const key[NLAT] = { "clat_ns", "slat_ns", "lat_ns" };
+	char path[64];
+	int l;
+
+	for (l = 0; l < NLAT; l++) {
+		snprintf(path, sizeof(path), "%s.%s.", dir, key[l]);
+		d->bins[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
+	}
+}
+
 static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
 		     double scale)
 {
@@ -251,7 +324,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
 static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJSON *global,
-		    char **why)
+		    int want_bins, char **why)
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
@@ -285,6 +358,8 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 		j->host = intern(hp);
 		free(hp);
 	}
+	if (!j->aggregate && cJSON_IsString(v))
+		j->hostname = intern(v->valuestring);
 
 	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
@@ -339,6 +414,9 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 
 		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
 			 j->scale);
+		if (want_bins)
+			read_dir_bins(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
+				      dir_name[i]);
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
@@ -354,7 +432,12 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 
 static void job_free(struct job *j)
 {
+	int d, l;
+
 	free(j->name);
+	for (d = 0; d < NDIR; d++)
+		for (l = 0; l < NLAT; l++)
+			latbins_free(j->d[d].bins[l]);
 	free(j->opts);
 }
 
@@ -366,6 +449,11 @@ void jobset_free(struct jobset *js)
 		job_free(&js->v[i]);
 	free(js->v);
 	free(js->versions);
+	if (js->runids) {
+		map_free(&js->runids->map);
+		free(js->runids->seen);
+		free(js->runids);
+	}
 	memset(js, 0, sizeof(*js));
 }
 
@@ -378,6 +466,95 @@ static void note_version(struct jobset *js, const char *ver)
 			return;
 	js->versions = xrealloc(js->versions, (js->nversions + 1) * sizeof(char *));
 	js->versions[js->nversions++] = ver;
+}
+
+/* FNV-1a, 64 bits, over everything that tells one fio run from another. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t hash_tree(uint64_t h, const cJSON *v)
+{
+	const cJSON *c;
+
+	for (; v; v = v->next) {
+		if (v->string)
+			h = fnv(h, v->string, strlen(v->string) + 1);
+		h = fnv(h, &v->type, sizeof(v->type));
+		if (cJSON_IsString(v))
+			h = fnv(h, v->valuestring, strlen(v->valuestring) + 1);
+		else if (cJSON_IsNumber(v))
+			h = fnv(h, &v->valuedouble, sizeof(v->valuedouble));
+		c = v->child;
+		if (c)
+			h = hash_tree(h, c);
+	}
+	return h;
+}
+
+/*
+ * A run's identity from its content, not its place in the input: the
+ * document's timestamps, fio version and global options, and each job's
+ * name, host and options.  Re-reading the same file gives the same ids
+ * (and so the same dashboard series); a document repeated within one input
+ * gets "-2", "-3"... so that its samples stay distinct, as before.
+ */
+static const char *run_identity(struct jobset *js, const cJSON *doc)
+{
+	static const char *const top[] = { "fio version", "timestamp", "timestamp_ms",
+					   "global options" };
+	static const char *const per_job[] = { "jobname", "hostname", "port", "job options" };
+	const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "client_stats"), *jo;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct runids *ri;
+	char buf[40];
+	size_t k, seen;
+
+	if (!jobs)
+		jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
+	for (k = 0; k < sizeof(top) / sizeof(*top); k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, top[k]);
+
+		h = fnv(h, top[k], strlen(top[k]) + 1);
+		if (v) {
+			const cJSON one = { .type = v->type, .valuestring = v->valuestring,
+					    .valuedouble = v->valuedouble, .child = v->child };
+
+			h = hash_tree(h, &one);
+		}
+	}
+	cJSON_ArrayForEach(jo, jobs)
+		for (k = 0; k < sizeof(per_job) / sizeof(*per_job); k++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(jo, per_job[k]);
+
+			h = fnv(h, per_job[k], strlen(per_job[k]) + 1);
+			if (v) {
+				const cJSON one = { .type = v->type, .valuestring = v->valuestring,
+						    .valuedouble = v->valuedouble, .child = v->child };
+
+				h = hash_tree(h, &one);
+			}
+		}
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)h);
+	if (!js->runids) {
+		js->runids = xmalloc(sizeof(*js->runids));
+		memset(js->runids, 0, sizeof(*js->runids));
+	}
+	ri = js->runids;
+	k = map_get(&ri->map, buf, ri->map.n);
+	if (k == ri->n) {
+		ri->seen = xrealloc(ri->seen, (ri->n + 1) * sizeof(*ri->seen));
+		ri->seen[ri->n++] = 0;
+	}
+	seen = ++ri->seen[k];
+	if (seen > 1)
+		snprintf(buf + 16, sizeof(buf) - 16, "-%zu", seen);
+	return intern(buf);
 }
 
 static int is_aggregate(const cJSON *jo)
@@ -488,9 +665,9 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver;
-	double ts;
-	size_t first = js->n, agg = SIZE_MAX;
+	const char *ver, *runid;
+	double ts, ts_ms;
+	size_t first = js->n, agg = SIZE_MAX, i;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -507,6 +684,9 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
 	ts = num0(&r, doc, "", "timestamp");
+	ts_ms = num(&r, doc, "", "timestamp_ms");
+	if (isnan(ts_ms))
+		ts_ms = ts * 1000;
 	if (r.why) {
 		*why = r.why;
 		return -1;
@@ -551,7 +731,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j->seq = js->n;
 		j->run = js->ndocs;
 		js->n++;
-		if (job_from(j, jo, jopts, global, why))
+		if (job_from(j, jo, jopts, global, js->want_bins, why))
 			goto bad;
 	}
 	if (agg != SIZE_MAX) {
@@ -566,6 +746,11 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			for (; agg < js->n; agg++)
 				js->v[agg].seq = agg;
 		}
+	}
+	runid = run_identity(js, doc);
+	for (i = first; i < js->n; i++) {
+		js->v[i].runid = runid;
+		js->v[i].timestamp_ms = ts_ms;
 	}
 	note_version(js, ver);
 	return 0;

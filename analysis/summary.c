@@ -68,7 +68,8 @@ static struct table *summary_of(const struct partition *p)
 			table_sets(t, row, "job", j->name);
 			table_sets(t, row, "host", j->host);
 			table_sets(t, row, "target", j->target);
-			table_set(t, row, "run", j->run);
+			table_sets(t, row, "run", run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
 			table_sets(t, row, "rw", j->rw);
 			table_sets(t, row, "dir", dir_name[d]);
 			table_set(t, row, "bs", (double)x->bs);

@@ -12,22 +12,29 @@
 #include <string.h>
 
 #include "stats.h"
+#include "svgutil.h"
 #include "tables.h"
 
 #define W 960
 #define PANEL_H 360
 #define ML 80		/* left margin */
 #define MR 260		/* right margin: legend */
-#define MT 50
+#define MT 60
 #define GAP 70
+#define NPANEL 3	/* MB/s, IOPS, clat percentiles */
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 				       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
 				       "#bcbd22", "#17becf" };
 
+#define NPCT 3		/* clat p50, p99, p99.9 */
+
 struct point {
 	double x, y, err;	/* axis position (log2 of the value), MB/s, std */
 	double bs;		/* block size of the direction, for IOPS */
+	double lat[NPCT];	/* mean over the iterations of each clat percentile, µs */
+	double *its;		/* each iteration's percentiles, NPCT per iteration */
+	size_t nits;
 };
 
 /* The x axis: the swept parameter (serieslist.axis), log2 when it is positive. */
@@ -42,6 +49,8 @@ struct line {
 	char *label;
 	struct point *p;
 	size_t n;
+	const struct series *s;
+	int dir;
 };
 
 static void esc(FILE *f, const char *s)
@@ -110,7 +119,7 @@ static double nice_step(double max)
 }
 
 static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t nl,
-		  int iops, double xmin, double xmax)
+		  int iops, double xmin, double xmax, char **legend)
 {
 	double ymax = 0, step, v;
 	int pw = W - ML - MR, ph = PANEL_H;
@@ -137,7 +146,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 	for (v = 0; v <= ymax + step / 2; v += step) {
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			ML, Y(v), ML + pw, Y(v));
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n",
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.10g</text>\n",
 			ML - 6, Y(v) + 4, v);
 	}
 	for (v = floor(xmin); v <= xmax + 1e-9; v += xa.log2 ? 1 : nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1)) {
@@ -188,12 +197,228 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\"><title>", W - MR + 36, ly + 1);
 			esc(f, ln[i].label);
 			fputs("</title>", f);
-			legend_label(f, ln[i].label);
+			legend_label(f, legend[i]);
 			fputs("</text>\n", f);
 		}
 	}
 #undef X
 #undef Y
+}
+
+/* The clat percentiles of a point: each iteration's, and their means. */
+static void point_latency(struct point *p, const struct bsgroup *bg, int dir)
+{
+	size_t i, k, n[NPCT] = { 0 };
+
+	p->its = xmalloc((bg->n[dir] ? bg->n[dir] : 1) * NPCT * sizeof(*p->its));
+	p->nits = bg->n[dir];
+	for (k = 0; k < NPCT; k++)
+		p->lat[k] = 0;
+	for (i = 0; i < bg->n[dir]; i++) {
+		const struct dirstat *d = &bg->it[dir][i].j->d[dir];
+		double v[NPCT] = { d->clat_p50_us, d->clat_p99_us, d->clat_p999_us };
+
+		for (k = 0; k < NPCT; k++) {
+			p->its[i * NPCT + k] = v[k];
+			if (!isnan(v[k]) && v[k] > 0) {
+				p->lat[k] += v[k];
+				n[k]++;
+			}
+		}
+	}
+	for (k = 0; k < NPCT; k++)
+		p->lat[k] = n[k] ? p->lat[k] / (double)n[k] : NAN;
+}
+
+/*
+ * What tells the lines apart, for the legend: the --series label as given;
+ * else the path components of the targets that differ (a common leading
+ * scratch directory and a common file name dropped), the host when hosts
+ * differ, the mode when modes differ; then the direction.  Full names stay
+ * in each line's <title>.
+ */
+static char **legend_names(struct line *ln, size_t nl)
+{
+	char **out = xmalloc(nl * sizeof(*out));
+	size_t i, pre = 0, suf = 0, len0;
+	int hosts = 0, modes = 0, same = 1;
+	const char *a;
+
+	for (i = 1; i < nl; i++) {
+		same &= !strcmp(ln[i].s->label, ln[0].s->label);
+		hosts |= strcmp(ln[i].s->host, ln[0].s->host) != 0;
+		modes |= ln[i].s->modeled != ln[0].s->modeled || ln[i].s->scale != ln[0].s->scale;
+	}
+	a = ln[0].s->label;
+	len0 = strlen(a);
+	if (!same) {
+		/* longest common prefix and suffix, at '/' boundaries */
+		pre = len0;
+		suf = len0;
+		for (i = 1; i < nl; i++) {
+			const char *b = ln[i].s->label;
+			size_t k = 0, lb = strlen(b);
+
+			while (k < pre && a[k] && a[k] == b[k])
+				k++;
+			pre = k;
+			k = 0;
+			while (k < suf && k < lb && k < len0 && a[len0 - 1 - k] == b[lb - 1 - k])
+				k++;
+			suf = k;
+		}
+		while (pre > 0 && a[pre - 1] != '/')
+			pre--;
+		while (suf > 0 && a[len0 - suf] != '/')
+			suf--;
+	}
+	for (i = 0; i < nl; i++) {
+		const struct series *s = ln[i].s;
+		const char *l = s->label;
+		size_t n = strlen(l), from = pre, to = n > suf ? n - suf : n;
+		char *mode = mode_label(s->modeled, s->scale), *t;
+
+		if (same) {	/* one target: the host or mode tells, else its name */
+			const char *slash = strrchr(l, '/');
+
+			/* fio's default "." (files in the current directory) names nothing */
+			from = hosts || modes || !strcmp(l, ".") ? n :
+			       slash && slash[1] ? (size_t)(slash + 1 - l) : 0;
+			to = n;
+		} else if (from >= to) {
+			from = 0;
+			to = n;
+		}
+		t = xasprintf("%.*s%s%s%s%s", (int)(to - from), l + from,
+			      hosts && strcmp(s->host, "-") ? (to > from ? " on " : "") : "",
+			      hosts && strcmp(s->host, "-") ? s->host : "",
+			      modes && (to > from || hosts) ? ", " : "", modes ? mode : "");
+		{
+			char *w = xasprintf("%s%s%s", t, *t ? " " : "",
+					    ln[i].dir == DIR_WRITE ? "write" : "read");
+
+			free(t);
+			t = w;
+		}
+		free(mode);
+		out[i] = t;
+	}
+	return out;
+}
+
+/* Log10 µs axis of the latency panel. */
+static void lat_panel(FILE *f, int top, struct line *ln, size_t nl, double xmin, double xmax)
+{
+	static const char *const dash[NPCT] = { "", "6,3", "2,3" };
+	static const char *const pname[NPCT] = { "p50", "p99", "p99.9" };
+	double lo = INFINITY, hi = -INFINITY, e;
+	int pw = W - ML - MR, ph = PANEL_H, k;
+	size_t i, p, it;
+	char lbl[32];
+
+	for (i = 0; i < nl; i++)
+		for (p = 0; p < ln[i].n; p++)
+			for (it = 0; it < ln[i].p[p].nits * NPCT; it++) {
+				double v = ln[i].p[p].its[it];
+
+				if (v > 0) {
+					lo = fmin(lo, v);
+					hi = fmax(hi, v);
+				}
+			}
+	if (!(lo <= hi))
+		return;
+	lo = floor(log10(lo));
+	hi = fmax(ceil(log10(hi)), lo + 1);
+#define X(x) (ML + (xmax > xmin ? ((x) - xmin) / (xmax - xmin) : 0.5) * pw)
+#define Y(v) (top + ph - (log10(v) - lo) / (hi - lo) * ph)
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n",
+		ML, top, pw, ph);
+	for (e = lo; e <= hi + 1e-9; e += 1) {
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+			ML, Y(pow(10, e)), ML + pw, Y(pow(10, e)));
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n",
+			ML - 6, Y(pow(10, e)) + 4, pow(10, e));
+	}
+	for (e = floor(xmin); e <= xmax + 1e-9;
+	     e += xa.log2 ? 1 : nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1)) {
+		bs_label(lbl, sizeof(lbl), e);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
+			X(e), top + ph + 16, lbl);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
+		ML + pw / 2, top + ph + 34);
+	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size (bytes");
+	fputs(strcmp(xa.name, "bs") ? (xa.log2 ? " (log2 scale)" : "") : ", log2 scale)", f);
+	fputs("; lines: mean over iterations, dots: each iteration</text>\n", f);
+	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %d)\">clat (\u00b5s, log scale)</text>\n",
+		top + ph / 2, top + ph / 2);
+	for (i = 0; i < nl; i++) {
+		const char *col = palette[i % (sizeof(palette) / sizeof(*palette))];
+
+		for (k = 0; k < NPCT; k++) {
+			int open = 0;
+
+			fprintf(f, "<g stroke=\"%s\" fill=\"%s\"><title>", col, col);
+			esc(f, ln[i].label);
+			fprintf(f, " clat %s</title>\n", pname[k]);
+			for (p = 0; p < ln[i].n; p++) {
+				double v = ln[i].p[p].lat[k];
+
+				if (isnan(v) || !(v > 0)) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = 0;
+					continue;
+				}
+				if (!open)
+					fprintf(f, "<polyline fill=\"none\" stroke-width=\"1.5\"%s%s%s points=\"",
+						*dash[k] ? " stroke-dasharray=\"" : "", dash[k],
+						*dash[k] ? "\"" : "");
+				fprintf(f, "%s%.1f,%.1f", open ? " " : "", X(ln[i].p[p].x), Y(v));
+				open = 1;
+			}
+			if (open)
+				fputs("\"/>\n", f);
+			for (p = 0; p < ln[i].n; p++)
+				for (it = 0; it < ln[i].p[p].nits; it++) {
+					double v = ln[i].p[p].its[it * NPCT + k];
+
+					if (v > 0)
+						fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\"/>\n",
+							X(ln[i].p[p].x), Y(v));
+				}
+			fputs("</g>\n", f);
+		}
+	}
+	for (k = 0; k < NPCT; k++) {
+		int ly = top + 10 + k * 18;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"1.5\"%s%s%s/>\n",
+			W - MR + 16, ly - 2, W - MR + 40, ly - 2, *dash[k] ? " stroke-dasharray=\"" : "",
+			dash[k], *dash[k] ? "\"" : "");
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">clat %s</text>\n",
+			W - MR + 46, ly + 2, pname[k]);
+	}
+#undef X
+#undef Y
+}
+
+/* Host, fio version, date and device of every job plotted. */
+static char *plot_subtitle(const struct serieslist *sl)
+{
+	const struct job **jobs = NULL;
+	size_t n = 0, i, k;
+	char *r;
+
+	for (i = 0; i < sl->n; i++) {
+		jobs = xrealloc(jobs, (n + sl->v[i].njobs) * sizeof(*jobs));
+		for (k = 0; k < sl->v[i].njobs; k++)
+			jobs[n++] = sl->v[i].jobs[k];
+	}
+	r = svg_subtitle(jobs, n);
+	free(jobs);
+	return r;
 }
 
 int svg_plot(FILE *f, const struct serieslist *sl)
@@ -202,6 +427,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 	struct line *ln = NULL;
 	size_t nl = 0, i, g;
 	double xmin = INFINITY, xmax = -INFINITY;
+	char **legend, *sub, *title;
 	int o, h;
 
 	if (!sl->numeric) {
@@ -236,6 +462,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 				l.p[l.n].bs = (double)bg->dbs[order[o]];
 				l.p[l.n].y = stat_mean(r, n) / 1048576;
 				l.p[l.n].err = stat_pstd(r, n) / 1048576;
+				point_latency(&l.p[l.n], bg, order[o]);
 				free(r);
 				xmin = fmin(xmin, l.p[l.n].x);
 				xmax = fmax(xmax, l.p[l.n].x);
@@ -245,6 +472,8 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 				continue;
 			t = series_name(s);
 			l.label = xasprintf("%s %s", t, order[o] == DIR_WRITE ? "write" : "read");
+			l.s = s;
+			l.dir = order[o];
 			free(t);
 			ln = xrealloc(ln, (nl + 1) * sizeof(*ln));
 			ln[nl++] = l;
@@ -255,21 +484,26 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 		free(ln);
 		return -1;
 	}
-	h = MT + 2 * PANEL_H + GAP + 60;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">fiotab: throughput and IOPS against ",
-		W, h, W, h, W / 2);
-	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size");
-	fputs(" (error bars: std over iterations)</text>\n", f);
-	panel(f, MT, "MB/s (2^20 bytes/s)", ln, nl, 0, xmin, xmax);
-	panel(f, MT + PANEL_H + GAP, "IOPS", ln, nl, 1, xmin, xmax);
+	h = MT + NPANEL * PANEL_H + (NPANEL - 1) * GAP + 60;
+	legend = legend_names(ln, nl);
+	sub = plot_subtitle(sl);
+	title = xasprintf("fiotab: throughput, IOPS and completion latency against %s (error bars: std over iterations)",
+			  strcmp(xa.name, "bs") ? xa.name : "block size");
+	svg_head(f, W, h, title, sub);
+	free(title);
+	free(sub);
+	panel(f, MT, "MB/s (2^20 bytes/s)", ln, nl, 0, xmin, xmax, legend);
+	panel(f, MT + PANEL_H + GAP, "IOPS", ln, nl, 1, xmin, xmax, legend);
+	lat_panel(f, MT + 2 * (PANEL_H + GAP), ln, nl, xmin, xmax);
 	fputs("</svg>\n", f);
 	for (i = 0; i < nl; i++) {
 		free(ln[i].label);
+		free(legend[i]);
+		for (g = 0; g < ln[i].n; g++)
+			free(ln[i].p[g].its);
 		free(ln[i].p);
 	}
+	free(legend);
 	free(ln);
 	return ferror(f) ? -1 : 0;
 }

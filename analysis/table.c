@@ -82,11 +82,25 @@ void col_tag(struct col *c, const char *tag)
 
 struct col *run_col(struct table *t, const char *sep)
 {
-	struct col *c = table_col(t, "run", NULL, COL_INT, 0, 0, sep);
+	return label_col(t, "run", NULL, "run", COL_DATA_ONLY, 0, sep);
+}
 
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "run");
-	return c;
+void table_row_time(struct table *t, int row, double ts)
+{
+	if (row >= t->caprowts) {
+		int i, from = t->caprowts;
+
+		t->caprowts = t->caprows;
+		t->rowts = xrealloc(t->rowts, (size_t)t->caprowts * sizeof(*t->rowts));
+		for (i = from; i < t->caprowts; i++)
+			t->rowts[i] = 0;
+	}
+	t->rowts[row] = ts;
+}
+
+double table_time(const struct table *t, int row)
+{
+	return row < t->caprowts && t->rowts[row] ? t->rowts[row] : t->timestamp;
 }
 
 void table_tag(struct table *t, const char *key, const char *value)
@@ -243,6 +257,7 @@ void table_free(struct table *t)
 		free(t->pre[i]);
 	free(t->notes);
 	free(t->pre);
+	free(t->rowts);
 	free(t->cols);
 	free(t->cells);
 	free(t->name);

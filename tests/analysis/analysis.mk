@@ -10,6 +10,14 @@ TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fi
 SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
 	tests/analysis/limits.sh tests/analysis/outfile.sh
 BENCHES += tests/bench/fiotab-vs-jq.sh
+PROGS += tests/analysis/hist-test
+tests/analysis/hist-test_SRCS := tests/analysis/hist-test.c analysis/histbucket.c
+TESTS += tests/analysis/hist.sh
+SAN_TESTS += tests/analysis/hist.sh
+TESTS += tests/analysis/series.sh
+SAN_TESTS += tests/analysis/series.sh
+TESTS += tests/analysis/plots.sh
+TESTS += tests/analysis/scrape.sh
 TESTS += tests/analysis/sweep.sh
 SAN_TESTS += tests/analysis/sweep.sh
 TESTS += tests/analysis/client-server.sh

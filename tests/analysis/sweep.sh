@@ -76,10 +76,10 @@ head -n 1 "$T/qd.csv" | grep -q '^table,series,iodepth,R1_s,' || fail "csv heade
 
 # plot on the iodepth axis: a line per numjobs, axis named iodepth
 "$FIOTAB" plot --x iodepth -o "$T/qd.svg" "$S" || fail "plot --x iodepth failed"
-assert_eq "polylines (2 series x 2 panels)" 4 "$(grep -c '<polyline' "$T/qd.svg")"
+assert_eq "polylines (2 series x 2 panels, + 3 clat percentiles each)" 10 "$(grep -c '<polyline' "$T/qd.svg")"
 grep -q '>iodepth (log2 scale)</text>' "$T/qd.svg" || fail "x axis not named iodepth"
 grep -q "block size" "$T/qd.svg" && fail "the plot still says block size"
-grep -q "IOPS against iodepth" "$T/qd.svg" || fail "title does not name the axis"
+grep -q "latency against iodepth" "$T/qd.svg" || fail "title does not name the axis"
 # ratio of numjobs=2 to numjobs=1 on the iodepth axis: the note names the
 # one difference (rate_iops changes with the axis on both sides), ratios ~2
 # (1.3 to 3: the rate limit caps both sides, a loaded machine slows either)
