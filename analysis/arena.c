@@ -10,6 +10,8 @@
  * chunk, the next chunk is sized to that document, so the arena ends up as
  * big as the largest document and no bigger.
  *
+ * jsonread.c builds its trees here with arena_alloc(); cJSON's own
+ * allocations are routed here between arena_begin() and arena_end().
  * Only input.c parses into the arena; it calls arena_end() before anything
  * else (json.c's output) uses cJSON, whose nodes then come from malloc again.
  */
@@ -41,7 +43,7 @@ static struct chunk *chunk_new(size_t cap, struct chunk *next)
 	return c;
 }
 
-static void *arena_alloc(size_t n)
+void *arena_alloc(size_t n)
 {
 	const size_t align = sizeof(max_align_t);
 	void *p;
