@@ -10,3 +10,5 @@ TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fi
 SAN_TESTS += tests/analysis/stats.sh tests/analysis/errors.sh tests/analysis/real-fio.sh \
 	tests/analysis/limits.sh tests/analysis/outfile.sh
 BENCHES += tests/bench/fiotab-vs-jq.sh
+TESTS += tests/analysis/input.sh
+SAN_TESTS += tests/analysis/input.sh
