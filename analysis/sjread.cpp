@@ -59,7 +59,7 @@ struct copier {
 	bool skipped(std::string_view k) const
 	{
 		for (int i = 0; i < nskip; i++)
-			if (k == skip[i])	/* sizes first, then the bytes */
+			if (k.size() == skip[i].size() && k[0] == skip[i][0] && k == skip[i])
 				return true;
 		return false;
 	}
