@@ -17,8 +17,9 @@
  */
 #include <simdjson.h>
 
-#include <cstring>
 #include <climits>
+#include <cstdint>
+#include <cstring>
 
 extern "C" {
 #include <cjson/cJSON.h>
@@ -38,9 +39,30 @@ struct copier {
 	int depth;
 	bool ok;
 
+	/*
+	 * Nodes and strings are bumped from 64 KiB blocks of the arena: one
+	 * call into arena.c per block, not per node.
+	 */
+	char *cur = nullptr, *lim = nullptr;
+
+	void *alloc(size_t n)
+	{
+		n = (n + 7) & ~(size_t)7;
+		if ((size_t)(lim - cur) < n) {
+			size_t block = n > 65536 ? n : 65536;
+
+			cur = static_cast<char *>(arena_alloc(block));
+			lim = cur + block;
+		}
+		void *p = cur;
+
+		cur += n;
+		return p;
+	}
+
 	cJSON *node(int type)
 	{
-		cJSON *n = static_cast<cJSON *>(arena_alloc(sizeof(cJSON)));
+		cJSON *n = static_cast<cJSON *>(alloc(sizeof(cJSON)));
 
 		std::memset(n, 0, sizeof(*n));
 		n->type = type;
@@ -49,31 +71,56 @@ struct copier {
 
 	char *str(std::string_view s)
 	{
-		char *o = static_cast<char *>(arena_alloc(s.size() + 1));
+		char *o = static_cast<char *>(alloc(s.size() + 1));
 
 		std::memcpy(o, s.data(), s.size());
 		o[s.size()] = '\0';
 		return o;
 	}
 
+	/* bit (first byte & 63) of filter[size & 63]: a name that may be skipped */
+	uint64_t filter[64];
+
+	void add_skip(const char *name)
+	{
+		skip[nskip] = name;
+		if (*name)
+			filter[skip[nskip].size() & 63] |= 1ull << (name[0] & 63);
+		nskip++;
+	}
+
 	bool skipped(std::string_view k) const
 	{
+		if (k.empty() || !(filter[k.size() & 63] >> (k[0] & 63) & 1))
+			return false;	/* most names: one lookup */
 		for (int i = 0; i < nskip; i++)
 			if (k.size() == skip[i].size() && k[0] == skip[i][0] && k == skip[i])
 				return true;
 		return false;
 	}
 
-	static void link(cJSON *parent, cJSON *c)
-	{
-		if (!parent->child) {
-			parent->child = c;
-		} else {
-			parent->child->prev->next = c;
-			c->prev = parent->child->prev;
+	/* a child list as cJSON keeps it: the first one's prev is the last one */
+	struct list {
+		cJSON *first = nullptr, *last = nullptr;
+
+		void add(cJSON *c)
+		{
+			if (!first) {
+				first = c;
+			} else {
+				last->next = c;
+				c->prev = last;
+			}
+			last = c;
 		}
-		parent->child->prev = c;
-	}
+
+		cJSON *done()
+		{
+			if (first)
+				first->prev = last;
+			return first;
+		}
+	};
 
 	cJSON *copy(element e)
 	{
@@ -97,15 +144,20 @@ struct copier {
 				return nullptr;
 			}
 			n = node(cJSON_Object);
-			for (auto field : obj) {
-				if (skipped(field.key))
-					continue;
-				cJSON *c = copy(field.value);
+			{
+				list l;
 
-				if (!c)
-					return nullptr;
-				c->string = str(field.key);
-				link(n, c);
+				for (auto field : obj) {
+					if (skipped(field.key))
+						continue;
+					cJSON *c = copy(field.value);
+
+					if (!c)
+						return nullptr;
+					c->string = str(field.key);
+					l.add(c);
+				}
+				n->child = l.done();
 			}
 			depth--;
 			return n;
@@ -119,12 +171,17 @@ struct copier {
 				return nullptr;
 			}
 			n = node(cJSON_Array);
-			for (element c : arr) {
-				cJSON *cc = copy(c);
+			{
+				list l;
 
-				if (!cc)
-					return nullptr;
-				link(n, cc);
+				for (element c : arr) {
+					cJSON *cc = copy(c);
+
+					if (!cc)
+						return nullptr;
+					l.add(cc);
+				}
+				n->child = l.done();
 			}
 			depth--;
 			return n;
@@ -202,7 +259,7 @@ extern "C" cJSON *sj_read(const char *buf, size_t len, int padded, const char *c
 	for (const char *const *s = skip; s && *s; s++) {
 		if (c.nskip == 16)
 			return nullptr;	/* jsonread.c takes any number */
-		c.skip[c.nskip++] = *s;
+		c.add_skip(*s);
 	}
 	cJSON *tree = c.copy(root);
 

@@ -153,6 +153,24 @@ for fmt in json jsonplus; do
 done
 note "fiotab, the Python script and jq agree on every avg/std (json and json+)"
 
+# --- the JSON readers fiotab could use, on the templates (json-readers.cpp) -------
+readers=$T/readers.md
+: > "$readers"
+yajl=
+[ -e /usr/include/yajl/yajl_tree.h ] && yajl="-DHAVE_YAJL -lyajl"
+# shellcheck disable=SC2086
+if ${CXX:-g++} -O2 -std=c++17 -I"$TOP" $(pkg-config --cflags libcjson simdjson) -o "$T/json-readers" \
+	"$TOP/tests/bench/json-readers.cpp" "$B/obj/host/analysis/jsonread.o" "$B/obj/host/analysis/sjread.o" \
+	"$B/obj/host/analysis/arena.o" "$B/obj/host/analysis/util.o" $(pkg-config --libs libcjson simdjson) $yajl \
+	2> "$T/cxx.err"; then
+	"$T/json-readers" "$T/json.json" 200 > "$T/r1" || fail "json-readers on json"
+	"$T/json-readers" "$T/jsonplus.json" 200 > "$T/r2" || fail "json-readers on json+"
+	paste "$T/r1" "$T/r2" | awk -F'\t' '{ printf "| %s | %d | %d |\n", $1, $2, $4 }' > "$readers"
+	cat "$readers"
+else
+	note "json-readers not built: $(head -3 "$T/cxx.err")"
+fi
+
 # --- side by side ------------------------------------------------------------------
 missed=0
 results=$T/results.md
@@ -235,6 +253,15 @@ rssok=$(check rss "$rssratio" '<=' 2)
 	echo "|---|---|---|---|---|---|---|---|"
 	cat "$results"
 	echo
+	if [ -s "$readers" ]; then
+		echo "Parsing one template file in a loop (tests/bench/json-readers.cpp, best of 3 batches"
+		echo "of 200), MB/s (file sizes: json $(($(stat -c %s "$T/json.json") / 1024)) KiB, json+ $(($(stat -c %s "$T/jsonplus.json") / 1024)) KiB):"
+		echo
+		echo "| reader | json MB/s | json+ MB/s |"
+		echo "|---|---|---|"
+		cat "$readers"
+		echo
+	fi
 	echo "fiotab perftest on json+ alone (best of 3):"
 	echo
 	echo "| files | cpu s | ms/file | peak RSS KiB |"
