@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The arena cJSON allocates each parsed document from (arena.c): freeing a
+ * The arena each parsed document is allocated from (arena.c): freeing a
  * document is one reset, and memory stays bounded by the largest document.
  */
 #ifndef FIOTAB_ARENA_H

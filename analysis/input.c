@@ -246,7 +246,11 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 	struct jsonread jr = { .skip = keep_all ? NULL : skip_names };
 	int ndocs = 0, nskip = 0, rc = 0, fast_tries = 4;
 
-	arena_begin();
+	/*
+	 * Both readers take their nodes from the arena themselves (no cJSON
+	 * hooks): it is reset after each document and kept from file to file,
+	 * as big as the largest document.
+	 */
 	p = next_doc(buf, buf, end);
 	while (p) {
 		char *why = NULL;
@@ -288,7 +292,6 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 		}
 		p = after_doc(name, &lt, len, buf + jr.end);
 	}
-	arena_end();
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
 		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",
