@@ -18,3 +18,18 @@ $(OBJ)/host/analysis/%.o: HOST_CFLAGS += -Wvla
 .PHONY: fiotab-examples
 fiotab-examples: all
 	FIO=$(FIO) FIOTAB=$(abspath $(B))/analysis/fiotab analysis/examples/make-examples.sh analysis/examples
+# fiotab's JSON readers (input.c): jsonread.c, and simdjson's DOM parser
+# behind a C++ shim for the fast path (libsimdjson-dev, configure).
+FIOTAB_CORE += analysis/jsonread.c
+analysis/fiotab_SRCS += analysis/jsonread.c
+FIOTAB_CXX := analysis/sjread.cpp
+SIMDJSON_CFLAGS ?=
+SIMDJSON_LIBS ?= -lsimdjson
+CXX ?= g++
+FIOTAB_CXX_OBJS := $(patsubst %.cpp,$(OBJ)/host/%.o,$(FIOTAB_CXX))
+$(B)/analysis/fiotab: $(FIOTAB_CXX_OBJS)
+analysis/fiotab_LIBS += $(SIMDJSON_LIBS) -lstdc++
+$(OBJ)/host/analysis/%.o: analysis/%.cpp config.mk
+	@mkdir -p $(@D)
+	$(CXX) $(CFLAGS) -Wall -Wextra -Werror -std=c++17 $(SANFLAGS) -I. $(CJSON_CFLAGS) \
+		$(SIMDJSON_CFLAGS) -MMD -MP -c -o $@ $<

@@ -382,6 +382,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	js.want_bins = !strcmp(c.cmd, "hist");
+	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
 		rc = 2;
 		goto out;

@@ -100,9 +100,16 @@ struct jobset {
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);
-/* The same for a buffer (@buf[len] must be readable and '\0'). */
+/* The same for a buffer of @len bytes (nothing after it is read). */
 int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		int keep_going);
+/*
+ * Members no table reads (json+'s latency "bins", slat_ns, lat_ns, the
+ * iodepth_* and latency_* distributions: the list is in input.c) are
+ * checked but left out of the documents jobs_from_doc() sees, unless a
+ * command that reads them calls input_keep_all(1) before reading.
+ */
+void input_keep_all(int keep);
 
 /* jobs.c */
 struct cJSON;

@@ -24,3 +24,5 @@ TESTS += tests/analysis/client-server.sh
 TESTS += tests/analysis/mixed.sh
 SAN_TESTS += tests/analysis/mixed.sh
 TESTS += tests/analysis/ratio-repeat.sh
+TESTS += tests/analysis/input.sh
+SAN_TESTS += tests/analysis/input.sh
