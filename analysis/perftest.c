@@ -9,9 +9,11 @@
  *
  * with rᵢ = bytes/tᵢ over the iterations with tᵢ > 0:
  * avg = mean(rᵢ)/2²⁰, std = sqrt(mean(rᵢ²) - mean(rᵢ)²)/2²⁰, IOPS = mean(rᵢ)/bs.
- * Writes come first (W), then reads (R); a read-only series prints only R,
- * as in seed 001.  The script labels the read std column "R(std" (no comma):
- * kept.  Beyond the script: fio's "mixed" direction (unified_rw_reporting)
+ * Writes come first (W), then reads (R), always both: a test the script
+ * did not run (a read-only series) contributes a time of 0 per iteration,
+ * and its awk, left with no time > 0, prints 0 for avg, std and IOPS.  Those
+ * zeros are text only (no dashboard metric) and a note says so.  The script
+ * labels the read std column "R(std" (no comma): kept.  Beyond the script: fio's "mixed" direction (unified_rw_reporting)
  * as M, and axes other than the block size (--x iodepth: the first column
  * is the iodepth, ascending).
  */
@@ -55,7 +57,8 @@ void axis_cell(struct table *t, const struct serieslist *sl, int row, const stru
 static struct table *one_series(const struct serieslist *sl, const struct series *s)
 {
 	struct table *t = table_new("perftest", 2);
-	size_t iters[NDIR] = { 0 }, g, i, o;
+	size_t iters[NDIR] = { 0 }, nrw, g, i, o;
+	int zero[NDIR] = { 0 };	/* a W or R half the series did not run */
 	struct col *c = NULL;
 	double ts = 0;
 	int dir, row;
@@ -75,6 +78,16 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 			if (s->g[g].n[dir] > iters[dir])
 				iters[dir] = s->g[g].n[dir];
 
+	/* the script's W and R halves: a half it did not run has as many zeros */
+	nrw = iters[DIR_WRITE] > iters[DIR_READ] ? iters[DIR_WRITE] : iters[DIR_READ];
+	for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
+		if (nrw && !iters[dir]) {
+			zero[dir] = 1;
+			iters[dir] = nrw;
+			table_note(t, "%s: no %s job in this series; its half prints zeros, as blockdev-perftest prints a test it did not run (no Influx or Prometheus metric)",
+				   dir_letter[dir], dir_name[dir]);
+		}
+
 	axis_col(t, sl);
 	for (o = 0; o < NORDER; o++) {
 		const char *L;
@@ -91,22 +104,26 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 			c = table_col(t, key, "s", COL_NUM, 8, 3, " ");
 			col_hdr(c, L, "(s)", NULL);
 			snprintf(it, sizeof(it), "%s" TAGSEP "iteration=%zu", tags, i + 1);
-			col_metric(c, "iteration_seconds", 1, it);
+			if (!zero[dir])
+				col_metric(c, "iteration_seconds", 1, it);
 		}
 		snprintf(key, sizeof(key), "%s_avg_MBps", L);
 		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
 		snprintf(key, sizeof(key), "%s(avg,", L);
 		col_hdr(c, key, "MB/s)", NULL);
-		col_metric(c, "throughput_bytes_per_second", 1048576, tags);
+		if (!zero[dir])
+			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
 		snprintf(key, sizeof(key), "%s_std_MBps", L);
 		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
 		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
 		col_hdr(c, key, ",MB/s)", NULL);
-		col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
+		if (!zero[dir])
+			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
 		snprintf(key, sizeof(key), "%s_IOPS", L);
 		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
 		col_hdr(c, L, "(IOPS)", NULL);
-		col_metric(c, "iops", 1, tags);
+		if (!zero[dir])
+			col_metric(c, "iops", 1, tags);
 	}
 	/* the script's header lines end with the last cell, its rows with a blank */
 	c->hsep = "";
@@ -123,6 +140,14 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 
 			dir = order[o];
 			L = dir_letter[dir];
+			if (zero[dir]) {
+				for (i = 0; i < nrw; i++)
+					table_setf(t, row, 0, "%s%zu_s", L, i + 1);
+				table_setf(t, row, 0, "%s_avg_MBps", L);
+				table_setf(t, row, 0, "%s_std_MBps", L);
+				table_setf(t, row, 0, "%s_IOPS", L);
+				continue;
+			}
 			for (i = 0; i < bg->n[dir]; i++)
 				table_setf(t, row, bg->it[dir][i].t, "%s%zu_s", L, i + 1);
 			if (!bg->n[dir])

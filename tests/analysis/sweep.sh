@@ -50,27 +50,30 @@ assert_eq "configurations" 8 "$(wc -l < "$T/jq.txt")"
 "$FIOTAB" perftest --x iodepth "$S" > "$T/qd.out" || fail "perftest --x iodepth failed"
 assert_eq "--x iodepth titles" "# series ., numjobs=1
 # series ., numjobs=2" "$(grep '^# series' "$T/qd.out")"
-awk '/^# series/ { match($0, /numjobs=[0-9]+/); nj = substr($0, RSTART + 8, RLENGTH - 8) } $1 ~ /^[0-9]+$/ { print nj, $1, $4, 2 }' \
+awk '/^# series/ { match($0, /numjobs=[0-9]+/); nj = substr($0, RSTART + 8, RLENGTH - 8) } $1 ~ /^[0-9]+$/ { print nj, $1, $9, 2 }' \
 	"$T/qd.out" > "$T/qd.txt"
 diff "$T/jq.txt" "$T/qd.txt" > "$T/d" || fail "--x iodepth differs from jq: $(cat "$T/d")"
-head -n 4 "$T/qd.out" | tail -n 1 | grep -q '^  iodepth        R        R   R(avg,' ||
-	fail "--x iodepth header: $(head -n 4 "$T/qd.out" | tail -n 1)"
+# a randread sweep: blockdev-perftest's W half as zeros (a test it did not run), then R
+grep -q '^  iodepth        W        W   W(avg,   W(std,        W        R        R   R(avg,' "$T/qd.out" ||
+	fail "--x iodepth header: $(grep '^  iodepth' "$T/qd.out" | head -1)"
+awk '$1 ~ /^[0-9]+$/ && ($2 $3 $4 $5 $6) != "0.0000.0000.0000.0000.000" { exit 1 }' "$T/qd.out" ||
+	fail "the W half of a read-only sweep is not zeros"
 # the rates follow the configuration: IOPS up to 500 x iodepth x numjobs (the
 # rate limit; +5%), and above half of it (a loaded machine only slows fio down)
 awk '/^# series/ { match($0, /numjobs=[0-9]+/); nj = substr($0, RSTART + 8, RLENGTH - 8) } $1 ~ /^[0-9]+$/ {
-	want = 500 * $1 * nj; if ($6 < 0.5 * want || $6 > 1.05 * want) { print "iodepth " $1 " numjobs " nj ": " $6 " IOPS, want ~" want; bad = 1 } }
+	want = 500 * $1 * nj; if ($11 < 0.5 * want || $11 > 1.05 * want) { print "iodepth " $1 " numjobs " nj ": " $11 " IOPS, want ~" want; bad = 1 } }
 	END { exit bad }' "$T/qd.out" || fail "IOPS do not follow iodepth x numjobs"
 
 # --x numjobs: one table per iodepth
 "$FIOTAB" perftest --x numjobs "$S" > "$T/nj.out" || fail "perftest --x numjobs failed"
 assert_eq "--x numjobs tables" 4 "$(grep -c '^# series ., iodepth=' "$T/nj.out")"
-awk '/^# series/ { match($0, /iodepth=[0-9]+/); qd = substr($0, RSTART + 8, RLENGTH - 8) } $1 ~ /^[0-9]+$/ { print $1, qd, $4, 2 }' \
+awk '/^# series/ { match($0, /iodepth=[0-9]+/); qd = substr($0, RSTART + 8, RLENGTH - 8) } $1 ~ /^[0-9]+$/ { print $1, qd, $9, 2 }' \
 	"$T/nj.out" | sort -n -k1,1 -k2,2 > "$T/nj.txt"
 diff "$T/jq.txt" "$T/nj.txt" > "$T/d" || fail "--x numjobs differs from jq: $(cat "$T/d")"
 
 # CSV carries the axis and the series' parameter as columns/tags
 "$FIOTAB" perftest --x iodepth --format=csv "$S" > "$T/qd.csv" || fail "csv"
-head -n 1 "$T/qd.csv" | grep -q '^table,series,iodepth,R1_s,' || fail "csv header: $(head -n 1 "$T/qd.csv")"
+head -n 1 "$T/qd.csv" | grep -q '^table,series,iodepth,W1_s,W2_s,W_avg_MBps,W_std_MBps,W_IOPS,R1_s,' || fail "csv header: $(head -n 1 "$T/qd.csv")"
 "$FIOTAB" perftest --x iodepth --format=json "$S" | "$JQ" -e '[.tables[].tags.numjobs] == ["1", "2"]' > /dev/null ||
 	fail "json tags lack numjobs"
 
