@@ -497,6 +497,21 @@ static uint64_t hash_tree(uint64_t h, const cJSON *v)
 	return h;
 }
 
+/* The name, then member @name of @o alone (not its siblings), when it is there. */
+static uint64_t hash_member(uint64_t h, const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	h = fnv(h, name, strlen(name) + 1);
+	if (v) {
+		const cJSON one = { .type = v->type, .valuestring = v->valuestring,
+				    .valuedouble = v->valuedouble, .child = v->child };
+
+		h = hash_tree(h, &one);
+	}
+	return h;
+}
+
 /*
  * A run's identity from its content, not its place in the input: the
  * document's timestamps, fio version and global options, and each job's
@@ -517,29 +532,11 @@ static const char *run_identity(struct jobset *js, const cJSON *doc)
 
 	if (!jobs)
 		jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
-	for (k = 0; k < sizeof(top) / sizeof(*top); k++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, top[k]);
-
-		h = fnv(h, top[k], strlen(top[k]) + 1);
-		if (v) {
-			const cJSON one = { .type = v->type, .valuestring = v->valuestring,
-					    .valuedouble = v->valuedouble, .child = v->child };
-
-			h = hash_tree(h, &one);
-		}
-	}
+	for (k = 0; k < sizeof(top) / sizeof(*top); k++)
+		h = hash_member(h, doc, top[k]);
 	cJSON_ArrayForEach(jo, jobs)
-		for (k = 0; k < sizeof(per_job) / sizeof(*per_job); k++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(jo, per_job[k]);
-
-			h = fnv(h, per_job[k], strlen(per_job[k]) + 1);
-			if (v) {
-				const cJSON one = { .type = v->type, .valuestring = v->valuestring,
-						    .valuedouble = v->valuedouble, .child = v->child };
-
-				h = hash_tree(h, &one);
-			}
-		}
+		for (k = 0; k < sizeof(per_job) / sizeof(*per_job); k++)
+			h = hash_member(h, jo, per_job[k]);
 	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)h);
 	if (!js->runids) {
 		js->runids = xmalloc(sizeof(*js->runids));

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fiotab plot: MB/s and IOPS against block size as a standalone SVG 1.1
- * (no plotting dependency).  Two panels share a log2 x axis; each series and
- * direction is one polyline with its points, and the std of the rate
- * (blockdev-perftest's std, scaled to IOPS for the lower panel) as error
- * bars.  Text is XML-escaped; colours come from a fixed palette.
+ * fiotab plot: MB/s, IOPS and clat percentiles against the axis (block
+ * size, or --x) as a standalone SVG 1.1 (no plotting dependency).  Three
+ * panels share the x axis (log2 when every value is positive); each series
+ * and direction is one polyline with its points, and the std of the rate
+ * (blockdev-perftest's std, scaled to IOPS for the second panel) as error
+ * bars.  Escaping, palette, tick steps and the head come from svgutil.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,10 +23,6 @@
 #define MT 60
 #define GAP 70
 #define NPANEL 3	/* MB/s, IOPS, clat percentiles */
-
-static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-				       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-				       "#bcbd22", "#17becf" };
 
 #define NPCT 3		/* clat p50, p99, p99.9 */
 
@@ -53,21 +50,6 @@ struct line {
 	int dir;
 };
 
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
 /*
  * Labels are usually target paths plus a direction; what tells two series
  * apart is the tail.  Longer than the legend column (MR at 11 px) shows as
@@ -80,7 +62,7 @@ static void legend_label(FILE *f, const char *label)
 	size_t n = strlen(label);
 
 	if (n <= LEGEND_CHARS) {
-		esc(f, label);
+		svg_esc(f, label);
 		return;
 	}
 	label += n - (LEGEND_CHARS - 1);
@@ -88,7 +70,7 @@ static void legend_label(FILE *f, const char *label)
 	while ((*label & 0xc0) == 0x80)
 		label++;
 	fputs("\u2026", f);
-	esc(f, label);
+	svg_esc(f, label);
 }
 
 static void bs_label(char *buf, size_t len, double l2)
@@ -111,11 +93,19 @@ static void bs_label(char *buf, size_t len, double l2)
 		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
 }
 
-static double nice_step(double max)
+/* The step between x ticks: one octave on a log2 axis, else a round step. */
+static double x_step(double xmin, double xmax)
 {
-	double raw = max / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+	return xa.log2 ? 1 : svg_nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1);
+}
 
-	return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
+/* The x axis' name under a panel, @more appended (before the closing tag). */
+static void x_name(FILE *f, int x, int y, const char *more)
+{
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", x, y);
+	svg_esc(f, strcmp(xa.name, "bs") ? xa.name : "block size (bytes");
+	fputs(strcmp(xa.name, "bs") ? (xa.log2 ? " (log2 scale)" : "") : ", log2 scale)", f);
+	fprintf(f, "%s</text>\n", more);
 }
 
 static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t nl,
@@ -139,7 +129,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 		}
 	if (!(ymax > 0))
 		ymax = 1;
-	step = nice_step(ymax);
+	step = svg_nice_step(ymax);
 	ymax = ceil(ymax / step) * step;
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n",
 		ML, top, pw, ph);
@@ -149,25 +139,21 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.10g</text>\n",
 			ML - 6, Y(v) + 4, v);
 	}
-	for (v = floor(xmin); v <= xmax + 1e-9; v += xa.log2 ? 1 : nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1)) {
+	for (v = floor(xmin); v <= xmax + 1e-9; v += x_step(xmin, xmax)) {
 		bs_label(lbl, sizeof(lbl), v);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>\n",
 			X(v), top, X(v), top + ph);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
 			X(v), top + ph + 16, lbl);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
-		ML + pw / 2, top + ph + 34);
-	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size (bytes");
-	fputs(strcmp(xa.name, "bs") ? (xa.log2 ? " (log2 scale)" : "") : ", log2 scale)", f);
-	fputs("</text>\n", f);
+	x_name(f, ML + pw / 2, top + ph + 34, "");
 	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %d)\">%s</text>\n",
 		top + ph / 2, top + ph / 2, ylabel);
 	for (i = 0; i < nl; i++) {
-		const char *col = palette[i % (sizeof(palette) / sizeof(*palette))];
+		const char *col = svg_palette[i % svg_npalette];
 
 		fprintf(f, "<g stroke=\"%s\" fill=\"%s\"><title>", col, col);
-		esc(f, ln[i].label);
+		svg_esc(f, ln[i].label);
 		fputs("</title>\n<polyline fill=\"none\" stroke-width=\"2\" points=\"", f);
 		for (k = 0; k < ln[i].n; k++) {
 			double mul = iops ? 1048576 / ln[i].p[k].bs : 1;
@@ -195,7 +181,7 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n",
 				W - MR + 16, ly - 4, col);
 			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\"><title>", W - MR + 36, ly + 1);
-			esc(f, ln[i].label);
+			svg_esc(f, ln[i].label);
 			fputs("</title>", f);
 			legend_label(f, legend[i]);
 			fputs("</text>\n", f);
@@ -340,27 +326,22 @@ static void lat_panel(FILE *f, int top, struct line *ln, size_t nl, double xmin,
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%g</text>\n",
 			ML - 6, Y(pow(10, e)) + 4, pow(10, e));
 	}
-	for (e = floor(xmin); e <= xmax + 1e-9;
-	     e += xa.log2 ? 1 : nice_step(xmax - floor(xmin) > 0 ? xmax - floor(xmin) : 1)) {
+	for (e = floor(xmin); e <= xmax + 1e-9; e += x_step(xmin, xmax)) {
 		bs_label(lbl, sizeof(lbl), e);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
 			X(e), top + ph + 16, lbl);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
-		ML + pw / 2, top + ph + 34);
-	esc(f, strcmp(xa.name, "bs") ? xa.name : "block size (bytes");
-	fputs(strcmp(xa.name, "bs") ? (xa.log2 ? " (log2 scale)" : "") : ", log2 scale)", f);
-	fputs("; lines: mean over iterations, dots: each iteration</text>\n", f);
+	x_name(f, ML + pw / 2, top + ph + 34, "; lines: mean over iterations, dots: each iteration");
 	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %d)\">clat (\u00b5s, log scale)</text>\n",
 		top + ph / 2, top + ph / 2);
 	for (i = 0; i < nl; i++) {
-		const char *col = palette[i % (sizeof(palette) / sizeof(*palette))];
+		const char *col = svg_palette[i % svg_npalette];
 
 		for (k = 0; k < NPCT; k++) {
 			int open = 0;
 
 			fprintf(f, "<g stroke=\"%s\" fill=\"%s\"><title>", col, col);
-			esc(f, ln[i].label);
+			svg_esc(f, ln[i].label);
 			fprintf(f, " clat %s</title>\n", pname[k]);
 			for (p = 0; p < ln[i].n; p++) {
 				double v = ln[i].p[p].lat[k];
