@@ -8,6 +8,14 @@
 #include "fiotab.h"
 #include "metrics.h"
 
+/* A label more than a sample holds is refused, never dropped (series would merge). */
+static void tag_room(const struct sample *s, const char *key)
+{
+	if (s->ntags == MAX_TAGS)
+		die("%s: more than %d labels on one sample (at '%s'): too many parameters vary; select fewer jobs or --tag less",
+		    s->t->name, MAX_TAGS, key);
+}
+
 /* Splits "k=v" TAGSEP "k=v" in place into @s (kept while the sample lives). */
 static void add_tags(struct sample *s, char *list)
 {
@@ -18,9 +26,10 @@ static void add_tags(struct sample *s, char *list)
 	for (tok = strtok_r(list, TAGSEP, &save); tok; tok = strtok_r(NULL, TAGSEP, &save)) {
 		char *eq = strchr(tok, '=');
 
-		if (!eq || s->ntags == MAX_TAGS || !eq[1])
+		if (!eq || !eq[1])
 			continue;
 		*eq = '\0';
+		tag_room(s, tok);
 		s->tags[s->ntags].k = tok;
 		s->tags[s->ntags++].v = eq + 1;
 	}
@@ -118,8 +127,7 @@ static void apply_user_tags(struct sample *s)
 			if (!strcmp(s->tags[k].k, user_tags[i].k))
 				break;
 		if (k == s->ntags) {
-			if (s->ntags == MAX_TAGS)
-				continue;
+			tag_room(s, user_tags[i].k);
 			s->ntags++;
 		}
 		s->tags[k] = user_tags[i];
@@ -139,15 +147,14 @@ void metrics_row(const struct table *t, int row,
 		const struct col *c = &t->cols[ci];
 		const struct cell *x = &t->cells[(size_t)row * t->ncols + ci];
 
-		if (!c->tag || !x->set || base.ntags == MAX_TAGS)
+		if (!c->tag || !x->set)
 			continue;
+		tag_room(&base, c->tag);
 		if (c->kind == COL_STR) {
 			if (!x->s || !*x->s)
 				continue;
 			base.tags[base.ntags].v = x->s;
 		} else {
-			if (ni == MAX_TAGS)
-				continue;
 			ibuf[ni] = cell_text(c, x, 0);
 			base.tags[base.ntags].v = ibuf[ni++];
 		}

@@ -188,4 +188,16 @@ jq '(.client_stats[] | select(.jobname == "All clients") | .write.io_bytes) += 4
 "$FIOTAB" perftest "$T/bad-agg.json" > "$T/bad-agg.out" 2> "$T/bad-agg.err" || fail "bad aggregate: per-host tables lost"
 assert_match "bad aggregate refused" "left out: its write bytes .* are not the sum of the hosts'" "$(cat "$T/bad-agg.err")"
 grep -q 'All clients' "$T/bad-agg.out" && fail "a wrong aggregate was tabled"
+# more labels than a sample holds (22 options that differ between two
+# series, + target, host, mode, rw, ...): refused, never some labels dropped
+"$JQ" -n '{"fio version": "fio-3.33", timestamp: 1, timestamp_ms: 1000, jobs: [("a", "b") as $v | {
+	jobname: "j", groupid: (if $v == "a" then 0 else 1 end), error: 0, usr_cpu: 1, sys_cpu: 1,
+	"job options": ({name: "j", rw: "read", bs: "4096"} + ([range(22) | {key: "opt\(.)", value: $v}] | from_entries)),
+	read: {io_bytes: 4194304, io_kbytes: 4096, bw_bytes: 4194304, iops: 1024, runtime: 1000, total_ios: 1024,
+	       clat_ns: {mean: 1000}},
+	write: {io_bytes: 0, runtime: 0}, trim: {io_bytes: 0, runtime: 0}}]}' > "$T/labels.json"
+"$FIOTAB" perftest "$T/labels.json" > /dev/null 2> "$T/err" || fail "many parameters: text refused: $(cat "$T/err")"
+"$FIOTAB" perftest --format=prom "$T/labels.json" > "$T/labels.prom" 2> "$T/err" &&
+	fail "prom with more labels than a sample holds printed (labels dropped): $(head -c 300 "$T/labels.prom")"
+assert_match "too many labels named" 'perftest: more than 24 labels on one sample' "$(cat "$T/err")"
 exit 0
