@@ -52,7 +52,7 @@ static void usage(FILE *f)
 	      "  bonnie                         Bonnie table\n"
 	      "  dd                             dd lines and an iostat-like view\n"
 	      "  summary                        one row per job\n"
-	      "  plot -o OUT.svg [--series RE]  MB/s, IOPS and clat against block size\n"
+	      "  plot -o OUT.svg [--series RE]  MB/s, IOPS and clat against the axis (--x)\n"
 	      "  hist [-o OUT.svg]              json+ latency histograms (prom: a histogram)\n"
 	      "  series [-o OUT.svg] LOG...     fio bw/iops/lat/clat/slat logs over time\n"
 	      "options:\n"
