@@ -10,8 +10,11 @@
  * chunk, the next chunk is sized to that document, so the arena ends up as
  * big as the largest document and no bigger.
  *
- * Only input.c parses into the arena; it calls arena_end() before anything
- * else (json.c's output) uses cJSON, whose nodes then come from malloc again.
+ * jsonread.c and sjread.cpp build their trees here with arena_alloc(), and
+ * input.c resets the arena after each document; the chunk is kept from file
+ * to file.  cJSON's own allocations come here only between arena_begin()
+ * and arena_end() (which also releases the arena); fiotab does not call
+ * them, so json.c's output allocates from malloc as usual.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,7 +44,7 @@ static struct chunk *chunk_new(size_t cap, struct chunk *next)
 	return c;
 }
 
-static void *arena_alloc(size_t n)
+void *arena_alloc(size_t n)
 {
 	const size_t align = sizeof(max_align_t);
 	void *p;

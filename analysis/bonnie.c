@@ -107,8 +107,8 @@ static struct table *render(const struct phase_table *pt)
 		snprintf(machine, sizeof(machine), "fio");
 	}
 	row = table_row(t);
-	table_str(t, row, 0, machine);
-	table_num(t, row, 1, round((double)size / 1048576));
+	table_sets(t, row, "machine", machine);
+	table_set(t, row, "MB", round((double)size / 1048576));
 	for (k = 0; k < NPHASE; k++) {
 		const struct job *j = r->ph[k];
 		double v;
@@ -116,8 +116,9 @@ static struct table *render(const struct phase_table *pt)
 		if (!j)
 			continue;
 		v = kps(j, k);
-		table_num(t, row, 2 + 2 * k, k == B_SEEKS ? v : round(v));
-		table_num(t, row, 3 + 2 * k, j->usr_cpu + j->sys_cpu);
+		table_setf(t, row, k == B_SEEKS ? v : round(v), "%s_%s", keys[k],
+			   k == B_SEEKS ? "per_s" : "KBps");
+		table_setf(t, row, j->usr_cpu + j->sys_cpu, "%s_cpu_pct", keys[k]);
 	}
 	return t;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fiotab.h"
+#include "metrics.h"
 #include "strmap.h"
 #include "table.h"
 
@@ -30,8 +31,20 @@ static void field(FILE *f, const char *s, int first)
 	fputc('"', f);
 }
 
+/* The --tag value replacing column @key's cells, or NULL. */
+static const char *tag_of(const char *key, const int *tagcol)
+{
+	int k;
+
+	for (k = 0; k < nuser_tags; k++)
+		if (tagcol[k] && !strcmp(user_tags[k].k, key))
+			return user_tags[k].v;
+	return NULL;
+}
+
 void out_csv(FILE *f, const struct tablist *l)
 {
+	int tagcol[MAX_TAGS] = { 0 };
 	struct strmap keymap = { 0 };
 	const char **keys = NULL;
 	size_t nkeys = 0, capkeys = 0, k;
@@ -58,6 +71,12 @@ void out_csv(FILE *f, const struct tablist *l)
 		}
 	field(f, "table", 1);
 	field(f, "series", 0);
+	/* a --tag named like a column replaces its cells, else it is a column */
+	for (k = 0; k < (size_t)nuser_tags; k++) {
+		tagcol[k] = map_key(&keymap, user_tags[k].k) != NULL;
+		if (!tagcol[k])
+			field(f, user_tags[k].k, 0);
+	}
 	for (k = 0; k < nkeys; k++)
 		field(f, keys[k], 0);
 	fputs("\r\n", f);
@@ -74,11 +93,19 @@ void out_csv(FILE *f, const struct tablist *l)
 		for (r = 0; r < t->nrows; r++) {
 			field(f, t->name, 1);
 			field(f, t->title ? t->title : "", 0);
+			for (k = 0; k < (size_t)nuser_tags; k++)
+				if (!tagcol[k])
+					field(f, user_tags[k].v, 0);
 			for (k = 0; k < nkeys; k++) {
+				const char *tv;
 				char *s;
 
 				if (map[k] < 0) {
 					field(f, "", 0);
+					continue;
+				}
+				if ((tv = tag_of(keys[k], tagcol))) {
+					field(f, tv, 0);
 					continue;
 				}
 				s = cell_text(&t->cols[map[k]],

@@ -74,15 +74,16 @@ static struct table *dd_of(const struct partition *p)
 			line = xasprintf("%.0f bytes (%s) copied, %g s, %s/s", x->io_bytes, size,
 					 x->runtime_s, rate);
 			row = table_row(t);
-			table_str(t, row, 0, line);
+			table_sets(t, row, "line", line);
 			free(line);
-			table_str(t, row, 1, j->name);
-			table_str(t, row, 2, j->host);
-			table_str(t, row, 3, dir_name[d]);
-			table_num(t, row, 4, j->run);
-			table_num(t, row, 5, x->io_bytes);
-			table_num(t, row, 6, x->runtime_s);
-			table_num(t, row, 7, x->io_bytes / x->runtime_s / 1e6);
+			table_sets(t, row, "job", j->name);
+			table_sets(t, row, "host", j->host);
+			table_sets(t, row, "dir", dir_name[d]);
+			table_sets(t, row, "run", run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
+			table_set(t, row, "bytes", x->io_bytes);
+			table_set(t, row, "seconds", x->runtime_s);
+			table_set(t, row, "MBps_SI", x->io_bytes / x->runtime_s / 1e6);
 		}
 	}
 	return t;
@@ -125,17 +126,18 @@ static struct table *iostat_of(const struct partition *p)
 			if (!x->present)
 				continue;
 			row = table_row(t);
-			table_str(t, row, 0, j->name);
-			table_str(t, row, 1, dir_name[d]);
-			table_str(t, row, 2, j->host);
-			table_num(t, row, 3, j->run);
+			table_sets(t, row, "job", j->name);
+			table_sets(t, row, "dir", dir_name[d]);
+			table_sets(t, row, "host", j->host);
+			table_sets(t, row, "run", run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
 			if (x->total_ios > 0)
-				table_num(t, row, 4, x->io_bytes / x->total_ios / 1024);
-			table_num(t, row, 5, x->iops);
+				table_set(t, row, "KB_per_transfer", x->io_bytes / x->total_ios / 1024);
+			table_set(t, row, "tps", x->iops);
 			if (x->runtime_s > 0)
-				table_num(t, row, 6, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 7, j->usr_cpu);
-			table_num(t, row, 8, j->sys_cpu);
+				table_set(t, row, "MBps", x->io_bytes / x->runtime_s / 1048576);
+			table_set(t, row, "us", j->usr_cpu);
+			table_set(t, row, "sy", j->sys_cpu);
 		}
 	}
 	return t;

@@ -63,9 +63,9 @@ int fio_parse_size(const char *s, unsigned kb_base, uint64_t *out)
  * bs=R[,W[,T]]: one value applies to all directions; "8k,32k" gives writes
  * and trims 32k; an empty field keeps the default ("8k,32k," or ",8k").
  */
-int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDIR])
+int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NRWT])
 {
-	char buf[128], *fields[NDIR], *p;
+	char buf[128], *fields[NRWT], *p;
 	int n = 0, i;
 
 	if (strlen(s) >= sizeof(buf))
@@ -73,7 +73,7 @@ int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDI
 	strcpy(buf, s);
 	p = buf;
 	for (;;) {
-		if (n == NDIR)
+		if (n == NRWT)
 			return -1;
 		fields[n++] = p;
 		p = strchr(p, ',');
@@ -81,7 +81,7 @@ int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDI
 			break;
 		*p++ = '\0';
 	}
-	for (i = 0; i < NDIR; i++) {
+	for (i = 0; i < NRWT; i++) {
 		const char *f = fields[i < n ? i : n - 1];
 
 		out[i] = def;

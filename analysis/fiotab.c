@@ -16,7 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
+#include "hist.h"
+#include "metrics.h"
 #include "outfile.h"
+#include "series.h"
 #include "tables.h"
 
 #define FIOTAB_VERSION "1.0"
@@ -33,6 +38,7 @@ struct cli {
 	const char *out;	/* plot */
 	struct selector series, base, cand;
 	struct ratio_opts ratio;
+	struct series_opts logs;
 };
 
 static void usage(FILE *f)
@@ -46,14 +52,22 @@ static void usage(FILE *f)
 	      "  bonnie                         Bonnie table\n"
 	      "  dd                             dd lines and an iostat-like view\n"
 	      "  summary                        one row per job\n"
-	      "  plot -o OUT.svg [--series RE]  MB/s and IOPS against block size\n"
+	      "  plot -o OUT.svg [--series RE]  MB/s, IOPS and clat against the axis (--x)\n"
+	      "  hist [-o OUT.svg]              json+ latency histograms (prom: a histogram)\n"
+	      "  series [-o OUT.svg] LOG...     fio bw/iops/lat/clat/slat logs over time\n"
 	      "options:\n"
 	      "  -f, --format=text|csv|json|markdown|influx|prom\n"
 	      "  -k, --keep-going     skip malformed documents (and say so)\n"
 	      "  -s, --series=REGEX   series by job name (first capture = label)\n"
 	      "  --baseline-series=REGEX, --candidate-series=REGEX (job name or target)\n"
 	      "  --alpha=P            noise-test significance level (default 0.05)\n"
+	      "  -x, --x=PARAM        the axis: bs, iodepth, numjobs, any job option\n"
+	      "                       (default: the one that varies; the others make series)\n"
 	      "  -o, --output=FILE    plot output\n"
+	      "  --tag NAME=VALUE     a label on every output row/sample (repeatable)\n"
+	      "  --host NAME          host label of local runs (default: gethostname)\n"
+	      "  --start=UNIX_MS      series: the job's start time (fio 3.33 records none)\n"
+	      "  --unix-epoch         series: the logs' times are unix ms (log_unix_epoch=1)\n"
 	      "  -h, --help, -V, --version\n", f);
 }
 
@@ -65,7 +79,7 @@ static void add_pat(struct selector *s, const char *p)
 
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	enum { O_BASE = 256, O_CAND, O_ALPHA };
+	enum { O_BASE = 256, O_CAND, O_ALPHA, O_TAG, O_HOST, O_START, O_EPOCH };
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
@@ -74,6 +88,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "candidate-series", required_argument, NULL, O_CAND },
 		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "output", required_argument, NULL, 'o' },
+		{ "tag", required_argument, NULL, O_TAG },
+		{ "host", required_argument, NULL, O_HOST },
+		{ "start", required_argument, NULL, O_START },
+		{ "unix-epoch", no_argument, NULL, O_EPOCH },
+		{ "x", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -82,7 +101,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	size_t i;
 	char *end;
 
-	while ((o = getopt_long(argc, argv, "f:ks:o:hV", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "f:ks:o:x:hV", lo, NULL)) != -1) {
 		switch (o) {
 		case 'f':
 			for (i = 0; i < sizeof(fmt_names) / sizeof(*fmt_names); i++)
@@ -118,6 +137,35 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'o':
 			c->out = optarg;
+			break;
+		case O_TAG:
+			if (user_tag_add(optarg))
+				return -1;
+			break;
+		case O_HOST:
+			if (!*optarg) {
+				warnx_("--host: empty name");
+				return -1;
+			}
+			local_host_opt = optarg;
+			break;
+		case O_START:
+			c->logs.start_ms = strtod(optarg, &end);
+			if (*end || end == optarg || !(c->logs.start_ms >= 0) ||
+			    c->logs.start_ms != floor(c->logs.start_ms) ||
+			    c->logs.start_ms > 9007199254740992.0) {
+				warnx_("--start: '%s' is not a time in unix milliseconds", optarg);
+				return -1;
+			}
+			break;
+		case O_EPOCH:
+			c->logs.unix_epoch = 1;
+			break;
+		case 'x':
+			/* fio's aliases: the name the job records use (jobs.c) */
+			c->series.x = c->base.x = c->cand.x =
+				!strcmp(optarg, "blocksize") ? "bs" :
+				!strcmp(optarg, "readwrite") ? "rw" : optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -163,14 +211,23 @@ static void note_skipped(struct tablist *l, unsigned n)
 /* The one series of a side of ratio, or NULL after saying why. */
 static const struct series *one_side(const struct serieslist *sl, const char *what)
 {
+	char *a, *b;
+
 	if (sl->n == 1)
 		return &sl->v[0];
-	if (!sl->n)
+	if (!sl->n) {
 		warnx_("ratio: no usable jobs for the %s", what);
-	else
-		warnx_("ratio: the %s holds %zu series (targets/hosts/modes: first '%s', then '%s'); select one with --%s-series",
-		       what, sl->n, sl->v[0].label, sl->v[1].label,
-		       strcmp(what, "baseline") ? "candidate" : "baseline");
+		return NULL;
+	}
+	a = series_name(&sl->v[0]);
+	b = series_name(&sl->v[1]);
+	warnx_("ratio: the %s holds %zu series (first '%s', then '%s'%s%s%s); select one with --%s-series%s",
+	       what, sl->n, a, b, *sl->varying ? "; the jobs differ in " : "", sl->varying,
+	       *sl->varying ? ", never averaged together" : "",
+	       strcmp(what, "baseline") ? "candidate" : "baseline",
+	       *sl->varying ? " or choose the axis with --x" : "");
+	free(a);
+	free(b);
 	return NULL;
 }
 
@@ -210,9 +267,14 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 	k = one_side(&cs, "candidate");
 	if (!b || !k)
 		goto out;
+	if (strcmp(bs.axis, cs.axis)) {
+		warnx_("ratio: the baseline's axis is %s, the candidate's %s: choose one with --x",
+		       bs.axis, cs.axis);
+		goto out;
+	}
 	series_sort(&bs);
 	series_sort(&cs);
-	if (ratio_table(b, k, &c->ratio, tl))
+	if (ratio_table(&bs, b, k, &c->ratio, tl))
 		goto out;
 	note_skipped(tl, bj.nskipped + cj.nskipped);
 	rc = 0;
@@ -224,7 +286,10 @@ out:
 	return rc;
 }
 
-static int write_plot(struct cli *c, const struct serieslist *sl)
+enum plot_kind { PLOT_SWEEP, PLOT_HIST, PLOT_SERIES };
+
+static int write_plot(struct cli *c, enum plot_kind kind, const struct serieslist *sl,
+		      const struct jobset *js, char **files, int n)
 {
 	char *svg = NULL;
 	size_t len = 0;
@@ -243,7 +308,8 @@ static int write_plot(struct cli *c, const struct serieslist *sl)
 	f = open_memstream(&svg, &len);
 	if (!f)
 		die("out of memory");
-	rc = svg_plot(f, sl);
+	rc = kind == PLOT_SWEEP ? svg_plot(f, sl) :
+	     kind == PLOT_HIST ? hist_plot(f, js) : series_plot(f, files, n, &c->logs);
 	if (fclose(f))
 		die("out of memory");
 	if (!rc)
@@ -254,7 +320,7 @@ static int write_plot(struct cli *c, const struct serieslist *sl)
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .ratio.alpha = 0.05 };
+	struct cli c = { .ratio.alpha = 0.05, .logs.start_ms = NAN };
 	struct jobset js = { 0 };
 	struct serieslist sl = { 0 };
 	struct tablist tl = { 0 };
@@ -283,22 +349,73 @@ int main(int argc, char **argv)
 		rc = cmd_ratio(&c, files, nfiles, &tl);
 		goto print;
 	}
+	if (!strcmp(c.cmd, "series")) {
+		if (!isnan(c.logs.start_ms) && c.logs.unix_epoch) {
+			warnx_("series: --start and --unix-epoch exclude each other");
+			goto out;
+		}
+		if (c.out) {
+			rc = write_plot(&c, PLOT_SERIES, NULL, NULL, files, nfiles);
+			goto out;
+		}
+		if (c.fmt == F_PROM) {
+			warnx_("series: Prometheus scrapes current values, not a run's past; use --format=influx (or csv, json)");
+			goto out;
+		}
+		if (c.fmt == F_INFLUX) {
+			if (isnan(c.logs.start_ms) && !c.logs.unix_epoch) {
+				warnx_("series: --format=influx needs real times: --start=UNIX_MS (the job's start; fio 3.33's JSON does not record it) or --unix-epoch (fio ran with log_unix_epoch=1)");
+				goto out;
+			}
+			c.logs.unique_times = 1;
+		}
+		rc = series_tables(files, nfiles, &c.logs, &tl) ? 1 : 0;
+		if (rc)
+			goto out;
+		goto print;
+	}
 	if (strcmp(c.cmd, "perftest") && strcmp(c.cmd, "plot") && strcmp(c.cmd, "iozone") &&
-	    strcmp(c.cmd, "bonnie") && strcmp(c.cmd, "dd") && strcmp(c.cmd, "summary")) {
+	    strcmp(c.cmd, "bonnie") && strcmp(c.cmd, "dd") && strcmp(c.cmd, "summary") &&
+	    strcmp(c.cmd, "hist")) {
 		warnx_("unknown command '%s'", c.cmd);
 		usage(stderr);
 		return 1;
 	}
+	js.want_bins = !strcmp(c.cmd, "hist");
+	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
 		rc = 2;
 		goto out;
 	}
-	if (!strcmp(c.cmd, "perftest") || !strcmp(c.cmd, "plot")) {
+	if (!strcmp(c.cmd, "hist")) {
+		if (c.out) {
+			rc = write_plot(&c, PLOT_HIST, NULL, &js, NULL, 0);
+			goto out;
+		}
+		if (c.fmt == F_PROM) {
+			char *buf = NULL;
+			size_t blen = 0;
+			FILE *m = open_memstream(&buf, &blen);
+
+			if (!m)
+				die("out of memory");
+			rc = hist_prom(m, &js) ? 1 : 0;
+			if (fclose(m))
+				die("out of memory");
+			if (!rc && (fwrite(buf, 1, blen, stdout) != blen || fflush(stdout))) {
+				warnx_("writing output: %s", strerror(errno));
+				rc = 1;
+			}
+			free(buf);
+			goto out;
+		}
+		rc = hist_tables(&js, &tl) ? 1 : 0;
+	} else if (!strcmp(c.cmd, "perftest") || !strcmp(c.cmd, "plot")) {
 		if (series_build(&js, &c.series, &sl))
 			goto out;
 		series_sort(&sl);
 		if (!strcmp(c.cmd, "plot")) {
-			rc = write_plot(&c, &sl);
+			rc = write_plot(&c, PLOT_SWEEP, &sl, NULL, NULL, 0);
 			goto out;
 		}
 		rc = perftest_tables(&sl, &tl) ? 1 : 0;

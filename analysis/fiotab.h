@@ -13,10 +13,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fio_dir { DIR_READ, DIR_WRITE, DIR_TRIM, NDIR };
+/*
+ * DIR_MIXED is fio's "mixed" record (unified_rw_reporting=1: the only one;
+ * =2 "both": beside read, write and trim, their sum).
+ */
+enum fio_dir { DIR_READ, DIR_WRITE, DIR_TRIM, DIR_MIXED, NDIR };
+#define NRWT 3		/* the directions of bs=R,W,T */
 
-extern const char *const dir_name[NDIR];	/* "read", "write", "trim" */
-extern const char *const dir_letter[NDIR];	/* "R", "W", "T" */
+/* The latencies fio histograms in json+ ("clat_ns", "slat_ns", "lat_ns"). */
+enum fio_lat { LAT_CLAT, LAT_SLAT, LAT_LAT, NLAT };
+extern const char *const lat_name[NLAT];	/* "clat", "slat", "lat" */
+
+/*
+ * One json+ "bins" object: fio's key of each non-empty bucket (the value
+ * plat_idx_to_val() gives, ns) and its count, ascending by key.  hist.c
+ * turns keys into exact bucket bounds.
+ */
+struct latbins {
+	size_t n;
+	uint64_t *key, *count;
+	double mean_ns;		/* fio's mean over all samples, for _sum */
+	double samples;		/* fio's "N" */
+};
+
+extern const char *const dir_name[NDIR];	/* "read", "write", "trim", "mixed" */
+extern const char *const dir_letter[NDIR];	/* "R", "W", "T", "M" */
 
 struct dirstat {
 	int present;		/* io_bytes > 0 */
@@ -28,6 +49,7 @@ struct dirstat {
 	double clat_mean_us;	/* NAN when absent */
 	double clat_p50_us, clat_p99_us, clat_p999_us;
 	uint64_t bs;		/* block size of this direction, bytes */
+	struct latbins *bins[NLAT];	/* json+ bins, only when jobset.want_bins */
 };
 
 struct job {
@@ -48,7 +70,21 @@ struct job {
 	double timestamp;	/* unix seconds of the run */
 	size_t seq;		/* input order */
 	unsigned run;		/* 1-based index of its document in the input */
+	const char *runid;	/* hash of the document's content (interned hex) */
+	const char *hostname;	/* fio's "hostname", NULL for a local run */
+	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
 	struct dirstat d[NDIR];
+	/*
+	 * The job's configuration: every option fio recorded ("job options"
+	 * over "global options"; for fio's "All clients" aggregate those of
+	 * the per-host jobs it sums), as interned key, value pairs sorted by
+	 * key, aliases under one name (readwrite -> rw, blocksize -> bs),
+	 * without "name".  Two jobs with the same pairs differ only in their
+	 * name: iterations of one configuration (group.c).
+	 */
+	const char **opts;	/* [2k] key, [2k+1] value */
+	size_t nopts;
+	int groupid;		/* fio's reporting group, -1 when not recorded */
 };
 
 struct jobset {
@@ -58,13 +94,22 @@ struct jobset {
 	size_t nversions;
 	unsigned nskipped;	/* documents skipped by --keep-going */
 	unsigned ndocs;		/* documents read */
+	int want_bins;		/* keep json+ latency bins (fiotab hist) */
+	struct runids *runids;	/* run identities seen (jobs.c) */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);
-/* The same for a buffer (@buf[len] must be readable and '\0'). */
+/* The same for a buffer of @len bytes (nothing after it is read). */
 int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		int keep_going);
+/*
+ * Members no table reads (json+'s latency "bins", slat_ns, lat_ns, the
+ * iodepth_* and latency_* distributions: the list is in input.c) are
+ * checked but left out of the documents jobs_from_doc() sees, unless a
+ * command that reads them calls input_keep_all(1) before reading.
+ */
+void input_keep_all(int keep);
 
 /* jobs.c */
 struct cJSON;
@@ -72,15 +117,18 @@ int jobs_from_doc(struct jobset *js, const struct cJSON *doc, const char *file,
 		  char **why);
 void jobset_free(struct jobset *js);
 const char *intern(const char *s);
+/* The value of option @key (canonical name) in @j's configuration, or NULL. */
+const char *job_opt(const struct job *j, const char *key);
 
 /* fiosize.c: fio size string ("4k", "1m", "64KiB") honouring kb_base. */
 int fio_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 /* "4k,8k,": per-direction values, defaulting to @def. */
-int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NDIR]);
+int fio_parse_bs(const char *s, unsigned kb_base, uint64_t def, uint64_t out[NRWT]);
 
 /* Small helpers (util.c). */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,6 +8,7 @@
  * and fio's "All clients" aggregate (host "All clients") never joins a host.
  * A hash of the keys keeps 1,000-file inputs linear.
  */
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,14 +43,188 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 	return NULL;
 }
 
-static void add_iter(struct series *s, const struct job *j, int dir)
+/*
+ * Options that name things rather than configure them: two runs that
+ * differ only here are iterations of one configuration.
+ */
+static int ignored_opt(const char *k)
+{
+	static const char *const ign[] = { "description", "write_bw_log", "write_iops_log",
+					   "write_lat_log", "write_hist_log", "output" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ign) / sizeof(*ign); i++)
+		if (!strcmp(k, ign[i]))
+			return 1;
+	return 0;
+}
+
+/* rw as a pattern: a write and a read job of one sweep are one series */
+static const char *rw_class(const char *rw)
+{
+	static const char *const cls[][2] = {
+		{ "read", "read/write" }, { "write", "read/write" },
+		{ "randread", "randread/randwrite" }, { "randwrite", "randread/randwrite" },
+		{ "readwrite", "rw" }, { "rw", "rw" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cls) / sizeof(*cls); i++)
+		if (!strcmp(rw, cls[i][0]))
+			return cls[i][1];
+	return rw;
+}
+
+/* A job's parameters: interned name, value pairs sorted by name. */
+struct params {
+	size_t fam;		/* index of its target/host/mode family */
+	const char **kv;
+	size_t n;
+};
+
+static int has_rw(const struct job *j)
+{
+	return j->d[DIR_READ].present || j->d[DIR_WRITE].present || j->d[DIR_MIXED].present;
+}
+
+static void push(struct params *p, const char *k, const char *v)
+{
+	p->kv = xrealloc(p->kv, (p->n + 1) * 2 * sizeof(*p->kv));
+	p->kv[2 * p->n] = intern(k);
+	p->kv[2 * p->n + 1] = intern(v);
+	p->n++;
+}
+
+static int kv_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Every option of the job, with the four the tables read as values fio
+ * means: bs as the block size in bytes of its directions (from the mean
+ * transfer size with bsrange/bssplit), rw as its pattern, iodepth and numjobs
+ * with fio's default 1 (unset and 1 are the same configuration).
+ */
+static void job_params(const struct job *j, struct params *p)
+{
+	uint64_t b[NDIR];
+	char buf[64];
+	size_t i, nb = 0;
+	int d;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < j->nopts; i++) {
+		const char *k = j->opts[2 * i];
+
+		if (ignored_opt(k) || !strcmp(k, "rw") || !strcmp(k, "bs") ||
+		    !strcmp(k, "iodepth") || !strcmp(k, "numjobs"))
+			continue;
+		push(p, k, j->opts[2 * i + 1]);
+	}
+	push(p, "rw", rw_class(j->rw));
+	snprintf(buf, sizeof(buf), "%d", j->iodepth);
+	push(p, "iodepth", buf);
+	snprintf(buf, sizeof(buf), "%d", j->numjobs);
+	push(p, "numjobs", buf);
+	buf[0] = '\0';
+	for (d = 0; d < NDIR; d++) {
+		if (d == DIR_TRIM || !j->d[d].present)
+			continue;
+		for (i = 0; i < nb && b[i] != j->d[d].bs; i++)
+			;
+		if (i == nb) {
+			b[nb++] = j->d[d].bs;
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%llu",
+				 nb > 1 ? "," : "", (unsigned long long)j->d[d].bs);
+		}
+	}
+	push(p, "bs", buf);
+	qsort(p->kv, p->n, 2 * sizeof(*p->kv), kv_cmp);
+}
+
+/* The value of @k in @p, NULL when the job has no such option. */
+static const char *param(const struct params *p, const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->kv[2 * i], k))
+			return p->kv[2 * i + 1];
+	return NULL;
+}
+
+/* Adds to @vary the names whose values differ between @a and @b (both sorted). */
+static void diff_params(const struct params *a, const struct params *b, struct strmap *vary)
+{
+	size_t i = 0, k = 0;
+
+	while (i < a->n || k < b->n) {
+		int c = i == a->n ? 1 : k == b->n ? -1 : strcmp(a->kv[2 * i], b->kv[2 * k]);
+
+		if (c < 0) {
+			map_get(vary, a->kv[2 * i++], 0);
+		} else if (c > 0) {
+			map_get(vary, b->kv[2 * k++], 0);
+		} else {
+			if (a->kv[2 * i + 1] != b->kv[2 * k + 1])	/* interned */
+				map_get(vary, a->kv[2 * i], 0);
+			i++;
+			k++;
+		}
+	}
+}
+
+static int name_rank(const char *k)
+{
+	static const char *const pref[] = { "bs", "iodepth", "numjobs", "rw", "rwmixread" };
+	int i;
+
+	for (i = 0; i < (int)(sizeof(pref) / sizeof(*pref)); i++)
+		if (!strcmp(k, pref[i]))
+			return i;
+	return i;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = name_rank(x), ry = name_rank(y);
+
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+/* The keys of @m in a new sorted array (bs, iodepth, numjobs, rw first). */
+static const char **map_names(const struct strmap *m, size_t *n)
+{
+	const char **v = xmalloc((m->n + 1) * sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < m->cap; i++)
+		if (m->keys[i])
+			v[(*n)++] = m->keys[i];
+	qsort(v, *n, sizeof(*v), name_cmp);
+	return v;
+}
+
+/* A number when the whole value reads as one the way fio reads sizes */
+static double as_number(const char *v)
+{
+	uint64_t n;
+
+	return *v && !fio_parse_size(v, 1024, &n) && n < (1ULL << 53) ? (double)n : NAN;
+}
+
+static void add_iter(struct series *s, const struct job *j, int dir, const char *xs,
+		     double x, int is_bs)
 {
 	const struct dirstat *d = &j->d[dir];
 	struct bsgroup *g = NULL;
 	size_t i;
 
 	for (i = 0; i < s->ng; i++)
-		if (s->g[i].bs == d->bs) {
+		if (!strcmp(s->g[i].xs, xs)) {
 			g = &s->g[i];
 			break;
 		}
@@ -57,8 +232,12 @@ static void add_iter(struct series *s, const struct job *j, int dir)
 		s->g = xrealloc(s->g, (s->ng + 1) * sizeof(*s->g));
 		g = &s->g[s->ng++];
 		memset(g, 0, sizeof(*g));
-		g->bs = d->bs;
+		g->xs = xstrdup(xs);
+		g->x = x;
+		g->bs = is_bs ? d->bs : 0;
 	}
+	if (!g->n[dir])
+		g->dbs[dir] = d->bs;
 	if (g->n[dir] == g->cap[dir]) {
 		g->cap[dir] = g->cap[dir] ? 2 * g->cap[dir] : 4;
 		g->it[dir] = xrealloc(g->it[dir], g->cap[dir] * sizeof(struct iter));
@@ -66,13 +245,114 @@ static void add_iter(struct series *s, const struct job *j, int dir)
 	g->it[dir][g->n[dir]++] = (struct iter){ j, d->runtime_s, d->io_bytes };
 }
 
+/* Appends "k=v" to *@s with @sep, and to *@t as a tag. */
+static void add_param(char **s, char **t, const char *k, const char *v)
+{
+	char *n = xasprintf("%s%s%s=%s", *s, **s ? ", " : "", k, v);
+	/* rw's pattern is not a direction: the dashboards' rw tag is */
+	char *m = xasprintf("%s%s%s=%s", *t, **t ? TAGSEP : "",
+			    strcmp(k, "rw") ? k : "rw_pattern", v);
+
+	free(*s);
+	free(*t);
+	*s = n;
+	*t = m;
+}
+
+/*
+ * In family @f, does @pk take one value per value of @axis (and more than
+ * one in all)?  Then it changes with the axis and sets no series apart.
+ */
+static int is_tied(const struct params *jp, char *const *labels, size_t n, size_t f,
+		   const char *axis, const char *pk)
+{
+	struct strmap fn = { 0 };
+	const char **seen = NULL;
+	size_t nseen = 0, idx, i;
+	int ok = 1;
+
+	for (i = 0; i < n && ok; i++) {
+		const char *xv, *pv;
+
+		if (!labels[i] || jp[i].fam != f)
+			continue;
+		xv = param(&jp[i], axis);
+		pv = param(&jp[i], pk);
+		idx = map_get(&fn, xv ? xv : "", nseen);
+		if (idx == nseen) {
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = pv ? pv : "";
+		} else if (seen[idx] != (pv ? pv : "")) {
+			ok = 0;
+		}
+	}
+	map_free(&fn);
+	free(seen);
+	return ok && nseen > 1;
+}
+
+static double as_number(const char *v);
+
+/* Is @k a number in every job that has a label? */
+static int numeric_param(const struct params *jp, char *const *labels, size_t n, const char *k)
+{
+	size_t i;
+	const char *v;
+
+	for (i = 0; i < n; i++)
+		if (labels[i] && (!(v = param(&jp[i], k)) || isnan(as_number(v))))
+			return 0;
+	return 1;
+}
+
+/*
+ * The default axis: bs when it varies (the threads' axis; the others then
+ * set series apart), else the first numeric varying parameter (iodepth,
+ * numjobs, rwmixread, then by name) every other numeric one changes with
+ * (words, ioengine=libaio/psync, set series apart); bs when only words vary.
+ */
+static const char *default_axis(const char **names, size_t nn, const struct params *jp,
+				char *const *labels, size_t n, const struct strmap *vary,
+				size_t nfam)
+{
+	size_t c, o, f;
+
+	if (!nn || !strcmp(names[0], "bs"))
+		return nn ? names[0] : "bs";
+	for (c = 0; c < nn; c++) {
+		int ok = numeric_param(jp, labels, n, names[c]);
+
+		/* words (ioengine=...) set series apart; numbers must follow c */
+		for (o = 0; o < nn && ok; o++) {
+			if (o == c || !numeric_param(jp, labels, n, names[o]))
+				continue;
+			for (f = 0; f < nfam && ok; f++)
+				if (map_key(&vary[f], names[o]) &&
+				    !is_tied(jp, labels, n, f, names[c], names[o]))
+					ok = 0;
+		}
+		if (ok)
+			return names[c];
+	}
+	for (c = 0; c < nn; c++)
+		if (numeric_param(jp, labels, n, names[c]))
+			return NULL;	/* several numbers vary independently */
+	return "bs";
+}
+
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 };
-	size_t i, cap = 0;
-	int k, err;
+	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 };
+	struct strmap *vary = NULL, *tied = NULL;
+	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
+	struct params *ref = NULL;
+	char **labels = xcalloc(js->n ? js->n : 1, sizeof(*labels));
+	const char **names;
+	size_t i, cap = 0, nfam = 0, nn, f, k2;
+	int k, err, rc = -1, is_bs;
+	const char *axis;
 
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < sel->npatterns; k++) {
@@ -85,20 +365,122 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			while (k--)
 				regfree(&re[k]);
 			free(re);
+			free(jp);
+			free(labels);
 			return -1;
 		}
 	}
+	/* 1: each job's family (label, host, mode) and parameters; what varies */
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
-		char *label = label_of(j, sel, re), *key;
+		char *key;
+
+		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
+			continue;
+		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", labels[i], j->host, j->modeled,
+				j->scale);
+		f = map_get(&fams, key, nfam);
+		free(key);
+		job_params(j, &jp[i]);
+		jp[i].fam = f;
+		if (f == nfam) {
+			nfam++;
+			vary = xrealloc(vary, nfam * sizeof(*vary));
+			ref = xrealloc(ref, nfam * sizeof(*ref));
+			memset(&vary[f], 0, sizeof(*vary));
+			ref[f] = jp[i];
+		} else {
+			diff_params(&ref[f], &jp[i], &vary[f]);
+		}
+	}
+	for (f = 0; f < nfam; f++)
+		for (i = 0; i < vary[f].cap; i++)
+			if (vary[f].keys[i])
+				map_get(&all, vary[f].keys[i], 0);
+	names = map_names(&all, &nn);
+	out->varying = xstrdup("");
+	for (i = 0; i < nn; i++) {
+		char *v = xasprintf("%s%s%s", out->varying, i ? ", " : "", names[i]);
+
+		free(out->varying);
+		out->varying = v;
+	}
+	/* 2: the axis */
+	axis = sel->x ? sel->x : default_axis(names, nn, jp, labels, js->n, vary, nfam);
+	if (!axis) {
+		warnx_("the jobs differ in %s: configurations are never averaged together; choose the axis with --x PARAM (the other parameters then make separate series)",
+		       out->varying);
+		free(names);
+		goto out;
+	}
+	free(names);
+	if (sel->x) {
+		for (i = 0; i < js->n; i++)
+			if (labels[i] && param(&jp[i], axis))
+				break;
+		if (i == js->n && nfam) {
+			warnx_("--x %s: no job has that option (the parameters that vary: %s)", axis,
+			       *out->varying ? out->varying : "none");
+			goto out;
+		}
+	}
+	if (!strcmp(axis, "rw")) {
+		warnx_("--x rw: the directions are the tables' columns; rw's pattern (read/write, randread/randwrite, ...) sets series apart");
+		goto out;
+	}
+	out->axis = intern(axis);
+	is_bs = !strcmp(axis, "bs");
+	out->numeric = 1;
+	/*
+	 * A parameter that changes with the axis, one value per axis value in
+	 * its family (rate_iops scaled with iodepth), keys no series of its
+	 * own: each row is still one configuration.  The tables say which.
+	 */
+	tied = xcalloc(nfam ? nfam : 1, sizeof(*tied));
+	for (f = 0; f < nfam; f++)
+		for (k2 = 0; k2 < vary[f].cap; k2++) {
+			const char *pk = vary[f].keys[k2];
+
+			if (pk && strcmp(pk, axis) && is_tied(jp, labels, js->n, f, axis, pk))
+				map_get(&tied[f], pk, 0);
+		}
+	/* 3: series = family + the varying parameters but the axis */
+	for (i = 0; i < js->n; i++) {
+		const struct job *j = &js->v[i];
+		char *key, *params, *ptags;
 		struct series *s;
-		size_t idx;
+		size_t idx, p;
 		int dir, used = 0;
 
-		if (!label)
+		if (!labels[i])
 			continue;
-		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", label, j->host, j->modeled,
-				j->scale);
+		f = jp[i].fam;
+		key = xasprintf("%zu", f);
+		params = xstrdup("");
+		ptags = xstrdup("");
+		for (p = 0; p < jp[i].n; p++) {
+			const char *pk = jp[i].kv[2 * p], *pv = jp[i].kv[2 * p + 1];
+			char *nk;
+
+			if (!map_key(&vary[f], pk) || !strcmp(pk, axis) || map_key(&tied[f], pk))
+				continue;
+			nk = xasprintf("%s\x1f%s=%s", key, pk, pv);
+			free(key);
+			key = nk;
+			add_param(&params, &ptags, pk, pv);
+		}
+		/* an option some jobs of the family lack: unset is a value too */
+		for (p = 0; p < vary[f].cap; p++) {
+			const char *pk = vary[f].keys[p];
+			char *nk;
+
+			if (!pk || !strcmp(pk, axis) || param(&jp[i], pk) || map_key(&tied[f], pk))
+				continue;
+			nk = xasprintf("%s\x1f%s unset", key, pk);
+			free(key);
+			key = nk;
+			add_param(&params, &ptags, pk, "(unset)");
+		}
 		idx = map_get(&map, key, out->n);
 		free(key);
 		if (idx == out->n) {
@@ -108,20 +490,64 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			}
 			s = &out->v[out->n++];
 			memset(s, 0, sizeof(*s));
-			s->label = label;
+			s->label = labels[i];
+			labels[i] = NULL;
 			s->host = xstrdup(j->host);
 			s->modeled = j->modeled;
 			s->scale = j->scale;
+			s->params = params;
+			s->ptags = ptags;
+			names = map_names(&tied[f], &nn);
+			s->tied = xstrdup("");
+			for (p = 0; p < nn; p++) {
+				char *v = xasprintf("%s%s%s", s->tied, p ? ", " : "", names[p]);
+
+				free(s->tied);
+				s->tied = v;
+			}
+			free(names);
 		} else {
-			free(label);
+			free(params);
+			free(ptags);
 		}
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
-		for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
-			if (j->d[dir].present) {
-				add_iter(s, j, dir);
-				used = 1;
+		for (dir = 0; dir < NDIR; dir++) {
+			const char *xs = param(&jp[i], axis);
+			char buf[32];
+			double x;
+
+			if (dir == DIR_TRIM || !j->d[dir].present)
+				continue;
+			if (is_bs) {
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir].bs);
+				xs = buf;
+			} else if (!xs) {
+				xs = "(unset)";
 			}
+			x = as_number(xs);
+			if (isnan(x))
+				out->numeric = 0;
+			/*
+			 * Two records of one point from one group of one run ran
+			 * side by side (numjobs clones without group_reporting, or
+			 * no stonewall between them): not iterations.
+			 */
+			if (j->groupid >= 0) {
+				char *ck = xasprintf("%zu\x1f%s\x1f%d\x1f%u\x1f%d", idx, xs, dir, j->run,
+						     j->groupid);
+				size_t first = map_get(&side, ck, i);
+
+				free(ck);
+				if (first != i) {
+					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
+					       j->file, js->v[first].name, j->name);
+					goto out;
+				}
+			}
+			add_iter(s, j, dir, xs, x, is_bs);
+			used = 1;
+		}
 		if (used) {
 			if (s->njobs == s->capjobs) {
 				s->capjobs = s->capjobs ? 2 * s->capjobs : 16;
@@ -130,11 +556,78 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			s->jobs[s->njobs++] = j;
 		}
 	}
+	rc = 0;
+out:
 	map_free(&map);
+	map_free(&side);
+	map_free(&fams);
+	map_free(&all);
+	for (f = 0; f < nfam; f++) {
+		map_free(&vary[f]);
+		if (tied)
+			map_free(&tied[f]);
+	}
+	free(vary);
+	free(tied);
+	free(ref);
+	for (i = 0; i < js->n; i++) {
+		free(jp[i].kv);
+		free(labels[i]);
+	}
+	free(jp);
+	free(labels);
 	for (k = 0; k < sel->npatterns; k++)
 		regfree(&re[k]);
 	free(re);
+	if (rc)
+		series_free(out);
+	return rc;
+}
+
+/* Is @name one of the ", "-separated @list? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return 1;
 	return 0;
+}
+
+char *series_diff(const struct series *a, const struct series *b, const char *axis)
+{
+	struct params pa, pb;
+	struct strmap d = { 0 };
+	const char **names;
+	char *out = xstrdup("");
+	size_t n, i;
+
+	if (!a->njobs || !b->njobs)
+		return out;
+	job_params(a->jobs[0], &pa);
+	job_params(b->jobs[0], &pb);
+	diff_params(&pa, &pb, &d);
+	names = map_names(&d, &n);
+	for (i = 0; i < n; i++) {
+		const char *va = param(&pa, names[i]), *vb = param(&pb, names[i]);
+		char *t;
+
+		/* the axis, and what changes with it, differ from point to point */
+		if (!strcmp(names[i], axis) || in_list(a->tied, names[i]) ||
+		    in_list(b->tied, names[i]))
+			continue;
+		t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", names[i],
+			      va ? va : "(unset)", vb ? vb : "(unset)");
+		free(out);
+		out = t;
+	}
+	free(names);
+	map_free(&d);
+	free(pa.kv);
+	free(pb.kv);
+	return out;
 }
 
 static int bs_desc(const void *a, const void *b)
@@ -144,13 +637,25 @@ static int bs_desc(const void *a, const void *b)
 	return (x->bs < y->bs) - (x->bs > y->bs);
 }
 
+static int x_asc(const void *a, const void *b)
+{
+	const struct bsgroup *x = a, *y = b;
+
+	return (x->x > y->x) - (x->x < y->x);
+}
+
 void series_sort(struct serieslist *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].ng)
+	for (i = 0; i < l->n; i++) {
+		if (!l->v[i].ng)
+			continue;
+		if (l->axis && strcmp(l->axis, "bs") && l->numeric)
+			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), x_asc);
+		else if (!l->axis || !strcmp(l->axis, "bs"))
 			qsort(l->v[i].g, l->v[i].ng, sizeof(struct bsgroup), bs_desc);
+	}
 }
 
 void series_free(struct serieslist *l)
@@ -161,15 +666,21 @@ void series_free(struct serieslist *l)
 	for (i = 0; i < l->n; i++) {
 		struct series *s = &l->v[i];
 
-		for (g = 0; g < s->ng; g++)
+		for (g = 0; g < s->ng; g++) {
 			for (d = 0; d < NDIR; d++)
 				free(s->g[g].it[d]);
+			free(s->g[g].xs);
+		}
 		free(s->g);
+		free(s->params);
+		free(s->ptags);
+		free(s->tied);
 		free(s->jobs);
 		free(s->label);
 		free(s->host);
 	}
 	free(l->v);
+	free(l->varying);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -189,7 +700,8 @@ char *series_name(const struct series *s)
 {
 	char *host = strcmp(s->host, "-") ? xasprintf(" on host %s", s->host) : xstrdup("");
 	char *mode = mode_label(s->modeled, s->scale);
-	char *r = xasprintf("%s%s%s%s", s->label, host, s->modeled ? ", " : "",
+	char *r = xasprintf("%s%s%s%s%s%s", s->label, s->params && *s->params ? ", " : "",
+			    s->params ? s->params : "", host, s->modeled ? ", " : "",
 			    s->modeled ? mode : "");
 
 	free(host);
@@ -208,7 +720,14 @@ char *series_title(const struct series *s)
 void series_tags(const struct series *s, struct table *t)
 {
 	table_tag(t, "target", s->label);
-	if (strcmp(s->host, "-"))
-		table_tag(t, "host", s->host);
+	if (s->ptags && *s->ptags) {
+		char *tags = xasprintf("%s%s%s", t->tags ? t->tags : "", t->tags ? TAGSEP : "",
+				       s->ptags);
+
+		free(t->tags);
+		t->tags = tags;
+	}
+	/* "-" (a local run) becomes the local hostname in the dashboards */
+	table_tag(t, "host", s->host);
 	mode_tags(t, s->modeled, s->scale);
 }

@@ -14,8 +14,16 @@ struct iter {
 	double bytes;
 };
 
+/*
+ * One point of the axis (a block size, an iodepth, ...): its iterations per
+ * direction.  @bs is the axis value when the axis is bs (else 0); @dbs the
+ * block size of each direction, for IOPS.
+ */
 struct bsgroup {
 	uint64_t bs;
+	char *xs;		/* the axis value as text ("65536", "16", "libaio") */
+	double x;		/* ... as a number, NAN when it is none */
+	uint64_t dbs[NDIR];
 	struct iter *it[NDIR];
 	size_t n[NDIR], cap[NDIR];
 };
@@ -25,6 +33,14 @@ struct series {
 	char *host;
 	int modeled;
 	double scale;
+	/*
+	 * What sets this series apart from the others of its target, host and
+	 * mode: the parameters that vary beside the axis, "iodepth=4, numjobs=2"
+	 * ("" when none), and the same as tags (TAGSEP-separated k=v).
+	 */
+	char *params;
+	char *ptags;
+	char *tied;		/* parameters that change with the axis, one value per point */
 	struct bsgroup *g;
 	size_t ng;
 	const struct job **jobs;	/* every job used, for the version note */
@@ -36,19 +52,28 @@ struct table;
 struct serieslist {
 	struct series *v;
 	size_t n;
+	const char *axis;	/* the parameter of the x axis: "bs", "iodepth", ... */
+	int numeric;		/* every axis value is a number */
+	char *varying;		/* the parameters that vary, "bs, iodepth" ("" = none) */
 };
 
 struct selector {
 	char **patterns;	/* --series regexes; none = group by target */
 	int npatterns;
 	int match_target;	/* also try the target (ratio's selectors) */
+	const char *x;		/* --x PARAM; NULL: the one that varies */
 };
 
-/* Groups @js; returns -1 after reporting a bad regex. */
+/*
+ * Groups @js: a series per target (or --series label), host, mode and every
+ * job parameter that differs, except the axis; iterations are the jobs that
+ * differ in nothing but their name.  Returns -1 after saying why: a bad
+ * regex, or no --x while several parameters (none of them bs) vary.
+ */
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out);
 void series_free(struct serieslist *l);
-/* Sorts each series' block sizes descending. */
+/* Sorts each series' points: block sizes descending (the script), others ascending. */
 void series_sort(struct serieslist *l);
 /*
  * Per-iteration rates bytes/s of one direction, leaving out t = 0, in a
@@ -61,5 +86,10 @@ char *series_name(const struct series *s);
 /* "series " + series_name() */
 char *series_title(const struct series *s);
 void series_tags(const struct series *s, struct table *t);
+/*
+ * "direct 1 / 0, filename /dev/sdb / /mnt/f": the parameters (but @axis) in
+ * which the first jobs of @a and @b differ, "" when none; the caller frees.
+ */
+char *series_diff(const struct series *a, const struct series *b, const char *axis);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * InfluxDB line protocol: measurement "fiotab_<table>", tags (host, target,
  * rw, bs, iodepth, job, ... as the table provides), one line per row and tag
- * set, timestamp = the fio run's "timestamp" in nanoseconds.  Escaping per
+ * set, timestamp = the row's fio document's "timestamp_ms" (else the
+ * table's latest "timestamp") in nanoseconds.  Escaping per
  * the line protocol reference: commas, spaces and '=' in tags/keys,
  * commas and spaces in the measurement.  Values are floats.
  */
@@ -36,8 +37,9 @@ static void end_line(struct line *ln, double ts)
 {
 	if (!ln->open)
 		return;
+	/* ms resolution is what fio records; %.0f of a double ns would not be exact */
 	if (ts > 0)
-		fprintf(ln->f, " %.0f", ts * 1e9);
+		fprintf(ln->f, " %.0f000000", round(ts * 1e3));
 	fputc('\n', ln->f);
 	ln->open = 0;
 }
@@ -52,7 +54,7 @@ static void one(const struct sample *s, void *arg)
 	if (!isfinite(s->value))
 		return;
 	if (ln->open && strcmp(ln->ftags, ft))
-		end_line(ln, s->t->timestamp);
+		end_line(ln, table_time(s->t, s->row));
 	if (!ln->open) {
 		fputs("fiotab_", ln->f);
 		esc(ln->f, s->t->name, ", ");
@@ -80,6 +82,6 @@ void out_influx(FILE *f, const struct tablist *l)
 	for (i = 0; i < l->n; i++)
 		for (r = 0; r < l->v[i]->nrows; r++) {
 			metrics_row(l->v[i], r, one, &ln);
-			end_line(&ln, l->v[i]->timestamp);
+			end_line(&ln, table_time(l->v[i], r));
 		}
 }

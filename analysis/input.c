@@ -2,18 +2,27 @@
 /*
  * Reading fio output files as they are found in the wild: fio prints
  * warnings before the JSON in the same file, and people append several runs
- * to one file.  A document starts at a '{' that opens a line (after blanks);
- * text between documents is skipped.  Each document is parsed with cJSON,
- * turned into job records and freed before the next one.
+ * to one file, or concatenate documents with nothing between them ("}{", as
+ * Python's json.dump() writes them one after another).  The first document
+ * starts at the first '{' in column 1 (what comes before is fio's warnings);
+ * each next one right after the previous (blanks allowed).  Other text
+ * between or after documents is a warning naming FILE:LINE:COL, and reading
+ * goes on at the next '{' in column 1.  Each document is parsed by simdjson
+ * (sjread.cpp) when it is the rest of the file, else (or when simdjson does
+ * not take it) by jsonread.c, what no table reads (json+'s latency bins...)
+ * checked but not built unless input_keep_all(); it is turned into job records and freed before
+ * the next one.
  *
- * Errors name FILE:LINE:COL (1-based, columns in bytes) of the place cJSON
- * stopped at, and the caller prints nothing else unless --keep-going.
+ * Errors name FILE:LINE:COL (1-based, columns in bytes) of the first byte
+ * that is not JSON, and the caller prints nothing else unless --keep-going,
+ * which resumes at the next '{' in column 1 after the error.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,25 +30,40 @@
 
 #include "arena.h"
 #include "fiotab.h"
+#include "jsonread.h"
+#include "sjread.h"
 
+/*
+ * The whole file, in one buffer kept from file to file (it grows to the
+ * largest input and no further), with SJ_PADDING readable bytes after it
+ * for simdjson.  NULL with errno set on error.
+ */
 static char *slurp(const char *file, size_t *len)
 {
+	static char *buf;
+	static size_t cap;
 	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
-	size_t n = 0, cap;
+	size_t n = 0;
 	struct stat st;
-	char *buf;
 	ssize_t r;
 
 	if (fd < 0)
 		return NULL;
-	cap = (!fstat(fd, &st) && S_ISREG(st.st_mode)) ? (size_t)st.st_size + 1 : 65536;
-	buf = xmalloc(cap);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size + 1 + SJ_PADDING > cap &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2) {
+		cap = (size_t)st.st_size + 1 + SJ_PADDING;
+		buf = xrealloc(buf, cap);
+	}
+	if (!buf) {
+		cap = 65536;
+		buf = xmalloc(cap);
+	}
 	for (;;) {
-		if (n + 1 >= cap) {
+		if (n + 1 + SJ_PADDING >= cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		r = read(fd, buf + n, cap - n - 1);
+		r = read(fd, buf + n, cap - n - 1 - SJ_PADDING);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -49,7 +73,6 @@ static char *slurp(const char *file, size_t *len)
 	if (r < 0) {
 		int e = errno;
 
-		free(buf);
 		if (fd)
 			close(fd);
 		errno = e;
@@ -57,23 +80,36 @@ static char *slurp(const char *file, size_t *len)
 	}
 	if (fd)
 		close(fd);
-	buf[n] = '\0';
+	memset(buf + n, 0, 1 + SJ_PADDING);
 	*len = n;
 	return buf;
 }
 
-static void position(const char *buf, size_t off, unsigned long *line,
-		     unsigned long *col)
-{
-	const char *p, *bol = buf;
+/*
+ * Line and column of offsets, counted forward from the last one asked for:
+ * messages come in input order, so a file with 300,000 broken documents is
+ * read in linear time (counting from the start for each was quadratic).
+ */
+struct lines {
+	const char *buf, *at, *bol;
+	unsigned long line;
+};
 
-	*line = 1;
-	for (p = buf; p < buf + off; p++)
-		if (*p == '\n') {
-			(*line)++;
-			bol = p + 1;
-		}
-	*col = (unsigned long)(buf + off - bol) + 1;
+static void position(struct lines *l, size_t off, unsigned long *line, unsigned long *col)
+{
+	const char *to = l->buf + off, *nl;
+
+	if (to < l->at) {	/* backwards: count again from the start */
+		l->at = l->bol = l->buf;
+		l->line = 1;
+	}
+	while ((nl = memchr(l->at, '\n', (size_t)(to - l->at)))) {
+		l->line++;
+		l->at = l->bol = nl + 1;
+	}
+	l->at = to;
+	*line = l->line;
+	*col = (unsigned long)(to - l->bol) + 1;
 }
 
 /*
@@ -98,24 +134,30 @@ static const char *next_doc(const char *buf, const char *p, const char *end)
 	return NULL;
 }
 
-static void report(const char *file, const char *buf, size_t len, size_t off,
+/* Up to 23 bytes of context at @off, on one line, control bytes as '?'. */
+static void context(const char *buf, size_t len, size_t off, char ctx[24])
+{
+	size_t i;
+
+	for (i = 0; i < 23 && off + i < len && buf[off + i] != '\n'; i++)
+		ctx[i] = (unsigned char)buf[off + i] >= ' ' ? buf[off + i] : '?';
+	ctx[i] = '\0';
+}
+
+static void report(const char *file, struct lines *lt, size_t len, size_t off,
 		   const char *what, int keep_going)
 {
 	unsigned long line, col;
 	char ctx[24];
-	size_t i;
 
 	if (off > len)
 		off = len;
-	position(buf, off, &line, &col);
+	position(lt, off, &line, &col);
 	if (!what) {
 		if (off >= len) {
 			what = "unexpected end of input (truncated JSON document?)";
 		} else {
-			for (i = 0; i < sizeof(ctx) - 1 && off + i < len &&
-				    buf[off + i] != '\n'; i++)
-				ctx[i] = buf[off + i] >= ' ' ? buf[off + i] : '?';
-			ctx[i] = '\0';
+			context(lt->buf, len, off, ctx);
 			fprintf(stderr, "fiotab: %s:%lu:%lu: invalid JSON at '%s'%s\n",
 				file, line, col, ctx,
 				keep_going ? " (document skipped)" : "");
@@ -126,40 +168,117 @@ static void report(const char *file, const char *buf, size_t len, size_t off,
 		keep_going ? " (document skipped)" : "");
 }
 
-int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
-		int keep_going)
+/*
+ * After a document ends at @q: blanks, then the next document ('{' right
+ * away, as json.dump() and "}{" concatenations write them, or after
+ * blanks), or text that is not JSON.  That text is never silently dropped:
+ * it is a warning naming its line, and reading goes on at the next '{' in
+ * column 1 (fio's warnings before an appended run, for instance).
+ */
+static const char *after_doc(const char *file, struct lines *lt, size_t len, const char *q)
 {
-	const char *p = buf, *end = buf + len, *stop;
-	int ndocs = 0, nskip = 0, rc = 0;
+	const char *end = lt->buf + len;
+	unsigned long line, col;
+	char ctx[24];
 
-	arena_begin();
-	while ((p = next_doc(buf, p, end))) {
+	while (q < end && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+		q++;
+	if (q >= end || *q == '{')
+		return q < end ? q : NULL;
+	position(lt, (size_t)(q - lt->buf), &line, &col);
+	context(lt->buf, len, (size_t)(q - lt->buf), ctx);
+	fprintf(stderr, "fiotab: %s:%lu:%lu: warning: text after a JSON document is not JSON, ignored up to the next '{' in column 1: '%s'\n",
+		file, line, col, ctx);
+	return next_doc(lt->buf, q, end);
+}
+
+/*
+ * What no table reads: json+'s latency "bins" (most of a json+ file), the
+ * submission and total latencies (fiotab reads clat_ns), the iodepth and
+ * latency distributions.  Checked as JSON like the rest, but not built into
+ * the tree, unless a command asks for everything with input_keep_all()
+ * before reading (a reader of one of these names must).  One list, here.
+ */
+static const char *const skip_names[] = {
+	"bins", "slat_ns", "lat_ns", "iodepth_level", "iodepth_submit", "iodepth_complete",
+	"latency_ns", "latency_us", "latency_ms", NULL
+};
+static int keep_all;
+
+void input_keep_all(int keep)
+{
+	keep_all = keep;
+}
+
+/*
+ * The fast path (sjread.cpp, simdjson): a document that runs from @p to the
+ * last '}' of the buffer (blanks after it), as most fio output files are
+ * one.  NULL when it is not that (several documents, text after it) or
+ * simdjson does not take it: jsonread.c reads it then.  Tried for the first
+ * few documents of a file only, so a file of many documents costs a bounded
+ * number of failed tries, not one per document.
+ */
+static cJSON *fast_doc(const char *buf, size_t len, int padded, const char *p,
+		       struct jsonread *jr)
+{
+	const char *q = buf + len;
+	cJSON *doc;
+
+	while (q > p && (q[-1] == ' ' || q[-1] == '\n' || q[-1] == '\r' || q[-1] == '\t'))
+		q--;
+	if (q <= p || q[-1] != '}')
+		return NULL;
+	doc = sj_read(p, (size_t)(q - p), padded, jr->skip);
+	if (!doc) {
+		arena_reset();
+		return NULL;
+	}
+	jr->end = (size_t)(q - buf);
+	return doc;
+}
+
+/* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
+static int parse(struct jobset *js, const char *name, const char *buf, size_t len,
+		 int padded, int keep_going)
+{
+	const char *p, *end = buf + len;
+	struct lines lt = { buf, buf, buf, 1 };
+	struct jsonread jr = { .skip = keep_all ? NULL : skip_names };
+	int ndocs = 0, nskip = 0, rc = 0, fast_tries = 4;
+
+	/*
+	 * Both readers take their nodes from the arena themselves (no cJSON
+	 * hooks): it is reset after each document and kept from file to file,
+	 * as big as the largest document.
+	 */
+	p = next_doc(buf, buf, end);
+	while (p) {
 		char *why = NULL;
-		cJSON *doc;
+		cJSON *doc = NULL;
 
-		stop = NULL;
-		doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
+		if (fast_tries) {
+			fast_tries--;
+			doc = fast_doc(buf, len, padded, p, &jr);
+		}
+		if (!doc)
+			doc = json_read(buf, len, (size_t)(p - buf), &jr);
+
 		if (!doc) {
-			/*
-			 * cJSON reports where it stopped, but clamps a stop at the
-			 * end of the buffer to its last byte: that is a truncated
-			 * document, reported at the end of the input.
-			 */
-			if (!stop || stop < p || stop >= end - 1)
-				stop = end;
-			arena_reset();	/* whatever cJSON built before it stopped */
-			report(name, buf, len, (size_t)(stop - buf), NULL, keep_going);
+			const char *stop = buf + jr.err;
+
+			arena_reset();	/* whatever was built before the error */
+			report(name, &lt, len, jr.err, NULL, keep_going);
 			if (!keep_going) {
 				rc = -1;
 				break;
 			}
 			nskip++;
 			/* resume at the next document start after the error */
-			p = stop > p ? stop : p + 1;
+			p = next_doc(buf, stop > p ? stop : p + 1, end);
 			continue;
 		}
 		if (jobs_from_doc(js, doc, name, &why)) {
-			report(name, buf, len, (size_t)(p - buf), why, keep_going);
+			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);
 			arena_reset();	/* the document's nodes, all at once */
 			if (!keep_going) {
@@ -167,14 +286,12 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 				break;
 			}
 			nskip++;
-			p = stop;
-			continue;
+		} else {
+			arena_reset();
+			ndocs++;
 		}
-		arena_reset();
-		ndocs++;
-		p = stop;
+		p = after_doc(name, &lt, len, buf + jr.end);
 	}
-	arena_end();
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
 		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",
@@ -187,12 +304,17 @@ int input_parse(struct jobset *js, const char *name, const char *buf, size_t len
 	return rc;
 }
 
+int input_parse(struct jobset *js, const char *name, const char *buf, size_t len,
+		int keep_going)
+{
+	return parse(js, name, buf, len, 0, keep_going);
+}
+
 int input_read(struct jobset *js, const char *file, int keep_going)
 {
 	const char *name = strcmp(file, "-") ? file : "<stdin>";
 	size_t len;
 	char *buf = slurp(file, &len);
-	int rc;
 
 	if (!buf) {
 		warnx_("%s: %s", name, strerror(errno));
@@ -200,7 +322,5 @@ int input_read(struct jobset *js, const char *file, int keep_going)
 			js->nskipped++;
 		return keep_going ? 0 : -1;
 	}
-	rc = input_parse(js, name, buf, len, keep_going);
-	free(buf);
-	return rc;
+	return parse(js, name, buf, len, 1, keep_going);
 }

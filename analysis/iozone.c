@@ -94,8 +94,8 @@ static struct table *render(const struct phase_table *pt)
 		const struct phase_row *r = &pt->rows[i];
 
 		row = table_row(t);
-		table_num(t, row, 0, (double)r->kb);
-		table_num(t, row, 1, (double)r->reclen / 1024);
+		table_set(t, row, "KB", (double)r->kb);
+		table_set(t, row, "reclen", (double)r->reclen / 1024);
 		for (k = 0; k < NPHASE; k++) {
 			const struct dirstat *d;
 
@@ -103,7 +103,7 @@ static struct table *render(const struct phase_table *pt)
 				continue;
 			d = &r->ph[k]->d[dir_of(k)];
 			if (d->runtime_s > 0)
-				table_num(t, row, 2 + k, round(d->io_bytes / 1024 / d->runtime_s));
+				table_set(t, row, keys[k], round(d->io_bytes / 1024 / d->runtime_s));
 		}
 	}
 	return t;

@@ -28,8 +28,9 @@
 #include "fiotab.h"
 #include "strmap.h"
 
-const char *const dir_name[NDIR] = { "read", "write", "trim" };
-const char *const dir_letter[NDIR] = { "R", "W", "T" };
+const char *const dir_name[NDIR] = { "read", "write", "trim", "mixed" };
+const char *const dir_letter[NDIR] = { "R", "W", "T", "M" };
+const char *const lat_name[NLAT] = { "clat", "slat", "lat" };
 
 /*
  * Interned strings (versions, file names, hosts, targets, rw) live until
@@ -42,6 +43,11 @@ const char *intern(const char *s)
 	map_get(&map, s, 0);
 	return map_key(&map, s);
 }
+
+struct runids {
+	struct strmap map;	/* id -> index into seen */
+	size_t *seen, n;
+};
 
 struct opts {
 	const cJSON *job, *global;
@@ -67,6 +73,79 @@ static void bad(struct reader *r, const char *fmt, ...)
 	va_end(ap);
 	r->why = r->job ? xasprintf("job '%s': %s", r->job, what) : xstrdup(what);
 	free(what);
+}
+
+/* fio's aliases of the options the tables read, under one name */
+static const char *canon(const char *k)
+{
+	static const char *const alias[][2] = {
+		{ "readwrite", "rw" }, { "blocksize", "bs" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(alias) / sizeof(*alias); i++)
+		if (!strcmp(k, alias[i][0]))
+			return alias[i][1];
+	return k;
+}
+
+static void put_opt(const char ***v, size_t *n, const char *k, const char *val)
+{
+	size_t i;
+
+	k = intern(canon(k));
+	for (i = 0; i < *n; i++)
+		if ((*v)[2 * i] == k) {
+			(*v)[2 * i + 1] = intern(val);	/* the later one wins, as in fio */
+			return;
+		}
+	*v = xrealloc(*v, (*n + 1) * 2 * sizeof(**v));
+	(*v)[2 * *n] = k;
+	(*v)[2 * *n + 1] = intern(val);
+	(*n)++;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The configuration of a job: global options, then job options over them.
+ * A flag option (stonewall) may come with an empty or null value.
+ */
+static void read_opts(struct job *j, const struct opts *o)
+{
+	const cJSON *src[2] = { o->global, o->job }, *v;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		cJSON_ArrayForEach(v, src[k]) {
+			if (!v->string || !strcmp(v->string, "name"))
+				continue;
+			put_opt(&j->opts, &j->nopts, v->string,
+				cJSON_IsString(v) ? v->valuestring : "");
+		}
+	if (j->nopts)
+		qsort(j->opts, j->nopts, 2 * sizeof(*j->opts), pair_cmp);
+}
+
+const char *job_opt(const struct job *j, const char *key)
+{
+	size_t lo = 0, hi = j->nopts;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(key, j->opts[2 * mid]);
+
+		if (!c)
+			return j->opts[2 * mid + 1];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 static const char *opt(const struct opts *o, const char *name)
@@ -129,6 +208,73 @@ static int opt_int(struct reader *r, const char *name, const char *s, unsigned k
 	return (int)v;
 }
 
+/*
+ * json+ "bins" of one latency object: {"VALUE_NS": COUNT, ...}.  Keys and
+ * counts must be whole numbers (fio prints them with %llu), or the document
+ * is malformed; NULL when the object has no bins.
+ */
+static struct latbins *read_bins(struct reader *r, const cJSON *lat, const char *path)
+{
+	const cJSON *bins = cJSON_GetObjectItemCaseSensitive(lat, "bins"), *b;
+	struct latbins *lb;
+	size_t cap = 0;
+
+	if (!cJSON_IsObject(bins))
+		return NULL;
+	lb = xmalloc(sizeof(*lb));
+	memset(lb, 0, sizeof(*lb));
+	lb->mean_ns = num(r, lat, path, "mean");
+	lb->samples = num(r, lat, path, "N");
+	cJSON_ArrayForEach(b, bins) {
+		char *end;
+		unsigned long long k;
+
+		errno = 0;
+		k = strtoull(b->string, &end, 10);
+		if (errno || end == b->string || *end || b->string[0] == '-' ||
+		    !cJSON_IsNumber(b) || !(b->valuedouble >= 0 && b->valuedouble < EXACT_MAX) ||
+		    b->valuedouble != floor(b->valuedouble)) {
+			bad(r, "\"%sbins\": entry \"%s\" is not a bucket value and a count", path,
+			    b->string);
+			break;
+		}
+		if (lb->n && k <= lb->key[lb->n - 1]) {
+			bad(r, "\"%sbins\": bucket \"%s\" out of order (fio writes them ascending)",
+			    path, b->string);
+			break;
+		}
+		if (lb->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			lb->key = xrealloc(lb->key, cap * sizeof(*lb->key));
+			lb->count = xrealloc(lb->count, cap * sizeof(*lb->count));
+		}
+		lb->key[lb->n] = k;
+		lb->count[lb->n++] = (uint64_t)b->valuedouble;
+	}
+	return lb;
+}
+
+static void latbins_free(struct latbins *lb)
+{
+	if (!lb)
+		return;
+	free(lb->key);
+	free(lb->count);
+	free(lb);
+}
+
+static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir)
+{
+	static const char *const key[NLAT] = { "clat_ns", "slat_ns", "lat_ns" };
+	char path[64];
+	int l;
+
+	for (l = 0; l < NLAT; l++) {
+		snprintf(path, sizeof(path), "%s.%s.", dir, key[l]);
+		d->bins[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
+	}
+}
+
 static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
 		     double scale)
 {
@@ -173,14 +319,19 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	}
 }
 
-static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **why)
+/*
+ * @jopts: the "job options" the job ran with: its own, or for fio's "All
+ * clients" aggregate (which has none) those of the per-host jobs it sums.
+ */
+static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJSON *global,
+		    int want_bins, char **why)
 {
-	struct opts o = { cJSON_GetObjectItemCaseSensitive(jo, "job options"), global };
+	struct opts o = { jopts, global };
 	struct reader r = { 0 };
 	const cJSON *v;
 	const char *s;
 	unsigned kb_base = 1024;
-	uint64_t bs[NDIR];
+	uint64_t bs[NRWT] = { 0 };
 	double port;
 	int i, mean_bs;
 
@@ -207,7 +358,13 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 		j->host = intern(hp);
 		free(hp);
 	}
+	if (!j->aggregate && cJSON_IsString(v))
+		j->hostname = intern(v->valuestring);
 
+	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
+		     (int)v->valuedouble : -1;
+	read_opts(j, &o);
 	s = opt(&o, "kb_base");
 	if (s && !strcmp(s, "1000"))
 		kb_base = 1000;
@@ -257,9 +414,13 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 
 		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
 			 j->scale);
-		d->bs = bs[i];
+		if (want_bins)
+			read_dir_bins(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
+				      dir_name[i]);
+		/* mixed: the block size when reads and writes share one */
+		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
-		if (mean_bs)
+		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 	}
 	if (r.why) {
@@ -271,7 +432,13 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *global, char **
 
 static void job_free(struct job *j)
 {
+	int d, l;
+
 	free(j->name);
+	for (d = 0; d < NDIR; d++)
+		for (l = 0; l < NLAT; l++)
+			latbins_free(j->d[d].bins[l]);
+	free(j->opts);
 }
 
 void jobset_free(struct jobset *js)
@@ -282,6 +449,11 @@ void jobset_free(struct jobset *js)
 		job_free(&js->v[i]);
 	free(js->v);
 	free(js->versions);
+	if (js->runids) {
+		map_free(&js->runids->map);
+		free(js->runids->seen);
+		free(js->runids);
+	}
 	memset(js, 0, sizeof(*js));
 }
 
@@ -296,6 +468,191 @@ static void note_version(struct jobset *js, const char *ver)
 	js->versions[js->nversions++] = ver;
 }
 
+/* FNV-1a, 64 bits, over everything that tells one fio run from another. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t hash_tree(uint64_t h, const cJSON *v)
+{
+	const cJSON *c;
+
+	for (; v; v = v->next) {
+		if (v->string)
+			h = fnv(h, v->string, strlen(v->string) + 1);
+		h = fnv(h, &v->type, sizeof(v->type));
+		if (cJSON_IsString(v))
+			h = fnv(h, v->valuestring, strlen(v->valuestring) + 1);
+		else if (cJSON_IsNumber(v))
+			h = fnv(h, &v->valuedouble, sizeof(v->valuedouble));
+		c = v->child;
+		if (c)
+			h = hash_tree(h, c);
+	}
+	return h;
+}
+
+/* The name, then member @name of @o alone (not its siblings), when it is there. */
+static uint64_t hash_member(uint64_t h, const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	h = fnv(h, name, strlen(name) + 1);
+	if (v) {
+		const cJSON one = { .type = v->type, .valuestring = v->valuestring,
+				    .valuedouble = v->valuedouble, .child = v->child };
+
+		h = hash_tree(h, &one);
+	}
+	return h;
+}
+
+/*
+ * A run's identity from its content, not its place in the input: the
+ * document's timestamps, fio version and global options, and each job's
+ * name, host and options.  Re-reading the same file gives the same ids
+ * (and so the same dashboard series); a document repeated within one input
+ * gets "-2", "-3"... so that its samples stay distinct, as before.
+ */
+static const char *run_identity(struct jobset *js, const cJSON *doc)
+{
+	static const char *const top[] = { "fio version", "timestamp", "timestamp_ms",
+					   "global options" };
+	static const char *const per_job[] = { "jobname", "hostname", "port", "job options" };
+	const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(doc, "client_stats"), *jo;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct runids *ri;
+	char buf[40];
+	size_t k, seen;
+
+	if (!jobs)
+		jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
+	for (k = 0; k < sizeof(top) / sizeof(*top); k++)
+		h = hash_member(h, doc, top[k]);
+	cJSON_ArrayForEach(jo, jobs)
+		for (k = 0; k < sizeof(per_job) / sizeof(*per_job); k++)
+			h = hash_member(h, jo, per_job[k]);
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)h);
+	if (!js->runids) {
+		js->runids = xmalloc(sizeof(*js->runids));
+		memset(js->runids, 0, sizeof(*js->runids));
+	}
+	ri = js->runids;
+	k = map_get(&ri->map, buf, ri->map.n);
+	if (k == ri->n) {
+		ri->seen = xrealloc(ri->seen, (ri->n + 1) * sizeof(*ri->seen));
+		ri->seen[ri->n++] = 0;
+	}
+	seen = ++ri->seen[k];
+	if (seen > 1)
+		snprintf(buf + 16, sizeof(buf) - 16, "-%zu", seen);
+	return intern(buf);
+}
+
+static int is_aggregate(const cJSON *jo)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+
+	return cJSON_IsString(v) && !strcmp(v->valuestring, "All clients");
+}
+
+/* Equal "job options", but for "name" (the iteration marker). */
+static int same_opts(const cJSON *a, const cJSON *b)
+{
+	const cJSON *v, *w;
+	int na = 0, nb = 0;
+
+	cJSON_ArrayForEach(v, a) {
+		if (!v->string || !strcmp(v->string, "name"))
+			continue;
+		na++;
+		w = cJSON_GetObjectItemCaseSensitive(b, v->string);
+		if (!w || !cJSON_Compare(v, w, 1))
+			return 0;
+	}
+	cJSON_ArrayForEach(w, b)
+		if (w->string && strcmp(w->string, "name"))
+			nb++;
+	return na == nb;
+}
+
+/*
+ * fio's "All clients" record (client.c) sums every job every server
+ * reported in the run, and carries no options.  It describes one
+ * configuration only when the per-host jobs it sums are one configuration
+ * in one reporting group (they ran side by side); their options are then
+ * its options (*@opts, NULL when they have none beside the global ones).
+ * -1 with *@why set when it is not so.
+ */
+static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
+{
+	const cJSON *jo, *first = NULL, *fo = NULL, *v;
+	double gid = 0, g;
+	int n = 0;
+
+	cJSON_ArrayForEach(jo, jobs) {
+		if (!cJSON_IsObject(jo) || is_aggregate(jo))
+			continue;
+		v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+		g = cJSON_IsNumber(v) ? v->valuedouble : 0;
+		n++;
+		if (!first) {
+			first = jo;
+			fo = cJSON_GetObjectItemCaseSensitive(jo, "job options");
+			gid = g;
+			continue;
+		}
+		if (g != gid) {
+			*why = xstrdup("the per-host jobs it sums ran in different groups (one after the other)");
+			return -1;
+		}
+		if (!same_opts(fo, cJSON_GetObjectItemCaseSensitive(jo, "job options"))) {
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(first, "jobname");
+
+			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+			*why = xasprintf("the per-host jobs it sums differ in their options ('%s' and '%s')",
+					 cJSON_IsString(w) ? w->valuestring : "?",
+					 cJSON_IsString(v) ? v->valuestring : "?");
+			return -1;
+		}
+	}
+	if (!n) {
+		*why = xstrdup("no per-host job beside it");
+		return -1;
+	}
+	*opts = fo;
+	return 0;
+}
+
+/*
+ * The aggregate must be the sum of the hosts' jobs read from the same
+ * document: bytes per direction exactly (a host job left out as failed, or
+ * a record of another run, shows here).  0 when it is.
+ */
+static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, char **why)
+{
+	double sum[NDIR] = { 0 };
+	size_t i;
+	int d;
+
+	for (i = first; i < js->n; i++)
+		if (i != agg)
+			for (d = 0; d < NDIR; d++)
+				sum[d] += js->v[i].d[d].io_bytes;
+	for (d = 0; d < NDIR; d++)
+		if (sum[d] != js->v[agg].d[d].io_bytes) {
+			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
+					 dir_name[d], js->v[agg].d[d].io_bytes, sum[d]);
+			return -1;
+		}
+	return 0;
+}
+
 /*
  * Append the jobs of @doc.  Returns -1 with *why set (allocated, the caller
  * frees it) when the document is not fio output or holds a value fio does
@@ -305,9 +662,9 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver;
-	double ts;
-	size_t first = js->n;
+	const char *ver, *runid;
+	double ts, ts_ms;
+	size_t first = js->n, agg = SIZE_MAX, i;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -324,14 +681,19 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
 	ts = num0(&r, doc, "", "timestamp");
+	ts_ms = num(&r, doc, "", "timestamp_ms");
+	if (isnan(ts_ms))
+		ts_ms = ts * 1000;
 	if (r.why) {
 		*why = r.why;
 		return -1;
 	}
 	js->ndocs++;
 	cJSON_ArrayForEach(jo, jobs) {
+		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
 		double err;
+		char *aggwhy = NULL;
 
 		if (!cJSON_IsObject(jo)) {
 			*why = xstrdup("job entry is not an object");
@@ -345,6 +707,15 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			       cJSON_IsString(v) ? v->valuestring : "?", err);
 			continue;
 		}
+		if (is_aggregate(jo)) {
+			if (aggregate_opts(jobs, &jopts, &aggwhy)) {
+				warnx_("%s: fio's 'All clients' record left out: %s, so it is no one configuration's aggregate (the per-host tables are exact)",
+				       file, aggwhy);
+				free(aggwhy);
+				continue;
+			}
+			agg = js->n;
+		}
 		if (js->n == js->cap) {
 			js->cap = js->cap ? 2 * js->cap : 64;
 			js->v = xrealloc(js->v, js->cap * sizeof(*js->v));
@@ -357,8 +728,26 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j->seq = js->n;
 		j->run = js->ndocs;
 		js->n++;
-		if (job_from(j, jo, global, why))
+		if (job_from(j, jo, jopts, global, js->want_bins, why))
 			goto bad;
+	}
+	if (agg != SIZE_MAX) {
+		char *aggwhy = NULL;
+
+		if (aggregate_checks(js, first, agg, &aggwhy)) {
+			warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+			free(aggwhy);
+			job_free(&js->v[agg]);
+			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));
+			js->n--;
+			for (; agg < js->n; agg++)
+				js->v[agg].seq = agg;
+		}
+	}
+	runid = run_identity(js, doc);
+	for (i = first; i < js->n; i++) {
+		js->v[i].runid = runid;
+		js->v[i].timestamp_ms = ts_ms;
 	}
 	note_version(js, ver);
 	return 0;

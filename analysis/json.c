@@ -18,16 +18,16 @@
 #include <cjson/cJSON.h>
 
 #include "fiotab.h"
+#include "metrics.h"
 #include "table.h"
 
 static cJSON *tags_obj(const char *tags)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *dup, *p, *tok, *save = NULL;
+	int i;
 
-	if (!tags)
-		return o;
-	dup = xstrdup(tags);
+	dup = xstrdup(tags ? tags : "");
 	for (p = dup; (tok = strtok_r(p, TAGSEP, &save)); p = NULL) {
 		char *eq = strchr(tok, '=');
 
@@ -37,6 +37,10 @@ static cJSON *tags_obj(const char *tags)
 		}
 	}
 	free(dup);
+	for (i = 0; i < nuser_tags; i++) {
+		cJSON_DeleteItemFromObjectCaseSensitive(o, user_tags[i].k);
+		cJSON_AddStringToObject(o, user_tags[i].k, user_tags[i].v);
+	}
 	return o;
 }
 

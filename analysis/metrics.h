@@ -9,7 +9,7 @@
 
 #include "table.h"
 
-#define MAX_TAGS 16
+#define MAX_TAGS 24
 
 struct tagkv {
 	const char *k, *v;
@@ -23,6 +23,24 @@ struct sample {
 	int ntags;
 	double value;		/* cell * fscale */
 };
+
+/*
+ * Labels every dashboard sample, CSV row and JSON table carries: the
+ * --tag k=v options (a key the table already has is replaced, e.g.
+ * --tag target=md4-xfs for a scratch path), in order.
+ */
+extern struct tagkv user_tags[MAX_TAGS];
+extern int nuser_tags;
+/* Parses "k=v" into user_tags; -1 after saying why (bad label name, full). */
+int user_tag_add(const char *kv);
+/*
+ * The host label of a local run (fio writes no hostname then): --host
+ * NAME, else this machine's gethostname(), said once on stderr.
+ */
+extern const char *local_host_opt;
+const char *local_host(void);
+/* The same without the note (plots say it in their subtitle). */
+const char *local_host_quiet(void);
 
 /* Calls @fn for each sample of row @row of @t, in column order. */
 void metrics_row(const struct table *t, int row,

@@ -2,14 +2,20 @@
 /*
  * blockdev-perftest's table (SCST scripts/blockdev-perftest), byte for byte:
  *
- *   header  printf "%9s " then "%8s " per cell, two lines
+ *   header  printf "%9s " then "%8s " per cell, two lines, the last cell
+ *           without its blank
  *   rows    printf "%9d " block size, "%8.3f " per iteration time, then the
  *           awk's avg, std and IOPS, block sizes descending
  *
  * with rᵢ = bytes/tᵢ over the iterations with tᵢ > 0:
  * avg = mean(rᵢ)/2²⁰, std = sqrt(mean(rᵢ²) - mean(rᵢ)²)/2²⁰, IOPS = mean(rᵢ)/bs.
- * Writes come first (W), then reads (R); a read-only series prints only R.
- * The script labels the read std column "R(std" (no comma): kept.
+ * Writes come first (W), then reads (R), always both: a test the script
+ * did not run (a read-only series) contributes a time of 0 per iteration,
+ * and its awk, left with no time > 0, prints 0 for avg, std and IOPS.  Those
+ * zeros are text only (no dashboard metric) and a note says so.  The script
+ * labels the read std column "R(std" (no comma): kept.  Beyond the script: fio's "mixed" direction (unified_rw_reporting)
+ * as M, and axes other than the block size (--x iodepth: the first column
+ * is the iodepth, ascending).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,20 +25,50 @@
 #include "stats.h"
 #include "tables.h"
 
-static const int order[] = { DIR_WRITE, DIR_READ };
+static const int order[] = { DIR_WRITE, DIR_READ, DIR_MIXED };
+#define NORDER (sizeof(order) / sizeof(*order))
 
-static struct table *one_series(const struct series *s)
+/* The first column: the block size as the script has it, or the axis. */
+struct col *axis_col(struct table *t, const struct serieslist *sl)
+{
+	struct col *c;
+
+	if (!strcmp(sl->axis, "bs")) {
+		c = table_col(t, "blocksize", "bytes", COL_INT, 9, 0, " ");
+		col_hdr(c, "blocksize", "(bytes)", NULL);
+	} else {
+		c = table_col(t, sl->axis, NULL, sl->numeric ? COL_INT : COL_STR, 9, 0, " ");
+		col_hdr(c, sl->axis, "", NULL);
+	}
+	col_tag(c, sl->axis);
+	return c;
+}
+
+void axis_cell(struct table *t, const struct serieslist *sl, int row, const struct bsgroup *g)
+{
+	if (!strcmp(sl->axis, "bs"))
+		table_set(t, row, "blocksize", (double)g->bs);
+	else if (sl->numeric)
+		table_set(t, row, sl->axis, g->x);
+	else
+		table_sets(t, row, sl->axis, g->xs);
+}
+
+static struct table *one_series(const struct serieslist *sl, const struct series *s)
 {
 	struct table *t = table_new("perftest", 2);
-	size_t iters[NDIR] = { 0 }, g, i;
-	int o, dir, col, row;
+	size_t iters[NDIR] = { 0 }, nrw, g, i, o;
+	int zero[NDIR] = { 0 };	/* a W or R half the series did not run */
+	struct col *c = NULL;
 	double ts = 0;
-	struct col *c;
+	int dir, row;
 	char key[64], tags[64];
 
 	t->title = series_title(s);
 	note_versions(t, s->jobs, s->njobs);
 	series_tags(s, t);
+	if (s->tied && *s->tied)
+		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
 	for (i = 0; i < s->njobs; i++)
 		if (s->jobs[i]->timestamp > ts)
 			ts = s->jobs[i]->timestamp;
@@ -42,10 +78,18 @@ static struct table *one_series(const struct series *s)
 			if (s->g[g].n[dir] > iters[dir])
 				iters[dir] = s->g[g].n[dir];
 
-	c = table_col(t, "blocksize", "bytes", COL_INT, 9, 0, " ");
-	col_hdr(c, "blocksize", "(bytes)", NULL);
-	col_tag(c, "bs");
-	for (o = 0; o < 2; o++) {
+	/* the script's W and R halves: a half it did not run has as many zeros */
+	nrw = iters[DIR_WRITE] > iters[DIR_READ] ? iters[DIR_WRITE] : iters[DIR_READ];
+	for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
+		if (nrw && !iters[dir]) {
+			zero[dir] = 1;
+			iters[dir] = nrw;
+			table_note(t, "%s: no %s job in this series; its half prints zeros, as blockdev-perftest prints a test it did not run (no Influx or Prometheus metric)",
+				   dir_letter[dir], dir_name[dir]);
+		}
+
+	axis_col(t, sl);
+	for (o = 0; o < NORDER; o++) {
 		const char *L;
 
 		dir = order[o];
@@ -60,52 +104,63 @@ static struct table *one_series(const struct series *s)
 			c = table_col(t, key, "s", COL_NUM, 8, 3, " ");
 			col_hdr(c, L, "(s)", NULL);
 			snprintf(it, sizeof(it), "%s" TAGSEP "iteration=%zu", tags, i + 1);
-			col_metric(c, "iteration_seconds", 1, it);
+			if (!zero[dir])
+				col_metric(c, "iteration_seconds", 1, it);
 		}
+		snprintf(key, sizeof(key), "%s_avg_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
 		snprintf(key, sizeof(key), "%s(avg,", L);
-		c = table_col(t, "", "MB/s", COL_NUM, 8, 3, " ");
-		free(c->key);
-		c->key = xasprintf("%s_avg_MBps", L);
 		col_hdr(c, key, "MB/s)", NULL);
-		col_metric(c, "throughput_bytes_per_second", 1048576, tags);
-		c = table_col(t, "", "MB/s", COL_NUM, 8, 3, " ");
-		free(c->key);
-		c->key = xasprintf("%s_std_MBps", L);
-		col_hdr(c, dir == DIR_WRITE ? "W(std," : "R(std", ",MB/s)", NULL);
-		col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
-		c = table_col(t, "", "IOPS", COL_NUM, 8, 3, " ");
-		free(c->key);
-		c->key = xasprintf("%s_IOPS", L);
+		if (!zero[dir])
+			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_std_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
+		col_hdr(c, key, ",MB/s)", NULL);
+		if (!zero[dir])
+			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_IOPS", L);
+		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
 		col_hdr(c, L, "(IOPS)", NULL);
-		col_metric(c, "iops", 1, tags);
+		if (!zero[dir])
+			col_metric(c, "iops", 1, tags);
 	}
+	/* the script's header lines end with the last cell, its rows with a blank */
+	c->hsep = "";
 
 	for (g = 0; g < s->ng; g++) {
 		const struct bsgroup *bg = &s->g[g];
 
 		row = table_row(t);
-		table_num(t, row, 0, (double)bg->bs);
-		col = 1;
-		for (o = 0; o < 2; o++) {
+		axis_cell(t, sl, row, bg);
+		for (o = 0; o < NORDER; o++) {
+			const char *L;
 			double *r, m;
 			size_t n;
 
 			dir = order[o];
-			if (!iters[dir])
+			L = dir_letter[dir];
+			if (zero[dir]) {
+				for (i = 0; i < nrw; i++)
+					table_setf(t, row, 0, "%s%zu_s", L, i + 1);
+				table_setf(t, row, 0, "%s_avg_MBps", L);
+				table_setf(t, row, 0, "%s_std_MBps", L);
+				table_setf(t, row, 0, "%s_IOPS", L);
 				continue;
-			for (i = 0; i < iters[dir]; i++, col++)
-				if (i < bg->n[dir])
-					table_num(t, row, col, bg->it[dir][i].t);
+			}
+			for (i = 0; i < bg->n[dir]; i++)
+				table_setf(t, row, bg->it[dir][i].t, "%s%zu_s", L, i + 1);
+			if (!bg->n[dir])
+				continue;
 			r = bsgroup_rates(bg, dir, &n);
 			if (n) {
 				m = stat_mean(r, n);
-				table_num(t, row, col, m / 1048576);
-				table_num(t, row, col + 1, stat_pstd(r, n) / 1048576);
-				if (bg->bs)
-					table_num(t, row, col + 2, m / (double)bg->bs);
+				table_setf(t, row, m / 1048576, "%s_avg_MBps", L);
+				table_setf(t, row, stat_pstd(r, n) / 1048576, "%s_std_MBps", L);
+				if (bg->dbs[dir])
+					table_setf(t, row, m / (double)bg->dbs[dir], "%s_IOPS", L);
 			}
 			free(r);
-			col += 3;
 		}
 	}
 	return t;
@@ -119,7 +174,7 @@ int perftest_tables(const struct serieslist *sl, struct tablist *out)
 	for (i = 0; i < sl->n; i++) {
 		if (!sl->v[i].ng)
 			continue;
-		tablist_add(out, one_series(&sl->v[i]));
+		tablist_add(out, one_series(sl, &sl->v[i]));
 		any = 1;
 	}
 	if (!any) {

@@ -17,7 +17,7 @@
 struct psample {
 	char *family;
 	char *line;
-	const char *help;
+	const char *help, *key;
 	size_t seq;
 };
 
@@ -34,6 +34,52 @@ static void name_part(char *out, size_t len, const char *s)
 		out[n] = ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 			  (*s >= '0' && *s <= '9')) ? *s : '_';
 	out[n] = '\0';
+}
+
+/*
+ * HELP per field, for a person reading the exposition (or Grafana's
+ * metric browser); the table and column keys are in the labels and names.
+ */
+static const struct {
+	const char *table, *field, *help;
+} helps[] = {
+	{ "perftest", "throughput_bytes_per_second", "Mean throughput over the iterations (blockdev-perftest avg), bytes per second" },
+	{ "perftest", "throughput_std_bytes_per_second", "Population standard deviation of the throughput over the iterations (blockdev-perftest std), bytes per second" },
+	{ "perftest", "iops", "I/Os per second of the mean throughput at this block size (blockdev-perftest IOPS)" },
+	{ "perftest", "iteration_seconds", "Run time of one iteration (fio runtime), seconds" },
+	{ "ratio", "ratio", "Candidate / baseline mean throughput (1 = equal)" },
+	{ "ratio", "welch_p", "Two-sided p-value of Welch's t-test on the per-run rates, candidate against baseline" },
+	{ "ratio", "welch_p_holm", "Welch's p-value after Holm's adjustment over every cell of the ratio table" },
+	{ "iozone", "throughput_bytes_per_second", "Throughput of the iozone phase (from fio), bytes per second" },
+	{ "bonnie", "throughput_bytes_per_second", "Throughput of the Bonnie phase (from fio), bytes per second" },
+	{ "bonnie", "seeks_per_second", "Random seeks per second (Bonnie's seek phase, from fio randread IOPS)" },
+	{ "bonnie", "cpu_ratio", "CPU of the Bonnie phase (fio usr + sys), fraction of one CPU" },
+	{ "dd", "bytes", "Bytes transferred (fio io_bytes)" },
+	{ "dd", "seconds", "Transfer time (fio runtime), seconds" },
+	{ "dd", "throughput_bytes_per_second", "Throughput of the transfer (io_bytes / runtime), bytes per second" },
+	{ "iostat", "transfer_bytes", "Mean bytes per I/O (io_bytes / total_ios)" },
+	{ "iostat", "transfers_per_second", "I/Os per second (fio iops)" },
+	{ "iostat", "throughput_bytes_per_second", "Throughput (fio io_bytes / runtime), bytes per second" },
+	{ "iostat", "cpu_user_ratio", "User CPU of the fio job (usr), fraction of one CPU" },
+	{ "iostat", "cpu_system_ratio", "System CPU of the fio job (sys), fraction of one CPU" },
+	{ "summary", "throughput_bytes_per_second", "Throughput of the fio job (io_bytes / runtime), bytes per second" },
+	{ "summary", "iops", "I/Os per second of the fio job (fio iops)" },
+	{ "summary", "clat_p50_seconds", "Median completion latency (fio clat 50th percentile), seconds" },
+	{ "summary", "clat_p99_seconds", "99th percentile completion latency (fio clat), seconds" },
+	{ "summary", "clat_p99_9_seconds", "99.9th percentile completion latency (fio clat), seconds" },
+	{ "summary", "cpu_ratio", "CPU of the fio job (usr + sys), fraction of one CPU" },
+	{ "histogram", "count", "I/Os in the fio latency bucket" },
+	{ "histogram", "cumulative_count", "I/Os up to and including the fio latency bucket" },
+};
+
+static const char *help_of(const struct sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(helps) / sizeof(*helps); i++)
+		if (!strcmp(helps[i].field, s->col->field) && !strcmp(helps[i].table, s->t->name))
+			return helps[i].help;
+	return NULL;
 }
 
 static void add(const struct sample *s, void *arg)
@@ -56,7 +102,11 @@ static void add(const struct sample *s, void *arg)
 		const char *v;
 
 		lbl[0] = '\0';
-		name_part(lbl, sizeof(lbl), s->tags[i].k);
+		/*
+		 * "job" is the scrape job of Prometheus, which renames ours to
+		 * exported_job; fio's job name is "fio_job".
+		 */
+		name_part(lbl, sizeof(lbl), strcmp(s->tags[i].k, "job") ? s->tags[i].k : "fio_job");
 		fprintf(m, "%s%s=\"", i ? "," : "{", lbl);
 		for (v = s->tags[i].v; *v; v++) {
 			if (*v == '\\' || *v == '"')
@@ -83,7 +133,8 @@ static void add(const struct sample *s, void *arg)
 	}
 	pc->v[pc->n].family = xstrdup(fam);
 	pc->v[pc->n].line = buf;
-	pc->v[pc->n].help = s->col->key;
+	pc->v[pc->n].help = help_of(s);
+	pc->v[pc->n].key = s->col->key;
 	pc->v[pc->n].seq = pc->n;
 	pc->n++;
 }
@@ -109,8 +160,11 @@ void out_prom(FILE *f, const struct tablist *l)
 		qsort(pc.v, pc.n, sizeof(*pc.v), cmp);
 	for (i = 0; i < pc.n; i++) {
 		if (!i || strcmp(pc.v[i].family, pc.v[i - 1].family)) {
-			fprintf(f, "# HELP %s fiotab column %s\n", pc.v[i].family,
-				pc.v[i].help);
+			if (pc.v[i].help)
+				fprintf(f, "# HELP %s %s\n", pc.v[i].family, pc.v[i].help);
+			else
+				fprintf(f, "# HELP %s fiotab column %s\n", pc.v[i].family,
+					pc.v[i].key);
 			fprintf(f, "# TYPE %s gauge\n", pc.v[i].family);
 		}
 		fprintf(f, "%s\n", pc.v[i].line);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The "Ratio of file I/O throughput to block I/O throughput" table of seed
- * 000: candidate avg / baseline avg per block size and direction, "%.2f".
+ * 000: candidate avg / baseline avg per block size (or --x point) and
+ * direction, "%.2f".
  *
- * Beyond the thread, which drew conclusions from three runs: each ratio gets
+ * Beyond the thread, which drew conclusions from three runs: each cell gets
  * the two-sided p-value of Welch's t-test on the per-run rates of both
- * sides, marked '*' when below alpha, i.e. when the difference is
- * distinguishable from run-to-run noise.  With fewer than two runs on a side
- * there is no test ("n/a").
+ * sides, and Holm's adjustment of those p-values over every cell of the
+ * table; '*' marks the cells whose adjusted p is below alpha.  A table tests
+ * dozens of cells at once: without the adjustment a run compared with its
+ * identical repeat flags about alpha of them.  With fewer than two runs on
+ * a side there is no test ("n/a").
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,14 +20,15 @@
 #include "stats.h"
 #include "tables.h"
 
-static const int order[] = { DIR_WRITE, DIR_READ };
+static const int order[] = { DIR_WRITE, DIR_READ, DIR_MIXED };
+#define NORDER (sizeof(order) / sizeof(*order))
 
-static const struct bsgroup *find_bs(const struct series *s, uint64_t bs)
+static const struct bsgroup *find_x(const struct series *s, const char *xs)
 {
 	size_t i;
 
 	for (i = 0; i < s->ng; i++)
-		if (s->g[i].bs == bs)
+		if (!strcmp(s->g[i].xs, xs))
 			return &s->g[i];
 	return NULL;
 }
@@ -39,17 +43,38 @@ static int has_dir(const struct series *s, int dir)
 	return 0;
 }
 
-int ratio_table(const struct series *base, const struct series *cand,
-		const struct ratio_opts *o, struct tablist *out)
+/* One tested cell, kept until every p is known (Holm needs them all). */
+struct rcell {
+	int row, dir;
+	double p;
+};
+
+static void note_jobs(struct table *t, const struct series *base, const struct series *cand)
 {
-	struct table *t = table_new("ratio", 2);
-	const struct job **jobs;
-	int dirs[2], nd = 0, k, row, col;
-	char key[64], tags[32], *bt, *ct;
-	struct col *c;
+	const struct job **jobs = xmalloc((base->njobs + cand->njobs) * sizeof(*jobs));
 	size_t i;
 
-	for (k = 0; k < 2; k++)
+	memcpy(jobs, base->jobs, base->njobs * sizeof(*jobs));
+	memcpy(jobs + base->njobs, cand->jobs, cand->njobs * sizeof(*jobs));
+	note_versions(t, jobs, base->njobs + cand->njobs);
+	for (i = 0; i < base->njobs + cand->njobs; i++)
+		if (jobs[i]->timestamp > t->timestamp)
+			t->timestamp = jobs[i]->timestamp;
+	free(jobs);
+}
+
+int ratio_table(const struct serieslist *sl, const struct series *base,
+		const struct series *cand, const struct ratio_opts *o, struct tablist *out)
+{
+	struct table *t = table_new("ratio", 2);
+	struct rcell *rc = NULL;
+	size_t nrc = 0, i, k, ntested = 0, nsig = 0;
+	int dirs[NORDER], nd = 0, row;
+	char key[64], tags[32], *bt, *ct;
+	double *p, *adj;
+	struct col *c;
+
+	for (k = 0; k < NORDER; k++)
 		if (has_dir(base, order[k]) && has_dir(cand, order[k]))
 			dirs[nd++] = order[k];
 	if (!nd) {
@@ -62,100 +87,136 @@ int ratio_table(const struct series *base, const struct series *cand,
 	t->title = xasprintf("candidate %s / baseline %s", ct, bt);
 	free(bt);
 	free(ct);
-	jobs = xmalloc((base->njobs + cand->njobs) * sizeof(*jobs));
-	memcpy(jobs, base->jobs, base->njobs * sizeof(*jobs));
-	memcpy(jobs + base->njobs, cand->jobs, cand->njobs * sizeof(*jobs));
-	note_versions(t, jobs, base->njobs + cand->njobs);
-	for (i = 0; i < base->njobs + cand->njobs; i++)
-		if (jobs[i]->timestamp > t->timestamp)
-			t->timestamp = jobs[i]->timestamp;
-	free(jobs);
-	table_note(t, "p: Welch's t-test on the per-run rates (two-sided); '*' = p < %g: the ratio is distinguishable from run-to-run noise; n/a = fewer than 2 runs",
-		   o->alpha);
+	note_jobs(t, base, cand);
+	bt = series_diff(base, cand, sl->axis);
+	table_note(t, "baseline / candidate configurations differ in: %s", *bt ? bt : "nothing but target, host or mode");
+	free(bt);
 	if (base->modeled != cand->modeled || base->scale != cand->scale)
 		table_note(t, "WARNING: baseline is %s, candidate is %s",
 			   base->modeled ? "modeled (coop_backend=sim)" : "real",
 			   cand->modeled ? "modeled (coop_backend=sim)" : "real");
+	if (base->tied && *base->tied)
+		table_note(t, "baseline: %s: one value per %s, changing with it", base->tied, sl->axis);
+	if (cand->tied && *cand->tied)
+		table_note(t, "candidate: %s: one value per %s, changing with it", cand->tied, sl->axis);
 	table_tag(t, "baseline", base->label);
 	table_tag(t, "candidate", cand->label);
 
-	c = table_col(t, "blocksize", "bytes", COL_INT, 9, 0, " ");
-	col_hdr(c, "blocksize", "(bytes)", NULL);
-	col_tag(c, "bs");
-	for (k = 0; k < nd; k++) {
+	/* the columns, by key: a direction or a statistic is one more line */
+	axis_col(t, sl);
+	for (k = 0; k < (size_t)nd; k++) {
 		snprintf(key, sizeof(key), "%s_ratio", dir_letter[dirs[k]]);
 		snprintf(tags, sizeof(tags), "rw=%s", dir_name[dirs[k]]);
 		c = table_col(t, key, NULL, COL_NUM, 8, 2, " ");
 		col_hdr(c, dir_letter[dirs[k]], NULL, NULL);
 		col_metric(c, "ratio", 1, tags);
 	}
-	for (k = 0; k < nd; k++) {
+	for (k = 0; k < (size_t)nd; k++) {
 		snprintf(key, sizeof(key), "%s(p)", dir_letter[dirs[k]]);
 		c = table_col(t, key, NULL, COL_STR, 8, 0, " ");
 		col_hdr(c, key, NULL, NULL);
 		c->flags |= COL_TEXT_ONLY;
+		snprintf(key, sizeof(key), "%s(p.adj)", dir_letter[dirs[k]]);
+		c = table_col(t, key, NULL, COL_STR, 9, 0, " ");
+		col_hdr(c, key, NULL, NULL);
+		c->flags |= COL_TEXT_ONLY;
 	}
-	for (k = 0; k < nd; k++) {
+	for (k = 0; k < (size_t)nd; k++) {
+		static const struct { const char *suffix, *unit; int kind, prec; const char *field; } data[] = {
+			{ "_p", NULL, COL_NUM, 4, "welch_p" },
+			{ "_p_holm", NULL, COL_NUM, 4, "welch_p_holm" },
+			{ "_significant", NULL, COL_INT, 0, NULL },
+			{ "_base_MBps", "MB/s", COL_NUM, 3, NULL },
+			{ "_cand_MBps", "MB/s", COL_NUM, 3, NULL },
+		};
+		size_t m;
+
 		snprintf(tags, sizeof(tags), "rw=%s", dir_name[dirs[k]]);
-		snprintf(key, sizeof(key), "%s_p", dir_letter[dirs[k]]);
-		c = table_col(t, key, NULL, COL_NUM, 0, 4, " ");
-		c->flags |= COL_DATA_ONLY;
-		col_metric(c, "welch_p", 1, tags);
-		snprintf(key, sizeof(key), "%s_significant", dir_letter[dirs[k]]);
-		c = table_col(t, key, NULL, COL_INT, 0, 0, " ");
-		c->flags |= COL_DATA_ONLY;
-		snprintf(key, sizeof(key), "%s_base_MBps", dir_letter[dirs[k]]);
-		c = table_col(t, key, "MB/s", COL_NUM, 0, 3, " ");
-		c->flags |= COL_DATA_ONLY;
-		snprintf(key, sizeof(key), "%s_cand_MBps", dir_letter[dirs[k]]);
-		c = table_col(t, key, "MB/s", COL_NUM, 0, 3, " ");
-		c->flags |= COL_DATA_ONLY;
+		for (m = 0; m < sizeof(data) / sizeof(*data); m++) {
+			snprintf(key, sizeof(key), "%s%s", dir_letter[dirs[k]], data[m].suffix);
+			c = table_col(t, key, data[m].unit, data[m].kind, 0, data[m].prec, " ");
+			c->flags |= COL_DATA_ONLY;
+			if (data[m].field)
+				col_metric(c, data[m].field, 1, tags);
+		}
 	}
 
 	for (i = 0; i < base->ng; i++) {
-		const struct bsgroup *bg = &base->g[i], *cg = find_bs(cand, bg->bs);
+		const struct bsgroup *bg = &base->g[i], *cg = find_x(cand, bg->xs);
 
 		if (!cg)
 			continue;
 		row = table_row(t);
-		table_num(t, row, 0, (double)bg->bs);
-		for (k = 0; k < nd; k++) {
+		axis_cell(t, sl, row, bg);
+		for (k = 0; k < (size_t)nd; k++) {
 			int d = dirs[k];
+			const char *L = dir_letter[d];
 			size_t nb, nc;
-			double *rb = bsgroup_rates(bg, d, &nb), *rc = bsgroup_rates(cg, d, &nc);
-			double mb, mc, p;
+			double *rb = bsgroup_rates(bg, d, &nb), *rcand = bsgroup_rates(cg, d, &nc);
+			double mb, mc, pv;
 			char pbuf[32];
 
 			if (!nb || !nc) {
 				free(rb);
-				free(rc);
+				free(rcand);
 				continue;
 			}
 			mb = stat_mean(rb, nb);
-			mc = stat_mean(rc, nc);
+			mc = stat_mean(rcand, nc);
 			if (mb > 0)
-				table_num(t, row, 1 + k, mc / mb);
-			p = stat_welch_p(rc, nc, rb, nb, NULL, NULL);
+				table_setf(t, row, mc / mb, "%s_ratio", L);
+			pv = stat_welch_p(rcand, nc, rb, nb, NULL, NULL);
 			free(rb);
-			free(rc);
-			if (isnan(p))
+			free(rcand);
+			if (isnan(pv))
 				snprintf(pbuf, sizeof(pbuf), "n/a");
 			else
-				snprintf(pbuf, sizeof(pbuf), "%.3f%s", p, p < o->alpha ? "*" : "");
-			table_str(t, row, 1 + nd + k, pbuf);
-			col = 1 + 2 * nd + 4 * k;
-			table_num(t, row, col, p);
-			if (!isnan(p))
-				table_num(t, row, col + 1, p < o->alpha);
-			table_num(t, row, col + 2, mb / 1048576);
-			table_num(t, row, col + 3, mc / 1048576);
+				snprintf(pbuf, sizeof(pbuf), "%.3f", pv);
+			snprintf(key, sizeof(key), "%s(p)", L);
+			table_sets(t, row, key, pbuf);
+			table_setf(t, row, pv, "%s_p", L);
+			table_setf(t, row, mb / 1048576, "%s_base_MBps", L);
+			table_setf(t, row, mc / 1048576, "%s_cand_MBps", L);
+			rc = xrealloc(rc, (nrc + 1) * sizeof(*rc));
+			rc[nrc++] = (struct rcell){ row, d, pv };
 		}
 	}
 	if (!t->nrows) {
-		warnx_("ratio: baseline and candidate have no block size in common");
+		warnx_("ratio: baseline and candidate have no %s in common",
+		       strcmp(sl->axis, "bs") ? sl->axis : "block size");
 		table_free(t);
+		free(rc);
 		return -1;
 	}
+	/* Holm over every cell tested in this table */
+	p = xmalloc((nrc ? nrc : 1) * sizeof(*p));
+	adj = xmalloc((nrc ? nrc : 1) * sizeof(*adj));
+	for (i = 0; i < nrc; i++)
+		p[i] = rc[i].p;
+	stat_holm(p, nrc, adj);
+	for (i = 0; i < nrc; i++) {
+		const char *L = dir_letter[rc[i].dir];
+		char pbuf[32];
+
+		if (isnan(adj[i])) {
+			snprintf(pbuf, sizeof(pbuf), "n/a");
+		} else {
+			ntested++;
+			nsig += adj[i] < o->alpha;
+			snprintf(pbuf, sizeof(pbuf), "%.3f%s", adj[i], adj[i] < o->alpha ? "*" : "");
+			table_setf(t, rc[i].row, adj[i], "%s_p_holm", L);
+			table_setf(t, rc[i].row, adj[i] < o->alpha, "%s_significant", L);
+		}
+		snprintf(key, sizeof(key), "%s(p.adj)", L);
+		table_sets(t, rc[i].row, key, pbuf);
+	}
+	free(p);
+	free(adj);
+	free(rc);
+	table_note(t, "p: Welch's t-test (two-sided) on the per-run rates of each cell; p.adj: Holm's adjustment over the %zu cells tested in this table",
+		   ntested);
+	table_note(t, "'*' = p.adj < %g (%zu cell%s): there the two sides' mean rates differ by more than their run-to-run spread explains, and the chance that any '*' of this table is noise is below %g; no '*' does not show equal rates (few runs detect only large differences); n/a = fewer than 2 runs on a side",
+		   o->alpha, nsig, nsig == 1 ? "" : "s", o->alpha);
 	tablist_add(out, t);
 	return 0;
 }

@@ -10,6 +10,7 @@
  * fraction converges slowly.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "stats.h"
 
@@ -143,4 +144,41 @@ double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
 	if (df_out)
 		*df_out = df;
 	return p > 1 ? 1 : p;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int pidx_cmp(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+void stat_holm(const double *p, size_t n, double *adj)
+{
+	struct pidx *ix = malloc((n ? n : 1) * sizeof(*ix));
+	size_t m = 0, i;
+	double run = 0, v;
+
+	if (!ix)
+		abort();
+	for (i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			ix[m++] = (struct pidx){ p[i], i };
+	}
+	qsort(ix, m, sizeof(*ix), pidx_cmp);
+	for (i = 0; i < m; i++) {
+		v = (double)(m - i) * ix[i].p;
+		if (v > 1)
+			v = 1;
+		if (v > run)
+			run = v;
+		adj[ix[i].i] = run;
+	}
+	free(ix);
 }

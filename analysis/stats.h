@@ -21,4 +21,13 @@ double stat_t_cdf(double t, double df);
 double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		    double *t_out, double *df_out);
 
+/*
+ * Holm's step-down adjustment of the @n p-values @p (NAN = not tested,
+ * left NAN and not counted) into @adj: adj(i) = max over k <= i of
+ * min(1, (m - k + 1) p(k)) in ascending order, m = the number tested.
+ * adj < alpha rejects with family-wise error rate <= alpha under any
+ * dependence between the tests.
+ */
+void stat_holm(const double *p, size_t n, double *adj);
+
 #endif

@@ -65,21 +65,22 @@ static struct table *summary_of(const struct partition *p)
 			if (!x->present)
 				continue;
 			row = table_row(t);
-			table_str(t, row, 0, j->name);
-			table_str(t, row, 1, j->host);
-			table_str(t, row, 2, j->target);
-			table_num(t, row, 3, j->run);
-			table_str(t, row, 4, j->rw);
-			table_str(t, row, 5, dir_name[d]);
-			table_num(t, row, 6, (double)x->bs);
-			table_num(t, row, 7, j->iodepth);
+			table_sets(t, row, "job", j->name);
+			table_sets(t, row, "host", j->host);
+			table_sets(t, row, "target", j->target);
+			table_sets(t, row, "run", run_value(j));
+			table_row_time(t, row, j->timestamp_ms / 1000);
+			table_sets(t, row, "rw", j->rw);
+			table_sets(t, row, "dir", dir_name[d]);
+			table_set(t, row, "bs", (double)x->bs);
+			table_set(t, row, "iodepth", j->iodepth);
 			if (x->runtime_s > 0)
-				table_num(t, row, 8, x->io_bytes / x->runtime_s / 1048576);
-			table_num(t, row, 9, x->iops);
-			table_num(t, row, 10, x->clat_p50_us);
-			table_num(t, row, 11, x->clat_p99_us);
-			table_num(t, row, 12, x->clat_p999_us);
-			table_num(t, row, 13, j->usr_cpu + j->sys_cpu);
+				table_set(t, row, "MBps", x->io_bytes / x->runtime_s / 1048576);
+			table_set(t, row, "IOPS", x->iops);
+			table_set(t, row, "clat_p50_us", x->clat_p50_us);
+			table_set(t, row, "clat_p99_us", x->clat_p99_us);
+			table_set(t, row, "clat_p99.9_us", x->clat_p999_us);
+			table_set(t, row, "cpu_pct", j->usr_cpu + j->sys_cpu);
 		}
 	}
 	t->timestamp = ts;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fiotab.h"
+#include "strmap.h"
 #include "table.h"
 
 struct table *table_new(const char *name, int nhdr)
@@ -34,6 +35,11 @@ struct col *table_col(struct table *t, const char *key, const char *unit, int ki
 	c = &t->cols[t->ncols++];
 	memset(c, 0, sizeof(*c));
 	c->key = xstrdup(key);
+	if (!t->colidx)
+		t->colidx = xcalloc(1, sizeof(*t->colidx));
+	/* a key names one column (perftest renames its "" keys at once) */
+	if (*key && map_get(t->colidx, key, (size_t)t->ncols - 1) != (size_t)t->ncols - 1)
+		die("internal: column '%s' twice in table %s", key, t->name);
 	c->unit = unit ? xstrdup(unit) : NULL;
 	c->kind = kind;
 	c->width = width;
@@ -76,11 +82,25 @@ void col_tag(struct col *c, const char *tag)
 
 struct col *run_col(struct table *t, const char *sep)
 {
-	struct col *c = table_col(t, "run", NULL, COL_INT, 0, 0, sep);
+	return label_col(t, "run", NULL, "run", COL_DATA_ONLY, 0, sep);
+}
 
-	c->flags |= COL_DATA_ONLY;
-	col_tag(c, "run");
-	return c;
+void table_row_time(struct table *t, int row, double ts)
+{
+	if (row >= t->caprowts) {
+		int i, from = t->caprowts;
+
+		t->caprowts = t->caprows;
+		t->rowts = xrealloc(t->rowts, (size_t)t->caprowts * sizeof(*t->rowts));
+		for (i = from; i < t->caprowts; i++)
+			t->rowts[i] = 0;
+	}
+	t->rowts[row] = ts;
+}
+
+double table_time(const struct table *t, int row)
+{
+	return row < t->caprowts && t->rowts[row] ? t->rowts[row] : t->timestamp;
 }
 
 void table_tag(struct table *t, const char *key, const char *value)
@@ -124,6 +144,38 @@ int table_row(struct table *t)
 struct cell *table_cell(struct table *t, int row, int col)
 {
 	return &t->cells[(size_t)row * t->ncols + col];
+}
+
+int table_colidx(struct table *t, const char *key)
+{
+	const char *k = t->colidx ? map_key(t->colidx, key) : NULL;
+
+	if (!k)
+		die("internal: table %s has no column '%s'", t->name, key);
+	return (int)map_get(t->colidx, key, 0);
+}
+
+void table_set(struct table *t, int row, const char *key, double v)
+{
+	table_num(t, row, table_colidx(t, key), v);
+}
+
+void table_sets(struct table *t, int row, const char *key, const char *s)
+{
+	table_str(t, row, table_colidx(t, key), s);
+}
+
+/* table_set() on the column named by a format ("W3_s") */
+void table_setf(struct table *t, int row, double v, const char *fmt, ...)
+{
+	va_list ap;
+	char *key;
+
+	va_start(ap, fmt);
+	key = xvasprintf(fmt, ap);
+	va_end(ap);
+	table_set(t, row, key, v);
+	free(key);
 }
 
 void table_num(struct table *t, int row, int col, double v)
@@ -205,11 +257,15 @@ void table_free(struct table *t)
 		free(t->pre[i]);
 	free(t->notes);
 	free(t->pre);
+	free(t->rowts);
 	free(t->cols);
 	free(t->cells);
 	free(t->name);
 	free(t->title);
 	free(t->tags);
+	if (t->colidx)
+		map_free(t->colidx);
+	free(t->colidx);
 	free(t);
 }
 

@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 
+struct strmap;
+
 enum col_kind { COL_NUM, COL_INT, COL_STR };
 
 #define COL_TEXT_ONLY	1	/* shown in text/markdown only */
@@ -31,6 +33,7 @@ struct col {
 	int hwidth;		/* header width when it differs (iozone), else 0 */
 	int prec;		/* digits after the point for COL_NUM */
 	const char *sep;	/* text after the cell ("" or " ") */
+	const char *hsep;	/* after the header cell instead, when set */
 	int flags;
 	enum col_kind kind;
 	char *tag;		/* string column used as a dashboard tag */
@@ -59,6 +62,9 @@ struct table {
 	int nrows, caprows;
 	char *tags;		/* table-wide tags "host=a" TAGSEP "target=b" */
 	double timestamp;	/* unix seconds, 0 = none */
+	double *rowts;		/* per-row unix seconds (0 = the table's), or NULL */
+	int caprowts;
+	struct strmap *colidx;	/* column key -> index */
 };
 
 struct tablist {
@@ -80,6 +86,8 @@ void col_tag(struct col *c, const char *tag);
  * row comes from, so the same job file run twice gives two series.
  */
 struct col *run_col(struct table *t, const char *sep);
+/* The run column's value of @j: its document's identity (jobs.c). */
+#define run_value(j) ((j)->runid)
 void table_tag(struct table *t, const char *key, const char *value);
 void table_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_pre(struct table *t, const char *line);
@@ -87,6 +95,20 @@ int table_row(struct table *t);
 void table_num(struct table *t, int row, int col, double v);
 void table_str(struct table *t, int row, int col, const char *s);
 struct cell *table_cell(struct table *t, int row, int col);
+/* The time of row @row's measurement (its fio document), unix seconds. */
+void table_row_time(struct table *t, int row, double ts);
+/* That time, else the table's timestamp (0 = none). */
+double table_time(const struct table *t, int row);
+/*
+ * Cells by column key: builders name the column they fill, so adding a
+ * column (or an axis) does not move the others.  An unknown key is a bug
+ * of fiotab and dies.
+ */
+int table_colidx(struct table *t, const char *key);
+void table_set(struct table *t, int row, const char *key, double v);
+void table_sets(struct table *t, int row, const char *key, const char *s);
+void table_setf(struct table *t, int row, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void table_free(struct table *t);
 void tablist_add(struct tablist *l, struct table *t);
 /* Adds @t when it has rows (returns 1), else frees it (returns 0). */

@@ -11,10 +11,14 @@ struct ratio_opts {
 	double alpha;		/* significance level of the noise test */
 };
 
+/* The axis column (perftest's "blocksize", or --x's parameter) and its cell. */
+struct col *axis_col(struct table *t, const struct serieslist *sl);
+void axis_cell(struct table *t, const struct serieslist *sl, int row, const struct bsgroup *g);
+
 /* Each returns 0, or -1 after saying why on stderr (e.g. no usable jobs). */
 int perftest_tables(const struct serieslist *sl, struct tablist *out);
-int ratio_table(const struct series *base, const struct series *cand,
-		const struct ratio_opts *o, struct tablist *out);
+int ratio_table(const struct serieslist *sl, const struct series *base,
+		const struct series *cand, const struct ratio_opts *o, struct tablist *out);
 int iozone_tables(const struct jobset *js, struct tablist *out);
 int bonnie_tables(const struct jobset *js, struct tablist *out);
 int dd_tables(const struct jobset *js, struct tablist *out);

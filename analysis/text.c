@@ -43,13 +43,14 @@ static int col_width(const struct table *t, int ci)
 }
 
 /* A left-aligned last column is not padded: no trailing blanks of ours. */
-static void put_cell(FILE *f, const struct col *c, int w, const char *s, int last)
+static void put_cell(FILE *f, const struct col *c, int w, const char *s, int last,
+		     const char *sep)
 {
 	if ((c->flags & COL_LEFT) && last)
 		fputs(s, f);
 	else
 		fprintf(f, (c->flags & COL_LEFT) ? "%-*s" : "%*s", w, s);
-	fputs(c->sep ? c->sep : "", f);
+	fputs(sep ? sep : "", f);
 }
 
 void out_text(FILE *f, const struct tablist *l)
@@ -82,7 +83,8 @@ void out_text(FILE *f, const struct tablist *l)
 					put_cell(f, &t->cols[ci],
 						 t->cols[ci].hwidth ? t->cols[ci].hwidth : w[ci],
 						 t->cols[ci].hdr[k] ? t->cols[ci].hdr[k] : "",
-						 ci == last);
+						 ci == last,
+						 t->cols[ci].hsep ? t->cols[ci].hsep : t->cols[ci].sep);
 			fputc('\n', f);
 		}
 		for (r = 0; r < t->nrows; r++) {
@@ -94,7 +96,7 @@ void out_text(FILE *f, const struct tablist *l)
 					continue;
 				s = cell_text(c, x, 0);
 				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? s : "-",
-					 ci == last);
+					 ci == last, c->sep);
 				free(s);
 			}
 			fputc('\n', f);

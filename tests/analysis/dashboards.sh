@@ -38,6 +38,10 @@ for c in "${cmds[@]}"; do
 	$FIOTAB $c --format=prom > "$T/p.prom" || fail "fiotab $c --format=prom"
 	[ -s "$T/p.prom" ] || fail "fiotab $c: empty exposition"
 	promtool check metrics < "$T/p.prom" > "$T/lint" 2>&1 || fail "promtool on '$c': $(cat "$T/lint")"
+	# HELP a person can read, not the column key
+	grep '^# HELP' "$T/p.prom" | grep -qv '^# HELP [^ ]* [A-Z0-9]' &&
+		fail "'$c': unreadable HELP: $(grep '^# HELP' "$T/p.prom" | grep -v '^# HELP [^ ]* [A-Z0-9]' | head -1)"
+	grep -q '[{,]job=' "$T/p.prom" && fail "'$c': label job (Prometheus renames it exported_job)"
 done
 # the same run appended twice: no two samples with the same name and labels
 cat "$T/real.json" "$T/real.json" > "$T/twice.json"
@@ -113,4 +117,31 @@ got=$(q "SELECT throughput_bytes_per_second FROM fiotab_perftest WHERE target = 
 	"$JQ" -r '.results[0].series[0].values[0][1] / 1048576 | . * 1000 | round / 1000')
 awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 0.0005 && b - a < 0.0005) }' ||
 	fail "influx value $got != table $want"
+# Re-ingesting writes the same points: the run is the document's content,
+# the time its own timestamp_ms.  Two real runs of one job file, written as
+# one file, then the second alone, then both again: the count stays that of
+# the first write, and each run's points carry its own time.
+run_fio --output-format=json "$T/j.fio" > "$T/a.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+run_fio --output-format=json "$T/j.fio" > "$T/b.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+cat "$T/a.json" "$T/b.json" > "$T/ab.json"
+rows=$(($($FIOTAB summary --format=csv "$T/ab.json" | wc -l) - 1))
+cnt() { q "SELECT count(iops) FROM fiotab_summary WHERE variant = 'reingest'" | "$JQ" '.results[0].series[0].values[0][1]'; }
+for f in ab b ab; do
+	$FIOTAB summary --format=influx --tag variant=reingest "$T/$f.json" > "$T/l.txt" 2> /dev/null ||
+		fail "fiotab summary $f"
+	code=$(curl -s -o "$T/resp" -w '%{http_code}' -XPOST \
+		"http://127.0.0.1:$port/write?db=fiotab" --data-binary @"$T/l.txt")
+	assert_eq "influx write of $f.json ($(cat "$T/resp"))" 204 "$code"
+	assert_eq "points after writing $f.json" "$rows" "$(cnt)"
+done
+run=$($FIOTAB summary --format=json "$T/a.json" | "$JQ" -r '.tables[0].rows[0].run')
+t=$(curl -sf -G "http://127.0.0.1:$port/query" --data-urlencode "db=fiotab" --data-urlencode "epoch=ms" \
+	--data-urlencode "q=SELECT iops FROM fiotab_summary WHERE variant = 'reingest' AND run = '$run'" |
+	"$JQ" '[.results[0].series[0].values[][0]] | unique | .[]')
+assert_eq "time of a.json's points" "$("$JQ" '.timestamp_ms' "$T/a.json")" "$t"
+# and their values are a.json's, not overwritten by b.json's
+want=$("$JQ" -c '[.jobs[] | (.read, .write) | select(.io_bytes > 0) | .iops] | sort' "$T/a.json")
+got=$(q "SELECT iops FROM fiotab_summary WHERE variant = 'reingest' AND run = '$run'" |
+	"$JQ" -c '[.results[0].series[0].values[][1]] | sort')
+assert_eq "values of a.json's points" "$want" "$got"
 exit 0

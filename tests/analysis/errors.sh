@@ -142,15 +142,62 @@ grep -q "no usable jobs" "$T/err" || fail "no usable jobs not said"
 "$FIOTAB" perftest --format=xml "$T/good.json" > /dev/null 2>&1 && fail "accepted --format=xml"
 "$FIOTAB" frobnicate "$T/good.json" > /dev/null 2>&1 && fail "accepted an unknown command"
 
-# client/server: "All clients" is its own series, never added to a host's
+# client/server: fio's "All clients" record (client.c) sums every job every
+# server reported in the run (io_bytes added, runtime the longest) and has
+# no options.  For a sweep in one run it is no configuration's aggregate: it
+# is left out with a warning, never read as rw=read bs=4096 (which made the
+# IOPS 40-64x too high), and each host keeps its 3 iterations.
 seed_json "$T/rows" 134217728 /dev/sdx hostA > "$T/a.json"
-jq '.client_stats += [.client_stats[] | .hostname = "hostB"] |
-    .client_stats += [.client_stats[] | select(.hostname == "hostA") | .jobname = "All clients" | del(.hostname)]' \
+agg='{ jobname: "All clients", groupid: 0, error: 0, hostname: "hostB", port: 8765,
+      read: (reduce .[] as $j ({io_bytes: 0, runtime: 0}; .io_bytes += $j.read.io_bytes | .runtime = ([.runtime, $j.read.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), total_ios: 1, iops: 1, bw_bytes: 1}),
+      write: (reduce .[] as $j ({io_bytes: 0, runtime: 0}; .io_bytes += $j.write.io_bytes | .runtime = ([.runtime, $j.write.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), total_ios: 1, iops: 1, bw_bytes: 1}),
+      trim: {io_bytes: 0, runtime: 0}, usr_cpu: 1, sys_cpu: 1 }'
+jq ".client_stats += [.client_stats[] | .hostname = \"hostB\"] | .client_stats += [.client_stats | $agg]" \
 	<(sed -n '/^{/,$p' "$T/a.json") > "$T/cs.json"
-"$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" || fail "client/server perftest"
+"$FIOTAB" perftest "$T/cs.json" > "$T/cs.out" 2> "$T/cs.err" || fail "client/server perftest"
 assert_eq "client/server series" "# series /dev/sdx on host hostA:8765
+# series /dev/sdx on host hostB:8765" "$(grep '^# series' "$T/cs.out")"
+assert_match "aggregate of a sweep refused" "'All clients' record left out: the per-host jobs it sums (differ in their options|ran in different groups)" "$(cat "$T/cs.err")"
+assert_eq "iterations per host" "3 3" "$(witers "$T/cs.out")"
+# one job per host (what the runner does: a run per section): the aggregate
+# is that configuration's, with the hosts' bs and rw, and its own series
+for h in hostA hostB; do
+	jq --arg h "$h" '.client_stats[] | select(.jobname == "perftest-w-67108864-1") | .hostname = $h' \
+		<(sed -n '/^{/,$p' "$T/a.json")
+done | jq -s "{\"fio version\": \"fio-3.33\", timestamp: 1795980457,
+	\"global options\": {filename: \"/dev/sdx\", size: \"134217728\"},
+	client_stats: (. + [. | $agg])}" > "$T/one.json"
+"$FIOTAB" perftest "$T/one.json" > "$T/one.out" 2> "$T/one.err" || fail "one-job client/server perftest: $(cat "$T/one.err")"
+[ -s "$T/one.err" ] && fail "warning on a valid aggregate: $(cat "$T/one.err")"
+assert_eq "aggregate series" "# series /dev/sdx on host hostA:8765
 # series /dev/sdx on host hostB:8765
-# series /dev/sdx on host All clients" "$(grep '^# series' "$T/cs.out")"
-# each table still has 3 iterations (nothing double-counted)
-assert_eq "iterations per host" "3 3 3" "$(witers "$T/cs.out")"
+# series /dev/sdx on host All clients" "$(grep '^# series' "$T/one.out")"
+# the aggregate row: the hosts' block size, twice the bytes in the longest time
+t=$(jq '[.client_stats[] | select(.jobname != "All clients") | .write.runtime] | max / 1000' "$T/one.json")
+want=$(awk -v t="$t" 'BEGIN { printf "%9d %8.3f %8.3f", 67108864, t, 2 * 134217728 / t / 1048576 }')
+got=$(awk '/^# series .*All clients/ { a = 1 } a && $1 == 67108864 { printf "%9d %8.3f %8.3f", $1, $2, $3 }' "$T/one.out")
+assert_eq "aggregate = sum of the hosts" "$want" "$got"
+# hosts whose options are all global ones: the aggregate has those too
+jq '.["global options"] += (.client_stats[0]["job options"] | del(.name)) | del(.client_stats[]["job options"])' \
+	"$T/one.json" > "$T/glob.json"
+"$FIOTAB" perftest "$T/glob.json" > "$T/glob.out" 2> "$T/glob.err" || fail "global-options aggregate: $(cat "$T/glob.err")"
+[ -s "$T/glob.err" ] && fail "warning on a valid aggregate of global options: $(cat "$T/glob.err")"
+cmp -s "$T/one.out" "$T/glob.out" || fail "global options give other tables: $(diff "$T/one.out" "$T/glob.out")"
+# an aggregate that is not the sum of the hosts' bytes is refused
+jq '(.client_stats[] | select(.jobname == "All clients") | .write.io_bytes) += 4096' "$T/one.json" > "$T/bad-agg.json"
+"$FIOTAB" perftest "$T/bad-agg.json" > "$T/bad-agg.out" 2> "$T/bad-agg.err" || fail "bad aggregate: per-host tables lost"
+assert_match "bad aggregate refused" "left out: its write bytes .* are not the sum of the hosts'" "$(cat "$T/bad-agg.err")"
+grep -q 'All clients' "$T/bad-agg.out" && fail "a wrong aggregate was tabled"
+# more labels than a sample holds (22 options that differ between two
+# series, + target, host, mode, rw, ...): refused, never some labels dropped
+"$JQ" -n '{"fio version": "fio-3.33", timestamp: 1, timestamp_ms: 1000, jobs: [("a", "b") as $v | {
+	jobname: "j", groupid: (if $v == "a" then 0 else 1 end), error: 0, usr_cpu: 1, sys_cpu: 1,
+	"job options": ({name: "j", rw: "read", bs: "4096"} + ([range(22) | {key: "opt\(.)", value: $v}] | from_entries)),
+	read: {io_bytes: 4194304, io_kbytes: 4096, bw_bytes: 4194304, iops: 1024, runtime: 1000, total_ios: 1024,
+	       clat_ns: {mean: 1000}},
+	write: {io_bytes: 0, runtime: 0}, trim: {io_bytes: 0, runtime: 0}}]}' > "$T/labels.json"
+"$FIOTAB" perftest "$T/labels.json" > /dev/null 2> "$T/err" || fail "many parameters: text refused: $(cat "$T/err")"
+"$FIOTAB" perftest --format=prom "$T/labels.json" > "$T/labels.prom" 2> "$T/err" &&
+	fail "prom with more labels than a sample holds printed (labels dropped): $(head -c 300 "$T/labels.prom")"
+assert_match "too many labels named" 'perftest: more than 24 labels on one sample' "$(cat "$T/err")"
 exit 0

@@ -25,7 +25,9 @@ seed_json() {
 	}
 	function zero() { return dirobj(0, 0, 0) }
 	function job(name, rw, bs, ms) {
-		printf "%s    {\n      \"jobname\" : \"%s\",\n      \"groupid\" : 0,\n      \"error\" : 0,\n", (nj++ ? ",\n" : ""), name
+		# stonewalled jobs: fio gives each its own group
+		printf "%s    {\n      \"jobname\" : \"%s\",\n      \"groupid\" : %d,\n      \"error\" : 0,\n", (nj ? ",\n" : ""), name, nj
+		nj++
 		if (host != "")
 			printf "      \"hostname\" : \"%s\", \"port\" : 8765,\n", host
 		printf "      \"job options\" : { \"name\" : \"%s\", \"rw\" : \"%s\", \"bs\" : \"%d\"%s },\n", name, rw, bs, extra

@@ -162,7 +162,8 @@ assert_eq "bssplit block size" "$want" "$("$FIOTAB" summary "$T/split.json" | aw
 
 # plot: a well-formed SVG with one polyline per series and direction per panel
 "$FIOTAB" plot -o "$T/p.svg" "$T/perftest.json" || fail "plot"
-assert_eq "polylines" 4 "$(grep -c '<polyline' "$T/p.svg")"
+# MB/s and IOPS: 2 lines each; clat: p50, p99, p99.9 of each line
+assert_eq "polylines" 10 "$(grep -c '<polyline' "$T/p.svg")"
 # every point inside the canvas
 read -r w h < <(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$T/p.svg")
 grep -o 'points="[^"]*"' "$T/p.svg" | tr -d 'points="' | tr ' ' '\n' |

@@ -55,6 +55,29 @@ int main(void)
 	near("t_cdf(1.5, 3.7)", stat_t_cdf(1.5, 3.7), 0.8932009154, 1e-9);
 	near("ibeta(2, 3, 0.4)", stat_ibeta(2, 3, 0.4), 0.5248, 1e-12);
 
+	/*
+	 * Holm by hand: sorted 0.005 0.01 0.03 0.04 (m = 4, NAN not counted)
+	 * -> 4*0.005 = 0.02, 3*0.01 = 0.03, 2*0.03 = 0.06, max(1*0.04, 0.06) =
+	 * 0.06; NAN stays NAN.  {0.6, 0.7}: 2*0.6 = 1.2 capped to 1, then max(0.7, 1).
+	 */
+	{
+		static const double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 }, q[] = { 0.6, 0.7 };
+		double adj[5], aq[2];
+
+		stat_holm(p, 5, adj);
+		near("holm 0.01", adj[0], 0.03, 1e-15);
+		near("holm 0.04", adj[1], 0.06, 1e-15);
+		if (!isnan(adj[2])) {
+			printf("FAIL holm: NAN adjusted to %g\n", adj[2]);
+			failures++;
+		}
+		near("holm 0.03", adj[3], 0.06, 1e-15);
+		near("holm 0.005", adj[4], 0.02, 1e-15);
+		stat_holm(q, 2, aq);
+		near("holm capped", aq[0], 1, 0);
+		near("holm monotone", aq[1], 1, 0);
+	}
+
 	/* Welch, Wikipedia's example 1: t = -2.4554, df = 24.9885, p = 0.0213780 */
 	near("welch p", stat_welch_p(a, 15, b, 15, &t, &df), 0.0213780015, 1e-8);
 	near("welch t", t, -2.455356398286006, 1e-9);

@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: arbitrary bytes as a fio output file, through the
- * reader (both with and without --keep-going), every table, every output
- * format and the SVG plot.  Output goes to a memory stream that is thrown
- * away; the point is that nothing crashes, leaks or trips ASan/UBSan.
+ * reader (both with and without --keep-going, skipping what no table reads
+ * and keeping all), every table, every output format and the SVG plot.
+ * Output goes to a memory stream that is thrown away; the point is that
+ * nothing crashes, leaks or trips ASan/UBSan.
+ *
+ * And the two JSON readers agree: whatever simdjson's fast path
+ * (sjread.cpp) takes, jsonread.c takes too, ending at the same byte, with
+ * the same tree (types, names, strings, numbers to the bit); anything else
+ * aborts.  (jsonread.c may take more: invalid UTF-8, raw control bytes,
+ * numbers beyond 64-bit integers or double's range.)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "analysis/arena.h"
+#include "analysis/jsonread.h"
+#include "analysis/sjread.h"
 #include "analysis/tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,10 +45,57 @@ static void all_formats(struct tablist *tl)
 	tablist_free(tl);
 }
 
+/* Same trees, and each list's first prev is its last node, as cJSON keeps them. */
+static int same(const cJSON *a, const cJSON *b, int children)
+{
+	const cJSON *fa = a, *fb = b;
+
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->type != b->type || !a->string != !b->string ||
+		    (a->string && strcmp(a->string, b->string)))
+			return 0;
+		if (a->type == cJSON_Number &&
+		    (memcmp(&a->valuedouble, &b->valuedouble, sizeof(double)) ||
+		     a->valueint != b->valueint))
+			return 0;
+		if (a->type == cJSON_String && strcmp(a->valuestring, b->valuestring))
+			return 0;
+		if ((a->type == cJSON_Array || a->type == cJSON_Object) && !same(a->child, b->child, 1))
+			return 0;
+		if (children && !a->next && ((fa->prev != a) || (fb->prev != b)))
+			return 0;
+	}
+	return !a && !b;
+}
+
+static void readers_agree(const char *buf, size_t size)
+{
+	static const char *const skip[] = { "bins", "lat_ns", NULL };
+	int k;
+
+	arena_begin();
+	for (k = 0; k < 2; k++) {
+		cJSON *fast = sj_read(buf, size, 0, k ? skip : NULL), *slow;
+		struct jsonread jr = { .skip = k ? skip : NULL };
+		size_t end = size;
+
+		if (!fast)
+			continue;
+		while (end && strchr(" \t\r\n", buf[end - 1]))
+			end--;
+		slow = json_read(buf, size, 0, &jr);
+		if (!slow || jr.end != end || !same(fast, slow, 0))
+			abort();
+		arena_reset();
+	}
+	arena_end();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *wr[] = { "-w-", "^(.*)-r-" };
-	struct selector all = { 0 }, b = { wr, 1, 1 }, c = { wr + 1, 1, 1 };
+	struct selector all = { 0 }, qd = { .x = "iodepth" }, b = { wr, 1, 1 }, c = { wr + 1, 1, 1 };
+	const struct selector *axes[] = { &all, &qd };
 	struct ratio_opts ro = { .alpha = 0.05 };
 	struct serieslist sl, bs, cs;
 	struct jobset js = { 0 };
@@ -44,13 +103,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf = malloc(size + 1), *svg = NULL;
 	size_t svglen = 0;
 	FILE *f;
-	int kg;
+	int kg, ax;
 
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
+	readers_agree(buf, size);
 	for (kg = 0; kg < 2; kg++) {
+		input_keep_all(kg);
 		if (input_parse(&js, "fuzz", buf, size, kg) && !kg) {
 			jobset_free(&js);
 			continue;
@@ -59,7 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dd_tables(&js, &tl);
 		iozone_tables(&js, &tl);
 		bonnie_tables(&js, &tl);
-		if (!series_build(&js, &all, &sl)) {
+		for (ax = 0; ax < 2; ax++) {
+			if (series_build(&js, axes[ax], &sl))
+				continue;
 			series_sort(&sl);
 			perftest_tables(&sl, &tl);
 			f = open_memstream(&svg, &svglen);
@@ -75,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			series_sort(&bs);
 			series_sort(&cs);
 			if (bs.n && cs.n)
-				ratio_table(&bs.v[0], &cs.v[0], &ro, &tl);
+				ratio_table(&bs, &bs.v[0], &cs.v[0], &ro, &tl);
 		}
 		series_free(&bs);
 		series_free(&cs);

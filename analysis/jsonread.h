@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fiotab's JSON reader (jsonread.c): one JSON value from a buffer into a
+ * cJSON tree allocated from the document arena (arena.h), strictly checked
+ * (RFC 8259), with the values of some member names checked but not built.
+ */
+#ifndef FIOTAB_JSONREAD_H
+#define FIOTAB_JSONREAD_H
+
+#include <stddef.h>
+
+struct cJSON;
+
+struct jsonread {
+	/*
+	 * Member names whose values are checked like the rest but left out of
+	 * the tree (NULL-terminated, or NULL for none): fio json+'s latency
+	 * "bins" are most of the file and no table but a histogram reads them.
+	 */
+	const char *const *skip;
+	/* out: on failure, the offset of the first byte that is not JSON (len at the end) */
+	size_t err;
+	/* out: on success, the offset just past the value */
+	size_t end;
+};
+
+/*
+ * Parses the value starting at @buf[@start] (leading blanks allowed) up to
+ * @len; NULL on malformed JSON with @r->err set.  The tree lives until the
+ * next arena_reset().
+ */
+struct cJSON *json_read(const char *buf, size_t len, size_t start, struct jsonread *r);
+
+#endif

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fiotab series: fio 3.33's bw/iops/lat/clat/slat logs.
+ *
+ * A log line is what flush_samples() (iolog.c) prints:
+ *
+ *   time, value, ddir, bs, prio             log_offset=0 (5 columns)
+ *   time, value, ddir, bs, offset, prio     log_offset=1 (6 columns)
+ *
+ * time: ms since the job started (since the epoch with log_unix_epoch=1);
+ * value: KiB/s (bw), I/Os per second (iops), ns (lat, clat, slat); ddir 0
+ * read, 1 write, 2 trim; prio: 0/1 (real-time class or not), or 0xNNNN with
+ * log_prio=1.  With log_avg_msec each line is one interval of one
+ * direction: the mean of the window rounded (or its maximum with
+ * log_max_value=1) and bs, offset and prio 0 (__add_stat_to_log in stat.c).
+ * Which kind a log is comes from its name, as fio makes it:
+ * PREFIX_KIND.N.log (per_job_logs=1, N the job's number) or PREFIX_KIND.log.
+ *
+ * fio 3.33's JSON has no job start time, so real times need --start=MS
+ * (the job's start, unix ms) or --unix-epoch (the log's times already are).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metrics.h"
+#include "series.h"
+#include "svgutil.h"
+
+enum kind { K_BW, K_IOPS, K_LAT, K_CLAT, K_SLAT, NKIND };
+
+static const struct {
+	const char *name, *unit, *field, *ylabel;
+	double scale;		/* value -> field, base units */
+	double plot;		/* value -> plot units */
+} kinds[NKIND] = {
+	{ "bw", "KiB/s", "throughput_bytes_per_second", "MB/s (2^20 bytes/s)", 1024, 1.0 / 1024 },
+	{ "iops", "IO/s", "iops", "IOPS", 1, 1 },
+	{ "lat", "ns", "lat_seconds", "lat (\u00b5s)", 1e-9, 1e-3 },
+	{ "clat", "ns", "clat_seconds", "clat (\u00b5s)", 1e-9, 1e-3 },
+	{ "slat", "ns", "slat_seconds", "slat (\u00b5s)", 1e-9, 1e-3 },
+};
+
+struct lsample {
+	uint64_t t, bs, off;
+	int64_t v;
+	unsigned prio;
+	int dir;
+	unsigned long line;
+};
+
+struct flog {
+	const char *file;
+	char *prefix;		/* the write_*_log name */
+	long jobnum;		/* N of PREFIX_KIND.N.log, 0 without */
+	enum kind kind;
+	int offsets;		/* 6 columns */
+	struct lsample *s;
+	size_t n, cap;
+};
+
+/* PREFIX_KIND[.N].log -> kind, prefix, N; -1 after saying why. */
+static int name_kind(struct flog *l)
+{
+	const char *base = strrchr(l->file, '/'), *dot, *us;
+	size_t len;
+	int k;
+
+	base = base ? base + 1 : l->file;
+	len = strlen(base);
+	if (len < 5 || strcmp(base + len - 4, ".log"))
+		goto bad;
+	len -= 4;
+	dot = memrchr(base, '.', len);
+	l->jobnum = 0;
+	if (dot && dot[1] && strspn(dot + 1, "0123456789") == (size_t)(base + len - dot - 1)) {
+		l->jobnum = strtol(dot + 1, NULL, 10);
+		len = (size_t)(dot - base);
+	}
+	us = memrchr(base, '_', len);
+	if (!us)
+		goto bad;
+	for (k = 0; k < NKIND; k++)
+		if (strlen(kinds[k].name) == (size_t)(base + len - us - 1) &&
+		    !strncmp(us + 1, kinds[k].name, (size_t)(base + len - us - 1)))
+			break;
+	if (k == NKIND) {
+		if (len >= 5 && !strncmp(base + len - 5, "_hist", 5)) {
+			warnx_("series: %s: a log_hist_msec histogram log; fiotab reads bw, iops, lat, clat and slat logs",
+			       l->file);
+			return -1;
+		}
+		goto bad;
+	}
+	l->kind = (enum kind)k;
+	l->prefix = xasprintf("%.*s", (int)(us - base), base);
+	return 0;
+bad:
+	warnx_("series: %s: not named as fio names its logs (PREFIX_bw.N.log, _iops, _lat, _clat, _slat; N optional)",
+	       l->file);
+	return -1;
+}
+
+static int field_u64(const char **p, uint64_t *v, int hex_ok)
+{
+	char *end;
+	int base = 10;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return -1;
+	if (hex_ok && (*p)[0] == '0' && (*p)[1] == 'x')
+		base = 16;
+	errno = 0;
+	*v = strtoull(*p, &end, base);
+	if (errno || end == *p)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+static int read_log(struct flog *l)
+{
+	FILE *f = fopen(l->file, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned long ln = 0;
+	int ncols = 0, rc = -1;
+
+	if (!f) {
+		warnx_("series: %s: %s", l->file, strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		const char *p = line;
+		uint64_t v[6];
+		int n = 0, neg = 0, hex = -1;
+
+		ln++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len) {
+			warnx_("series: %s:%lu: empty line", l->file, ln);
+			goto out;
+		}
+		for (;;) {
+			if (n == 6) {
+				warnx_("series: %s:%lu: more than 6 columns (fio 3.33: time, value, ddir, bs, [offset,] prio)",
+				       l->file, ln);
+				goto out;
+			}
+			while (*p == ' ')
+				p++;
+			if (n == 1 && *p == '-') {
+				neg = 1;
+				break;
+			}
+			if (p[0] == '0' && p[1] == 'x')
+				hex = n;
+			if (field_u64(&p, &v[n], 1)) {
+				warnx_("series: %s:%lu: column %d is not a whole number", l->file, ln,
+				       n + 1);
+				goto out;
+			}
+			n++;
+			while (*p == ' ')
+				p++;
+			if (!*p)
+				break;
+			if (*p++ != ',') {
+				warnx_("series: %s:%lu: column %d: '%c' after the number", l->file,
+				       ln, n, p[-1]);
+				goto out;
+			}
+		}
+		if (neg) {
+			warnx_("series: %s:%lu: negative value", l->file, ln);
+			goto out;
+		}
+		if (n < 5) {
+			warnx_("series: %s:%lu: %d columns; fio 3.33 writes 5 (time, value, ddir, bs, prio) or 6 (with log_offset=1: ..., offset, prio)",
+			       l->file, ln, n);
+			goto out;
+		}
+		if (hex >= 0 && hex != n - 1) {
+			warnx_("series: %s:%lu: column %d is hexadecimal (fio writes only prio so, the last)",
+			       l->file, ln, hex + 1);
+			goto out;
+		}
+		if (!ncols)
+			ncols = n;
+		if (n != ncols) {
+			warnx_("series: %s:%lu: %d columns after %d on line 1", l->file, ln, n, ncols);
+			goto out;
+		}
+		if (v[2] > 2) {
+			warnx_("series: %s:%lu: ddir %llu (fio logs 0 read, 1 write, 2 trim)", l->file,
+			       ln, (unsigned long long)v[2]);
+			goto out;
+		}
+		if (v[1] > INT64_MAX || v[0] > (1ULL << 53)) {
+			warnx_("series: %s:%lu: out of range", l->file, ln);
+			goto out;
+		}
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 1024;
+			l->s = xrealloc(l->s, l->cap * sizeof(*l->s));
+		}
+		l->s[l->n++] = (struct lsample){ .t = v[0], .v = (int64_t)v[1], .dir = (int)v[2],
+						 .bs = v[3], .off = n == 6 ? v[4] : 0,
+						 .prio = (unsigned)v[n - 1], .line = ln };
+	}
+	if (ferror(f)) {
+		warnx_("series: %s: %s", l->file, strerror(errno));
+		goto out;
+	}
+	if (!l->n)	/* fio writes none e.g. for slat of a sync engine */
+		warnx_("series: %s: no samples (fio logged none), left out", l->file);
+	l->offsets = ncols == 6;
+	rc = 0;
+out:
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+static void logs_free(struct flog *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].prefix);
+		free(v[i].s);
+	}
+	free(v);
+}
+
+static struct flog *logs_read(char **files, int n, const struct series_opts *o)
+{
+	struct flog *v;
+	int i;
+	size_t k;
+
+	if (!n) {
+		warnx_("series: give fio log files (write_bw_log=NAME writes NAME_bw.1.log)");
+		return NULL;
+	}
+	v = xmalloc((size_t)n * sizeof(*v));
+	memset(v, 0, (size_t)n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		v[i].file = files[i];
+		if (name_kind(&v[i]) || read_log(&v[i]))
+			goto bad;
+		if (!o->unique_times)
+			continue;
+		/* A dashboard point is (tags, time): two samples at one time would be one. */
+		{
+			size_t last[NRWT] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+
+			for (k = 0; k < v[i].n; k++) {
+				const struct lsample *x = &v[i].s[k];
+				size_t p = last[x->dir];
+
+				if (p != (size_t)-1 && v[i].s[p].t >= x->t) {
+					warnx_("series: %s:%lu: a %s sample at %llu ms, not after line %lu's (%llu ms); InfluxDB keeps one point per series and time, so writing this log (log_avg_msec=0?) would lose samples",
+					       v[i].file, x->line, dir_name[x->dir],
+					       (unsigned long long)x->t, v[i].s[p].line,
+					       (unsigned long long)v[i].s[p].t);
+					goto bad;
+				}
+				last[x->dir] = k;
+			}
+		}
+	}
+	return v;
+bad:
+	logs_free(v, n);
+	return NULL;
+}
+
+static double when_ms(const struct series_opts *o, uint64_t t)
+{
+	if (o->unix_epoch)
+		return (double)t;
+	return isnan(o->start_ms) ? NAN : o->start_ms + (double)t;
+}
+
+int series_tables(char **files, int n, const struct series_opts *o, struct tablist *out)
+{
+	struct flog *v = logs_read(files, n, o);
+	struct table *t[NKIND] = { 0 };
+	int i, k;
+	size_t s;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct table *tb;
+		const struct flog *l = &v[i];
+
+		k = l->kind;
+		if (!t[k]) {
+			struct col *c;
+			char name[32];
+
+			snprintf(name, sizeof(name), "series_%s", kinds[k].name);
+			tb = t[k] = table_new(name, 1);
+			tb->title = xasprintf("fio %s log%s", kinds[k].name,
+					      o->unix_epoch ? ", times from the log (log_unix_epoch=1)" :
+					      isnan(o->start_ms) ? ", times since the job's start" :
+					      ", times from --start");
+			label_col(tb, "file", NULL, NULL, COL_DATA_ONLY, 0, "  ");
+			label_col(tb, "job", "job", "job", COL_LEFT, 0, "  ");
+			c = table_col(tb, "jobnum", NULL, COL_INT, 0, 0, "  ");
+			col_hdr(c, "N", NULL, NULL);
+			col_tag(c, "jobnum");
+			label_col(tb, "dir", "dir", "rw", COL_LEFT, 0, "  ");
+			c = table_col(tb, "time_ms", "ms", COL_INT, 0, 0, "  ");
+			col_hdr(c, "time(ms)", NULL, NULL);
+			c = table_col(tb, "timestamp", "s", COL_NUM, 0, 3, "  ");
+			col_hdr(c, "unix time", NULL, NULL);
+			c = table_col(tb, "value", kinds[k].unit, COL_INT, 0, 0, "  ");
+			col_hdr(c, kinds[k].unit, NULL, NULL);
+			col_metric(c, kinds[k].field, kinds[k].scale, NULL);
+			c = table_col(tb, "bs", "bytes", COL_INT, 0, 0, "  ");
+			col_hdr(c, "bs", NULL, NULL);
+			c = table_col(tb, "offset", "bytes", COL_INT, 0, 0, "  ");
+			col_hdr(c, "offset", NULL, NULL);
+			c = table_col(tb, "prio", NULL, COL_INT, 0, 0, "");
+			col_hdr(c, "prio", NULL, NULL);
+			if (!o->unix_epoch && isnan(o->start_ms))
+				table_note(tb, "no real times: give --start=UNIX_MS (the job's start) or --unix-epoch (log_unix_epoch=1)");
+		}
+		tb = t[k];
+		for (s = 0; s < l->n; s++) {
+			const struct lsample *x = &l->s[s];
+			int row = table_row(tb);
+			double ms = when_ms(o, x->t);
+
+			table_str(tb, row, 0, l->file);
+			table_str(tb, row, 1, l->prefix);
+			if (l->jobnum)
+				table_num(tb, row, 2, (double)l->jobnum);
+			table_str(tb, row, 3, dir_name[x->dir]);
+			table_num(tb, row, 4, (double)x->t);
+			table_num(tb, row, 5, ms / 1000);
+			table_num(tb, row, 6, (double)x->v);
+			table_num(tb, row, 7, (double)x->bs);
+			if (l->offsets)
+				table_num(tb, row, 8, (double)x->off);
+			table_num(tb, row, 9, x->prio);
+			if (!isnan(ms))
+				table_row_time(tb, row, ms / 1000);
+		}
+	}
+	for (k = 0; k < NKIND; k++)
+		if (t[k])
+			tablist_add_rows(out, t[k]);
+	logs_free(v, n);
+	if (!out->n) {
+		warnx_("series: the logs hold no samples");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The time plot: one panel per log kind, x = seconds since the start (the
+ * earliest sample with --unix-epoch), a line per log and direction.  A
+ * line with more samples than pixels is drawn as each pixel column's
+ * minimum and maximum, so no spike is lost.
+ */
+#define TW 960
+#define TML 80
+#define TMR 260
+#define TPH 260
+#define TGAP 66
+#define TTOP 60
+
+static void tpanel(FILE *f, int top, int k, const struct flog *v, int n, double t0,
+		   double xmax)
+{
+	double ymax = 0, step, y, x;
+	int pw = TW - TML - TMR, leg = 0, i, d;
+	size_t s;
+
+	for (i = 0; i < n; i++)
+		if ((int)v[i].kind == k)
+			for (s = 0; s < v[i].n; s++) {
+				ymax = fmax(ymax, (double)v[i].s[s].v * kinds[k].plot);
+			}
+	if (!(xmax > 0))
+		xmax = 1;
+	step = svg_nice_step(ymax > 0 ? ymax : 1);
+	ymax = ceil((ymax > 0 ? ymax : 1) / step) * step;
+#define TX(x) (TML + (x) / xmax * pw)
+#define TY(y) (top + TPH - (y) / ymax * TPH)
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n",
+		TML, top, pw, TPH);
+	for (y = 0; y <= ymax + step / 2; y += step) {
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+			TML, TY(y), TML + pw, TY(y));
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.10g</text>\n",
+			TML - 6, TY(y) + 4, y);
+	}
+	step = svg_nice_step(xmax);
+	for (x = 0; x <= xmax + step / 100; x += step) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>\n",
+			TX(x), top, TX(x), top + TPH);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%g</text>\n",
+			TX(x), top + TPH + 16, x);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">seconds since the job's start</text>\n",
+		TML + pw / 2, top + TPH + 34);
+	fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 %d)\">",
+		top + TPH / 2, top + TPH / 2);
+	svg_esc(f, kinds[k].ylabel);
+	fputs("</text>\n", f);
+	for (i = 0; i < n; i++) {
+		if ((int)v[i].kind != k)
+			continue;
+		for (d = 0; d < NDIR; d++) {
+			const char *col = svg_palette[leg % svg_npalette];
+			int px = -1, first = 1;
+			double lo = 0, hi = 0;
+			char *name;
+
+			for (s = 0; s < v[i].n && v[i].s[s].dir != d; s++)
+				;
+			if (s == v[i].n)
+				continue;
+			name = v[i].jobnum ? xasprintf("%s #%ld %s", v[i].prefix, v[i].jobnum, dir_name[d]) :
+					     xasprintf("%s %s", v[i].prefix, dir_name[d]);
+			fprintf(f, "<g stroke=\"%s\" fill=\"none\"><title>", col);
+			svg_esc(f, v[i].file);
+			fputs("</title><polyline stroke-width=\"1.5\" points=\"", f);
+			for (; s <= v[i].n; s++) {
+				const struct lsample *p = s < v[i].n ? &v[i].s[s] : NULL;
+				int cx;
+
+				if (p && p->dir != d)
+					continue;
+				cx = p ? (int)TX(((double)p->t - t0) / 1000) : -2;
+				if (cx != px && px >= 0) {
+					fprintf(f, "%s%d,%.1f", first ? "" : " ", px, TY(lo));
+					if (hi != lo)
+						fprintf(f, " %d,%.1f", px, TY(hi));
+					first = 0;
+				}
+				if (!p)
+					break;
+				y = (double)p->v * kinds[k].plot;
+				if (cx != px) {
+					lo = hi = y;
+					px = cx;
+				} else {
+					lo = fmin(lo, y);
+					hi = fmax(hi, y);
+				}
+			}
+			fputs("\"/></g>\n", f);
+			svg_legend(f, TW - TMR + 16, top + 10 + leg * 18, col, name);
+			free(name);
+			leg++;
+		}
+	}
+#undef TX
+#undef TY
+}
+
+int series_plot(FILE *f, char **files, int n, const struct series_opts *o)
+{
+	struct flog *v = logs_read(files, n, o);
+	int has[NKIND] = { 0 }, np = 0, i, k;
+	double t0 = INFINITY, xmax = 0;
+	char *sub = NULL;
+	size_t s;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (v[i].n)
+			has[v[i].kind] = 1;
+		for (s = 0; s < v[i].n; s++)
+			t0 = fmin(t0, (double)v[i].s[s].t);
+	}
+	if (!o->unix_epoch)
+		t0 = 0;
+	for (i = 0; i < n; i++)
+		for (s = 0; s < v[i].n; s++)
+			xmax = fmax(xmax, ((double)v[i].s[s].t - t0) / 1000);
+	for (k = 0; k < NKIND; k++)
+		np += has[k];
+	if (!np) {
+		warnx_("series: the logs hold no samples");
+		logs_free(v, n);
+		return -1;
+	}
+	if (!isnan(when_ms(o, 0)) || o->unix_epoch) {
+		double ms = o->unix_epoch ? t0 : o->start_ms;
+		time_t tt = (time_t)(ms / 1000);
+		struct tm tm;
+		char date[40];
+
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&tt, &tm));
+		sub = xasprintf("job started %s", date);
+	} else {
+		sub = xstrdup("times: ms since each job's start, as fio logs them (--start for dates)");
+	}
+	for (k = 0; k < nuser_tags; k++) {
+		char *t = xasprintf("%s%s%s=%s", sub, k ? ", " : " \u00b7 ", user_tags[k].k,
+				    user_tags[k].v);
+
+		free(sub);
+		sub = t;
+	}
+	svg_head(f, TW, TTOP + np * (TPH + TGAP) + 10, "fiotab: fio logs over time", sub);
+	for (k = np = 0; k < NKIND; k++)
+		if (has[k])
+			tpanel(f, TTOP + np++ * (TPH + TGAP), k, v, n, t0, xmax);
+	fputs("</svg>\n", f);
+	free(sub);
+	logs_free(v, n);
+	return ferror(f) ? -1 : 0;
+}

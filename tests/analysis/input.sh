@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every document of a file is read, however they are concatenated: "}{" as
+# json.dump() writes them, blanks or newlines between them; fio's warnings
+# before the JSON still work, silently; any other text between or after
+# documents is a warning naming FILE:LINE:COL (never silently dropped);
+# --keep-going is linear in the number of broken documents; json+ latency
+# bins, read or not, are still checked as JSON.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
+need_cmd "$JQ"
+
+head -3 "$DATA/seed000-block.txt" > "$T/rows"
+seed_json "$T/rows" 134217728 /dev/sdx > "$T/good.json"
+"$FIOTAB" perftest "$T/good.json" > "$T/good.out" 2> "$T/err" || fail "good input rejected"
+# fio's warning before the JSON is fio's, not ours to repeat
+[ -s "$T/err" ] && fail "warning on fio's text before the document: $(cat "$T/err")"
+sed -n '/^{/,$p' "$T/good.json" | "$JQ" -c . > "$T/compact.json"
+doc=$(cat "$T/compact.json")
+# the same jobs twice: 6 iterations per direction, equal to the 3 given twice
+witers() { awk '/^blocksize/ { n = -1; for (i = 1; i <= NF; i++) if ($i == "W") n++; printf "%s%d", s, n; s = " " }' "$1"; }
+twice() {	# twice WHAT FILE: both documents read, nothing said
+	"$FIOTAB" perftest "$2" > "$T/out" 2> "$T/err" || fail "$1: rejected: $(cat "$T/err")"
+	assert_eq "$1: iterations" 6 "$(witers "$T/out")"
+	[ -s "$T/err" ] && fail "$1: said something: $(cat "$T/err")"
+	"$FIOTAB" perftest "$T/good.json" "$T/good.json" > "$T/two.out"
+	cmp -s "$T/out" "$T/two.out" || fail "$1: not the table of both documents"
+}
+printf '%s%s\n' "$doc" "$doc" > "$T/adjacent.json"
+twice '"}{"' "$T/adjacent.json"
+printf '%s %s' "$doc" "$doc" > "$T/blank.json"
+twice '"} {" and no final newline' "$T/blank.json"
+printf '%s\n\n%s\n' "$doc" "$doc" > "$T/lines.json"
+twice 'one document a line' "$T/lines.json"
+{ sed -n '/^{/,$p' "$T/good.json"; printf '%s' "$doc"; } > "$T/mixed.json"
+twice 'fio layout then compact' "$T/mixed.json"
+# three documents, pretty-printed ones with "}{" between them
+{ sed -n '/^{/,$p' "$T/good.json" | sed '$s/}$/}{/'; sed -n '/^{/,$p' "$T/good.json" | sed '1s/^{//'; } \
+	> "$T/pretty.json"
+twice 'pretty "}{"' "$T/pretty.json"
+
+# text after a document: a warning with its line, the table still right
+{ sed -n '/^{/,$p' "$T/good.json"; echo "fio: trailing garbage"; } > "$T/trail.json"
+"$FIOTAB" perftest "$T/trail.json" > "$T/out" 2> "$T/err" || fail "trailing text rejected"
+line=$(grep -n 'trailing garbage' "$T/trail.json" | cut -d: -f1)
+assert_match "trailing text warning" "^fiotab: $T/trail.json:$line:1: warning: .*not JSON.*'fio: trailing garbage'" \
+	"$(cat "$T/err")"
+diff <(grep -v '^#' "$T/good.out") <(grep -v '^#' "$T/out") > /dev/null || fail "trailing text changed the table"
+# right after the closing brace, on its line
+printf '%s garbage\n' "$doc" > "$T/trail2.json"
+"$FIOTAB" perftest "$T/trail2.json" > "$T/out" 2> "$T/err" || fail "trailing text on the line rejected"
+assert_match "same-line warning" "^fiotab: $T/trail2.json:1:$((${#doc} + 2)): warning: .*'garbage'" "$(cat "$T/err")"
+# text between documents: a warning, and the document after it is read
+{ printf '%s\n' "$doc"; echo "fio: some warning between runs"; printf '%s\n' "$doc"; } > "$T/between.json"
+"$FIOTAB" perftest "$T/between.json" > "$T/out" 2> "$T/err" || fail "text between documents rejected"
+assert_match "text between warning" "^fiotab: $T/between.json:2:1: warning: .*'fio: some warning betwe'" "$(cat "$T/err")"
+assert_eq "text between: iterations" 6 "$(witers "$T/out")"
+
+# a broken second document after "}{" is an error at its position
+printf '%s%s' "$doc" "${doc:0:100}" > "$T/adjbad.json"
+"$FIOTAB" perftest "$T/adjbad.json" > "$T/out" 2> "$T/err"
+assert_eq "broken second document: status" 2 "$?"
+assert_match "broken second document" "^fiotab: $T/adjbad.json:1:$((${#doc} + 101)): unexpected end" "$(cat "$T/err")"
+
+# --keep-going is linear: 300,000 broken documents, each reported with its line
+awk 'BEGIN { for (i = 0; i < 300000; i++) print "{ broken" }' > "$T/broken.json"
+cat "$T/good.json" >> "$T/broken.json"
+start=$(date +%s.%N)
+timeout 60 "$FIOTAB" perftest --keep-going "$T/broken.json" > "$T/out" 2> "$T/err"
+rc=$?
+took=$(echo "$(date +%s.%N) - $start" | bc)
+assert_eq "300k broken: status" 0 "$rc"
+assert_eq "300k broken: messages" 300000 "$(grep -c 'invalid JSON at .*(document skipped)$' "$T/err")"
+assert_match "300k broken: the last one's line" "^fiotab: $T/broken.json:300000:3: " "$(grep -m1 ':300000:' "$T/err")"
+grep -q "^# INCOMPLETE: 300000 input document(s) skipped" "$T/out" || fail "300k broken: not noted"
+note "300,000 broken documents: ${took}s"
+# linear, not quadratic: the old reader took over 60 s; allow a loaded machine
+# (and sanitizers) 15 s
+awk -v t="$took" 'BEGIN { exit !(t < 15) }' || fail "--keep-going on 300k broken documents took ${took}s"
+
+# json+ latency bins are not built for the tables, but still checked
+bins='"bins" : { "4096" : 1, "8192" : 2 }'
+sed "s/\"percentile\" : {/$bins, &/" "$T/good.json" > "$T/jp.json"
+grep -q '"bins"' "$T/jp.json" || fail "no bins in the json+ input"
+"$FIOTAB" perftest "$T/jp.json" > "$T/out" || fail "json+ bins rejected"
+cmp -s "$T/good.out" "$T/out" || fail "json+ bins changed the table"
+sed '0,/"4096" : 1/s//"4096" : 1x/' "$T/jp.json" > "$T/jpbad.json"
+line=$(grep -n '"4096" : 1x' "$T/jpbad.json" | cut -d: -f1)
+col=$(awk -v l="$line" 'NR == l { print index($0, "1x") + 1 }' "$T/jpbad.json")
+"$FIOTAB" perftest "$T/jpbad.json" > "$T/out" 2> "$T/err"
+assert_eq "malformed bin: status" 2 "$?"
+assert_match "malformed bin: position" "^fiotab: $T/jpbad.json:$line:$col: invalid JSON at 'x" "$(cat "$T/err")"
+exit 0

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fiotab series on logs from real fio runs: averaged (log_avg_msec, and
+# log_max_value=1) and per-I/O logs, with and without log_offset; every row
+# against the log's own line; Influx timestamps = --start + time; samples
+# that Influx would fold into one point refused; errors name file:line.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
+
+cd "$T" || fail "cd $T"
+cat > j.fio <<EOF2
+[global]
+ioengine=null
+size=64m
+[avg]
+rw=randread
+bs=4k
+rate_iops=2000
+runtime=2
+time_based
+write_bw_log=avg
+write_iops_log=avg
+write_lat_log=avg
+log_avg_msec=200
+[max]
+stonewall
+rw=randwrite
+bs=4k
+rate_iops=2000
+runtime=1
+time_based
+write_lat_log=max
+log_avg_msec=100
+log_max_value=1
+[raw]
+stonewall
+rw=write
+bs=64k
+size=2m
+write_lat_log=raw
+log_offset=1
+[fast]
+stonewall
+rw=read
+bs=4k
+size=64m
+write_iops_log=fast
+EOF2
+run_fio --output-format=json j.fio > run.json 2> fio.err || fail "fio: $(cat fio.err)"
+ls avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log raw_clat.3.log fast_iops.4.log > /dev/null ||
+	fail "fio did not write the logs: $(ls)"
+# what fio 3.33 writes: 5 columns, 6 with log_offset
+assert_eq "avg columns" 5 "$(awk -F', ' '{ print NF; exit }' avg_bw.1.log)"
+assert_eq "offset columns" 6 "$(awk -F', ' '{ print NF; exit }' raw_clat.3.log)"
+
+# every row is its line: time, value, ddir, bs, offset, prio
+for f in avg_bw.1.log avg_iops.1.log avg_clat.1.log avg_lat.1.log max_clat.2.log raw_clat.3.log; do
+	$FIOTAB series --format=json "$f" > s.json || fail "fiotab series $f"
+	"$JQ" -r '.tables[0].rows[] | [.time_ms, .value, (if .dir == "read" then 0 elif .dir == "write" then 1 else 2 end), .bs, (.offset // "-"), .prio] | join(", ")' s.json > got
+	awk -F', ' '{ print $1 ", " $2 ", " $3 ", " $4 ", " (NF == 6 ? $5 : "-") ", " $NF }' "$f" > want
+	[ -s want ] || fail "$f is empty"
+	cmp -s got want || fail "$f: rows differ from the log: $(diff want got | head -4)"
+done
+# averaged logs: bs 0 (fio's window entries); the per-I/O log: 64k, offsets 0, 64k, ...
+assert_eq "averaged bs" 0 "$($FIOTAB series --format=json avg_bw.1.log | "$JQ" '[.tables[0].rows[].bs] | max')"
+assert_eq "raw offsets" "$(seq 0 65536 $((2097152 - 65536)) | paste -sd' ')" \
+	"$($FIOTAB series --format=json raw_clat.3.log | "$JQ" -r '[.tables[0].rows[].offset] | map(tostring) | join(" ")')"
+# job and number from fio's names, units in the header
+out=$($FIOTAB series avg_bw.1.log)
+assert_match "text header" 'KiB/s' "$out"
+assert_match "job name" '^avg  *1  *read' "$(echo "$out" | sed -n 4p)"
+
+# Influx: times = --start + the log's ms, in ns; fields in base units
+start=1795980457123
+$FIOTAB series --format=influx --start=$start --tag variant=v1 avg_bw.1.log avg_clat.1.log > s.lp 2> err ||
+	fail "influx: $(cat err)"
+assert_eq "influx lines" "$(cat avg_bw.1.log avg_clat.1.log | wc -l)" "$(wc -l < s.lp)"
+want=$(awk -F', ' -v s=$start '{ printf "%.0f000000\n", s + $1 }' avg_bw.1.log)
+got=$(grep '^fiotab_series_bw,' s.lp | awk '{ print $NF }')
+assert_eq "influx times" "$want" "$got"
+grep -q '^fiotab_series_bw,job=avg,jobnum=1,rw=read,variant=v1 throughput_bytes_per_second=' s.lp ||
+	fail "influx tags: $(head -1 s.lp)"
+v=$(awk -F', ' 'NR == 1 { print $2 * 1024 }' avg_bw.1.log)
+assert_match "bytes/s" "throughput_bytes_per_second=$v " "$(head -1 s.lp)"
+# --unix-epoch takes the times as they are
+printf '1795980457000, 100, 0, 4096, 0\n1795980457500, 200, 0, 4096, 0\n' > ep_bw.log
+assert_eq "unix epoch" "1795980457500000000" "$($FIOTAB series --format=influx --unix-epoch ep_bw.log | tail -1 | awk '{ print $NF }')"
+# no real time: refused for Influx (every point would land at the write's time)
+$FIOTAB series --format=influx avg_bw.1.log > /dev/null 2> err && fail "influx without times"
+assert_match "needs start" 'needs real times: --start' "$(cat err)"
+# a per-I/O log with several samples in one ms: Influx would keep one of them
+$FIOTAB series --format=influx --start=$start fast_iops.4.log > /dev/null 2> err &&
+	fail "colliding samples accepted"
+assert_match "collision named" '^fiotab: series: fast_iops.4.log:[0-9]+: a read sample at [0-9]+ ms, not after line [0-9]+' "$(cat err)"
+$FIOTAB series --format=prom avg_bw.1.log > /dev/null 2> err && fail "prom accepted"
+
+# errors name file:line
+sed '3s/, 0, 0, 0$/, x, 0, 0/' avg_bw.1.log > bad_bw.1.log
+$FIOTAB series bad_bw.1.log > /dev/null 2> err && fail "bad column accepted"
+assert_match "bad column" '^fiotab: series: bad_bw.1.log:3: column 3 is not a whole number' "$(cat err)"
+printf '10, 5, 0, 4096\n' > old_bw.log
+$FIOTAB series old_bw.log > /dev/null 2> err && fail "4 columns accepted"
+assert_match "4 columns" 'old_bw.log:1: 4 columns; fio 3.33 writes 5' "$(cat err)"
+printf '10, 5, 0, 4096, 0\n20, 5, 0, 4096, 0, 0\n' > mix_bw.log
+$FIOTAB series mix_bw.log > /dev/null 2> err && fail "mixed columns accepted"
+assert_match "mixed" 'mix_bw.log:2: 6 columns after 5' "$(cat err)"
+printf '10, 5, 7, 4096, 0\n' > dir_bw.log
+$FIOTAB series dir_bw.log > /dev/null 2> err && fail "ddir 7 accepted"
+assert_match "ddir" 'dir_bw.log:1: ddir 7' "$(cat err)"
+printf '0x10, 5, 0, 4096, 0\n' > hex_bw.log
+$FIOTAB series hex_bw.log > /dev/null 2> err && fail "hex time accepted"
+assert_match "hex" 'hex_bw.log:1: column 1 is hexadecimal' "$(cat err)"
+printf '10, 5, 0, 4096, 0x0003\n' > prio_bw.log
+assert_eq "log_prio=1 prio" 3 "$($FIOTAB series --format=json prio_bw.log | "$JQ" '.tables[0].rows[0].prio')"
+cp avg_bw.1.log whatever.txt
+$FIOTAB series whatever.txt > /dev/null 2> err && fail "unnamed log accepted"
+assert_match "name" 'not named as fio names its logs' "$(cat err)"
+
+# the plot: one panel per kind, a line per log and direction
+$FIOTAB series -o s.svg avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log || fail "series plot"
+assert_eq "polylines" 4 "$(grep -c '<polyline' s.svg)"
+assert_match "legend" '>avg #1 read</text>' "$(cat s.svg)"
+exit 0
