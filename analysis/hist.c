@@ -42,6 +42,86 @@ static void hseries_free(struct hseries *v, size_t n)
 }
 
 /* Every histogram of @js, checked; NULL after saying why. */
+static const char *host_of(const struct job *j)
+{
+	return strcmp(j->host, "-") ? j->host : local_host();
+}
+
+/* Orders series by what names them in every output: kind, direction, run, job, host, target. */
+static int cmp_identity(const void *pa, const void *pb)
+{
+	const struct hseries *a = *(const struct hseries *const *)pa;
+	const struct hseries *b = *(const struct hseries *const *)pb;
+	int c;
+
+	if (a->lat != b->lat)
+		return a->lat - b->lat;
+	if (a->dir != b->dir)
+		return a->dir - b->dir;
+	if ((c = strcmp(a->j->runid, b->j->runid)) || (c = strcmp(a->j->name, b->j->name)) ||
+	    (c = strcmp(host_of(a->j), host_of(b->j))) || (c = strcmp(a->j->target, b->j->target)))
+		return c;
+	return a->j->seq < b->j->seq ? -1 : a->j->seq > b->j->seq;
+}
+
+/* "iodepth 1 / 4, bs 4k / 8k": the options in which @a and @b differ, "" if none. */
+static char *opts_diff(const struct job *a, const struct job *b)
+{
+	char *out = xstrdup(""), *t;
+	size_t i = 0, k = 0;
+
+	while (i < a->nopts || k < b->nopts) {
+		int c = i == a->nopts ? 1 : k == b->nopts ? -1 : strcmp(a->opts[2 * i], b->opts[2 * k]);
+		const char *key = c <= 0 ? a->opts[2 * i] : b->opts[2 * k];
+		const char *va = c <= 0 ? a->opts[2 * i + 1] : "(unset)";
+		const char *vb = c >= 0 ? b->opts[2 * k + 1] : "(unset)";
+
+		if (strcmp(va, vb)) {
+			t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", key, va, vb);
+			free(out);
+			out = t;
+		}
+		i += c <= 0;
+		k += c >= 0;
+	}
+	return out;
+}
+
+/*
+ * Every output names a histogram by latency kind, direction, run, job,
+ * host and target (Prometheus labels, Influx tags, CSV columns).  Two
+ * series with the same name would be summed by Prometheus, overwritten by
+ * InfluxDB and confused in CSV: refuse them, saying how they differ.
+ */
+static int check_identities(const struct hseries *v, size_t n)
+{
+	const struct hseries **s = xmalloc((n ? n : 1) * sizeof(*s));
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		s[i] = &v[i];
+	qsort(s, n, sizeof(*s), cmp_identity);
+	for (i = 1; i < n && !ret; i++) {
+		const struct job *a = s[i - 1]->j, *b = s[i]->j;
+		char *d;
+
+		if (s[i - 1]->lat != s[i]->lat || s[i - 1]->dir != s[i]->dir ||
+		    strcmp(a->runid, b->runid) || strcmp(a->name, b->name) ||
+		    strcmp(host_of(a), host_of(b)) || strcmp(a->target, b->target))
+			continue;
+		d = opts_diff(a, b);
+		warnx_("hist: %s: two jobs named '%s' in one run on host %s, target %s, would be one histogram in every output; they differ in %s: give them distinct names%s",
+		       a->file, a->name, host_of(a), a->target,
+		       *d ? d : "nothing but being separate jobs (numjobs clones?)",
+		       *d ? "" : ", or report them as one with group_reporting=1");
+		free(d);
+		ret = -1;
+	}
+	free(s);
+	return ret;
+}
+
 static struct hseries *collect(const struct jobset *js, size_t *nout)
 {
 	struct hseries *v = NULL;
@@ -104,16 +184,13 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 		warnx_("hist: no latency bins in the input (fio writes them with --output-format=json+)");
 		goto bad;
 	}
+	if (check_identities(v, n))
+		goto bad;
 	*nout = n;
 	return v;
 bad:
 	hseries_free(v, n);
 	return NULL;
-}
-
-static const char *host_of(const struct job *j)
-{
-	return strcmp(j->host, "-") ? j->host : local_host();
 }
 
 int hist_tables(const struct jobset *js, struct tablist *out)
