@@ -24,7 +24,7 @@ tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
 
 # The pool without fio, for TSan/ASan and the soak.
 PROGS += tests/unit/coop-pool-test
-tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c engines/coop/pool.c \
+tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c tests/unit/check.c engines/coop/pool.c \
 	engines/coop/worker.c engines/coop/thread.c engines/coop/dispatch.c \
 	engines/coop/split.c engines/coop/ctxra.c engines/coop/sync.c \
 	engines/common/uring.c

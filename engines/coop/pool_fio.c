@@ -42,11 +42,7 @@ static uint64_t max_bs(struct thread_data *td)
 
 static int check_options(struct thread_data *td, const struct coop_options *o)
 {
-	if (o->threads < 1 || o->threads > COOP_MAX_THREADS) {
-		pp_err("coop", "coop_threads=%u: must be between 1 and %u",
-		       o->threads, COOP_MAX_THREADS);
-		return EINVAL;
-	}
+	/* coop_threads is range-checked once, when fio parses it (coop.c). */
 	if (o->ra == COOP_RA_CONTEXT && !o->ra_kb) {
 		pp_err("coop", "coop_ra=context needs coop_ra_kb > 0");
 		return EINVAL;

@@ -30,6 +30,7 @@
 
 #include "engines/coop/order.h"
 #include "engines/coop/pool.h"
+#include "tests/unit/check.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define TSAN 1
@@ -42,16 +43,6 @@
 #define MAXBLKS		4u		/* largest request: 16 KiB */
 
 static const char *path;
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond) && failures++ < 20) {			\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-		}							\
-	} while (0)
 
 static uint64_t rng_state = 88172645463325252ull;
 
@@ -317,7 +308,7 @@ static void run_load(struct ctx *c, double secs, uint64_t min_ios, int seq_read)
 			freel[nfree++] = c->done[i];
 		}
 		inflight -= n;
-		if (failures > 20)
+		if (check_failures > 20)
 			break;
 	}
 	while (inflight) {
@@ -687,13 +678,13 @@ int main(int argc, char **argv)
 	test_spin_budget();
 	prepare_file();
 	test_combinations();
-	printf("combinations: %d failures\n", failures);
+	printf("combinations: %d failures\n", check_failures);
 	test_resid_and_error();
 	test_order();
-	printf("order: %d failures\n", failures);
+	printf("order: %d failures\n", check_failures);
 	test_ioprio();
 	soak(secs);
 	unlink(path);
-	printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
-	return failures ? 1 : 0;
+	printf("%s: %d failures\n", check_failures ? "FAIL" : "PASS", check_failures);
+	return check_exit(argv[0]);
 }
