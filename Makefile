@@ -8,9 +8,9 @@
 #
 #   ENGINES      engine names; NAME_SRCS, NAME_LIBS -> engines/fio-NAME.so
 #   PROGS        host programs; PROG_SRCS, PROG_LIBS -> PROG (path relative to top)
-#   TESTS        test scripts/programs run by 'make check', in order
-#   SAN_TESTS    the subset run again under ASan/UBSan and TSan
-#   BENCHES      benchmark scripts run by 'make bench'
+#   TESTS        test scripts/programs run by 'make check', in order   } read from
+#   SAN_TESTS    the subset run again under ASan/UBSan and TSan        } tests/*/tests.list
+#   BENCHES      benchmark scripts run by 'make bench'                 } (see below)
 #   CHECK_DEPS   extra files the tests need built first
 #
 # SANITIZE=address,undefined (or thread) builds everything under
@@ -68,6 +68,20 @@ MAN1 :=
 
 include $(sort $(wildcard engines/*/*.mk)) $(sort $(wildcard analysis/*.mk))
 include $(sort $(wildcard tests/*.mk tests/*/*.mk))
+
+# The test registry: tests/DIR/tests.list names each test once, a line each,
+# "NAME" or "NAME san" (also run under ASan/UBSan and TSan); '#' comments.
+# Folders run in this order; TESTS=... on the command line runs just those.
+TEST_DIRS := unit engines analysis build fuzz profiles
+read_tests = $(shell awk -v d=tests/$(1) -v want='$(2)' '{ sub(/\#.*/, "") } \
+	NF > 2 || (NF == 2 && $$2 != "san") { print "BAD:" FILENAME ":" FNR; next } \
+	NF && (want == "" || $$2 == want) { print d "/" $$1 }' tests/$(1)/tests.list)
+TESTS := $(foreach d,$(TEST_DIRS),$(call read_tests,$(d),))
+SAN_TESTS := $(foreach d,$(TEST_DIRS),$(call read_tests,$(d),san))
+BENCHES := $(call read_tests,bench,)
+ifneq ($(filter BAD:%,$(TESTS) $(BENCHES)),)
+$(error test registry: a line is neither "NAME" nor "NAME san": $(patsubst BAD:%,%,$(filter BAD:%,$(TESTS) $(BENCHES))))
+endif
 
 ENGINE_SOS := $(foreach e,$(ENGINES),$(B)/engines/fio-$(e).so)
 PROG_BINS := $(foreach p,$(PROGS),$(B)/$(p))

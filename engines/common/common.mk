@@ -7,5 +7,3 @@ COMMON_SRCS += engines/common/abi.c engines/common/blkdev.c engines/common/opt.c
 PROGS += tests/unit/uring-setup-test
 tests/unit/uring-setup-test_SRCS := tests/unit/uring-setup.c tests/unit/check.c engines/common/uring.c
 tests/unit/uring-setup-test_LIBS := -luring -lpthread
-TESTS += tests/unit/uring-setup.sh
-SAN_TESTS += tests/unit/uring-setup.sh

@@ -11,13 +11,6 @@ coop_SRCS = engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim
 coop_LIBS := -luring -lpthread
 coop_SRCS += engines/coop/order.c
 
-TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
-	tests/engines/coop-workers.sh tests/engines/coop-readahead.sh \
-	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
-	tests/engines/coop-soak.sh
-SAN_TESTS += tests/unit/coop-pool.sh tests/engines/coop-verify.sh \
-	tests/engines/coop-rw.sh tests/engines/coop-errors.sh tests/engines/coop-profile.sh \
-	tests/engines/coop-soak.sh
 
 PROGS += tests/unit/coop-probe
 tests/unit/coop-probe_SRCS := tests/unit/coop-probe.c
@@ -31,10 +24,4 @@ tests/unit/coop-pool-test_SRCS := tests/unit/coop-pool-test.c tests/unit/check.c
 tests/unit/coop-pool-test_LIBS := -luring -lpthread
 tests/unit/coop-pool-test_SRCS += engines/coop/order.c
 
-TESTS += tests/engines/coop-cpu.sh
 
-BENCHES += tests/bench/coop-vs-psync.sh
-TESTS += tests/engines/coop-sync-errors.sh
-SAN_TESTS += tests/engines/coop-sync-errors.sh
-TESTS += tests/engines/coop-order.sh
-SAN_TESTS += tests/engines/coop-order.sh

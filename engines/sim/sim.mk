@@ -15,6 +15,3 @@ tools/simrun_SRCS := tools/simrun.c $(SIM_SRCS)
 PROGS += tests/unit/sim-test
 tests/unit/sim-test_SRCS := $(sort $(wildcard tests/unit/sim-test*.c)) tests/unit/check.c $(SIM_SRCS)
 
-TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
-SAN_TESTS += tests/unit/sim-unit.sh tests/engines/sim-fio.sh
-BENCHES += tests/bench/sim-cost.sh

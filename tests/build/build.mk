@@ -21,8 +21,3 @@ endef
 $(foreach e,$(ENGINES),$(eval $(call mismatch_rule,$(e))))
 
 CHECK_DEPS += $(foreach e,$(ENGINES),$(OBJ)/mismatch/fio-$(e)-mismatch.so)
-TESTS += tests/build/engines-load.sh tests/build/abi-mismatch.sh \
-	tests/build/configure.sh tests/build/install.sh
-SAN_TESTS += tests/build/engines-load.sh
-TESTS += tests/build/gen-jobs.sh
-TESTS += tests/build/include-graph.sh

@@ -23,7 +23,6 @@ $(FIOTAB_FUZZ): tests/fuzz/fiotab-fuzz.c $(FIOTAB_CORE) $(B)/tests/fuzz/sjread.o
 		$(CJSON_LIBS) $(SIMDJSON_LIBS) -lstdc++ -lm
 endif
 endif
-TESTS += tests/fuzz/fuzz.sh
 
 .PHONY: fiotab-fuzz-clean
 clean: fiotab-fuzz-clean
