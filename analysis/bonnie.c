@@ -142,9 +142,13 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 			continue;
 		}
 		r = phase_row_of(phase_table_of(&set, j), 0, 0);
-		if (r->ph[ph])
-			warnx_("bonnie: job '%s' seen twice for %s, the last one counts", j->name,
-			       j->target);
+		if (r->ph[ph]) {
+			/* two runs of one phase: taking either would hide the other */
+			warnx_("bonnie: job '%s' appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",
+			       j->name, j->target, r->ph[ph]->file, r->ph[ph]->run, j->file, j->run);
+			phase_set_free(&set);
+			return -1;
+		}
 		r->ph[ph] = j;
 		used = 1;
 	}

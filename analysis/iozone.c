@@ -147,10 +147,17 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		r = phase_row_of(pt, kb, reclen);
 		if (ph < 0)
 			ph = by_order(j, r);
-		if (ph < 0 || r->ph[ph]) {
-			warnx_("iozone: job '%s' left out (%s)", j->name,
-			       ph < 0 ? "mixed read/write" : "phase seen twice");
+		if (ph < 0) {
+			warnx_("iozone: job '%s' left out (mixed read/write: no iozone phase)", j->name);
 			continue;
+		}
+		if (r->ph[ph]) {
+			/* two runs of one phase: taking either would hide the other */
+			warnx_("iozone: job '%s' (%s, run %u) and job '%s' (%s, run %u) are the same phase of target %s: an iozone table holds one run; give it one run's results",
+			       r->ph[ph]->name, r->ph[ph]->file, r->ph[ph]->run, j->name, j->file,
+			       j->run, j->target);
+			phase_set_free(&set);
+			return -1;
 		}
 		r->ph[ph] = j;
 		used = 1;
