@@ -27,3 +27,10 @@ for v in block file; do
 done
 [ -s "$o/tables/ratio.txt" ] || fail "no file/block ratio table"
 grep -q '</svg>' "$o/tables/plot.svg" || fail "no SVG plot"
+# the run's labels reach fiotab: profile and kernel columns in the CSV, and
+# the plot's subtitle names the host the run was made on
+hdr=$(head -1 "$o/tables/block.csv")
+assert_match "CSV labels" '(^|,)profile,kernel(,|$)' "$hdr"
+assert_eq "CSV profile, kernel" "blockdev-perftest,$(uname -r)" \
+	"$(awk -F, -v h="$hdr" 'NR == 2 { n = split(h, c, ","); for (i = 1; i <= n; i++) { if (c[i] == "profile") p = $i; if (c[i] == "kernel") k = $i }; print p "," k }' "$o/tables/block.csv")"
+grep -q "$(uname -n) · " "$o/tables/plot.svg" || fail "plot subtitle does not name the host"

@@ -2,6 +2,7 @@
 """The tables of a run (fiotab): rendered into a fresh DIR/tables.new.XXXXXX,
 each file whole or not at all, which then replaces DIR/tables."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -46,7 +47,28 @@ def _head(path, n=3):
         return ''
 
 
-def _one(fiotab, new, profile, t, mark, incomplete):
+def labels(out):
+    """fiotab options naming the run (from DIR/bundle/meta.json): profile,
+    kernel and device as tags, and the host the run was made on (fio names
+    no host for a local run, and a re-render may run elsewhere)."""
+    try:
+        with open(os.path.join(out, 'bundle', 'meta.json')) as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return []
+    args = []
+    for k in ('profile', 'kernel'):
+        if meta.get(k):
+            args += ['--tag', '%s=%s' % (k, meta[k])]
+    devices = {d for d in (meta.get('devices') or {}).values() if d}
+    if len(devices) == 1:
+        args += ['--tag', 'device=%s' % devices.pop()]
+    if meta.get('hostname') and not meta.get('clients'):
+        args += ['--host', meta['hostname']]
+    return args
+
+
+def _one(fiotab, new, profile, t, mark, incomplete, tags):
     """Render table T ('name=cmd args...'): False on a failure."""
     name, _, spec = t.partition('=')
     args = spec.split()
@@ -62,7 +84,8 @@ def _one(fiotab, new, profile, t, mark, incomplete):
         return False
     with open(txt) as f:
         print(f.read(), end='', flush=True)
-    ok = _run_to(os.path.join(new, name + '.csv'), [fiotab, resolved[0], '--format=csv'] + resolved[1:], err)
+    ok = _run_to(os.path.join(new, name + '.csv'),
+                 [fiotab, resolved[0], '--format=csv'] + tags + resolved[1:], err)
     if not ok:
         warn('fiotab --format=csv failed for %s' % name)
     if os.path.getsize(err) == 0:
@@ -82,8 +105,9 @@ def write(fiotab, out, profile, tables, plot, incomplete=None):
         raise Refusal('cannot create a directory in %s' % out)
     os.chmod(new, umask_mode())
     try:
-        ok = all([_one(fiotab, new, profile, t, mark, incomplete) for t in tables])
-        ok = _plot(fiotab, new, out, plot) and ok
+        tags = labels(out)
+        ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags) for t in tables])
+        ok = _plot(fiotab, new, out, plot, tags) and ok
         dest = os.path.join(out, 'tables')
         try:
             shutil.rmtree(dest, ignore_errors=True)
@@ -100,7 +124,7 @@ def write(fiotab, out, profile, tables, plot, incomplete=None):
             shutil.rmtree(new, ignore_errors=True)
 
 
-def _plot(fiotab, new, out, plot):
+def _plot(fiotab, new, out, plot, tags):
     inputs = []
     for a in plot.split():
         r = _resolve(out, [a])
@@ -110,7 +134,7 @@ def _plot(fiotab, new, out, plot):
         return True
     svg, err = os.path.join(new, 'plot.svg'), os.path.join(new, 'plot.err')
     with open(err, 'w') as e:
-        rc = subprocess.run([fiotab, 'plot', '-o', svg] + inputs, stderr=e).returncode
+        rc = subprocess.run([fiotab, 'plot', '-o', svg] + tags + inputs, stderr=e).returncode
     if rc == 0:
         os.unlink(err)
         return True
