@@ -106,19 +106,7 @@ $FIOTAB hist "$T/badkey.json" > /dev/null 2> "$T/err" && fail "bad bin key accep
 assert_match "bad key" "job 'rd' read.clat_ns.bins: \"1000000001\" is not the key of a fio bucket" "$(cat "$T/err")"
 # client/server json+: one histogram per server; fio's "All clients" (the sum
 # of the servers' bins) left out, said, and equal to the servers' sum
-srv=()
-trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
-base=$((20000 + RANDOM % 20000))
-for port in $base $((base + 1)); do
-	setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
-	srv+=($!)
-done
-for port in $base $((base + 1)); do
-	for i in $(seq 50); do
-		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-		sleep 0.1
-	done
-done
+loopback_servers
 printf '[cs]\nioengine=null\nsize=4m\nrate=100m\nrw=write\nbs=64k\n' > "$T/cs.fio"
 timeout 60 "$FIO" --output-format=json+ --client=ip:127.0.0.1,$base "$T/cs.fio" \
 	--client=ip:127.0.0.1,$((base + 1)) "$T/cs.fio" > "$T/cs.json" 2> "$T/cs.err" ||

@@ -70,3 +70,23 @@ jq_perftest() {
 	  [.[0].d, .[0].bs, $m / 1048576, $s / 1048576, $m / .[0].bs] | @tsv' |
 	awk -F'\t' '{ printf "%s %d %.3f %.3f %.3f\n", ($1 == "write" ? "W" : "R"), $2, $3, $4, $5 }'
 }
+
+# loopback_servers: two `fio --server` on loopback ports $base and $base+1,
+# each in its own process group (a server forks per connection), killed with
+# the scratch directory on exit; returns once both accept connections.
+loopback_servers() {
+	local port i
+	srv=()
+	trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
+	base=$((20000 + RANDOM % 20000))
+	for port in $base $((base + 1)); do
+		setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
+		srv+=($!)
+	done
+	for port in $base $((base + 1)); do
+		for i in $(seq 50); do
+			(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+}

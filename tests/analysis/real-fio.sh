@@ -198,20 +198,7 @@ sed -n '/^{/,$p' "$T/perftest.json" | "$JQ" '."global options" += {"coop_backend
 
 # real client/server: two fio servers on loopback ports (killed on exit),
 # one client run; per-server series plus fio's "All clients", never summed
-srv=()
-# each server in its own process group: it forks per connection
-trap 'for p in "${srv[@]}"; do kill -- -"$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _pp_teardown' EXIT
-base=$((20000 + RANDOM % 20000))
-for port in $base $((base + 1)); do
-	setsid "$FIO" --server=ip:127.0.0.1,$port > "$T/server.$port.log" 2>&1 &
-	srv+=($!)
-done
-for port in $base $((base + 1)); do
-	for i in $(seq 50); do
-		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-		sleep 0.1
-	done
-done
+loopback_servers
 printf '[cs]\nioengine=null\nsize=4m\nrate=100m\nrw=write\nbs=64k\n' > "$T/cs.fio"
 timeout 60 "$FIO" --output-format=json --client=ip:127.0.0.1,$base "$T/cs.fio" \
 	--client=ip:127.0.0.1,$((base + 1)) "$T/cs.fio" > "$T/cs.json" 2> "$T/cs.err" ||
