@@ -39,36 +39,34 @@
 #include "engines/blkfile/btrfs.h"
 #include "engines/blkfile/lease.h"
 
+static struct fio_option options[];
+
+/* Enum options: engines/common/pp.h's PP_ENUM_OPT_CB idiom. */
+PP_ENUM_OPT_CB(via_cb, BF_ENGINE, options, "blkfile_via", struct blkfile_options, via)
+PP_ENUM_OPT_CB(submit_cb, BF_ENGINE, options, "blkfile_submit", struct blkfile_options, submit)
+
 static struct fio_option options[] = {
 	{
 		.name	= "blkfile_via",
 		.lname	= "blkfile path",
-		.type	= FIO_OPT_STR,
-		.off1	= offsetof(struct blkfile_options, via),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, via_str),
+		.cb	= via_cb,
 		.help	= "Do the I/O on the file, or on the block device at the file's sectors",
 		.def	= "file",
-		.posval	= {
-			{ .ival = "file", .oval = BF_VIA_FILE,
-			  .help = "Through the file and its filesystem" },
-			{ .ival = "bdev", .oval = BF_VIA_BDEV,
-			  .help = "Through the block device, at the file's extents (FIEMAP)" },
-		},
+		.posval	= { BF_VIAS(BF_POSVAL) },
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
 	{
 		.name	= "blkfile_submit",
 		.lname	= "blkfile submission",
-		.type	= FIO_OPT_STR,
-		.off1	= offsetof(struct blkfile_options, submit),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, submit_str),
+		.cb	= submit_cb,
 		.help	= "How I/O is submitted",
 		.def	= "sync",
-		.posval	= {
-			{ .ival = "sync", .oval = BF_SUBMIT_SYNC,
-			  .help = "pread/pwrite, one I/O at a time (like psync)" },
-			{ .ival = "uring", .oval = BF_SUBMIT_URING,
-			  .help = "io_uring via liburing, up to iodepth in flight" },
-		},
+		.posval	= { BF_SUBMITS(BF_POSVAL) },
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},

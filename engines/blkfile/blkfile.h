@@ -14,15 +14,21 @@
 
 #define BF_ENGINE "blkfile"
 
-enum bf_via {
-	BF_VIA_FILE = 1,	/* I/O on the file, through its filesystem */
-	BF_VIA_BDEV,		/* I/O on the device, at the file's sectors */
-};
-
-enum bf_submit {
-	BF_SUBMIT_SYNC = 1,	/* pread/pwrite, like fio's psync */
-	BF_SUBMIT_URING,	/* io_uring through liburing */
-};
+/*
+ * blkfile_via= and blkfile_submit= values: X(id, value, name, help), the
+ * one table of their names.  Values start at 1 (0 is no choice made).
+ */
+#define BF_VIAS(X)							\
+	X(BF_VIA_FILE, 1, "file", "Through the file and its filesystem")	\
+	X(BF_VIA_BDEV, 2, "bdev",					\
+	  "Through the block device, at the file's extents (FIEMAP)")
+#define BF_SUBMITS(X)							\
+	X(BF_SUBMIT_SYNC, 1, "sync", "pread/pwrite, one I/O at a time (like psync)") \
+	X(BF_SUBMIT_URING, 2, "uring", "io_uring via liburing, up to iodepth in flight")
+#define BF_ENUM_ID(id, v, name, help) id = v,
+#define BF_POSVAL(id, v, name, help) PP_POSVAL(id, name, help)
+enum bf_via { BF_VIAS(BF_ENUM_ID) };
+enum bf_submit { BF_SUBMITS(BF_ENUM_ID) };
 
 struct blkfile_options {
 	void *pad;
@@ -33,6 +39,8 @@ struct blkfile_options {
 	unsigned int fixedbufs;
 	unsigned int registerfiles;
 	unsigned int recheck_msec;
+	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
+	char *via_str, *submit_str;
 };
 
 /* Per fio file (f->engine_data): where its I/O goes. */

@@ -9,20 +9,31 @@
 #include "optgroup.h"
 #include "engines/common/pp.h"
 
-const char *pp_enum_name(const struct fio_option *opts, const char *optname,
-			 unsigned int value)
+int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *name,
+		const char *str, unsigned int *out)
 {
 	const struct fio_option *o;
+	char valid[256] = "";
 	int i;
 
-	for (o = opts; o->name; o++) {
-		if (strcmp(o->name, optname))
-			continue;
-		for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++)
-			if (o->posval[i].oval == value)
-				return o->posval[i].ival;
+	for (o = opts; o->name; o++)
+		if (!strcmp(o->name, name))
+			break;
+	if (!o->name) {
+		pp_err(engine, "%s: no such option in the engine's table", name);
+		return 1;
 	}
-	return "?";
+	for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++) {
+		if (!strcmp(o->posval[i].ival, str)) {
+			*out = (unsigned int)o->posval[i].oval;
+			return 0;
+		}
+		if (i)
+			strncat(valid, ", ", sizeof(valid) - strlen(valid) - 1);
+		strncat(valid, o->posval[i].ival, sizeof(valid) - strlen(valid) - 1);
+	}
+	pp_err(engine, "%s=%s: unknown value (valid: %s)", name, str, valid);
+	return 1;
 }
 
 int pp_opt_uint(const char *engine, const char *name, unsigned long long v,

@@ -27,11 +27,35 @@ struct thread_data;
 int pp_abi_check(struct thread_data *td, const char *engine);
 
 /*
- * fio's option parser keeps enum options as ints; the name of the chosen
- * value is useful in logs and stats.  Returns "?" for an unknown value.
+ * The one enum-option idiom of perfpack's engines.  fio's own posval
+ * matching (FIO_OPT_STR) cannot carry the engine's name: on a bad value it
+ * lists the valid ones on stdout and says "fio: failed parsing", and it
+ * accepts any string that merely starts with a valid name.  So an enum
+ * option is an FIO_OPT_STR_STORE whose .posval lists the values (for
+ * --enghelp, and as the table matched here) and whose .cb is made by
+ * PP_ENUM_OPT_CB(): an exact match stores the value's .oval in @member of
+ * the engine's option struct @T, anything else is refused as
+ * "ENGINE: NAME=VALUE: unknown value (valid: a, b)".  .off1 must name a
+ * char * field of @T that fio fills and frees (the string as written):
+ * with .off1 = 0 fio would strdup() over offset 0, the pointer fio keeps
+ * there.  Build .posval from the enum's X-macro table with PP_POSVAL.
  */
-const char *pp_enum_name(const struct fio_option *opts, const char *optname,
-			 unsigned int value);
+int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *name,
+		const char *str, unsigned int *out);
+
+#define PP_ENUM_OPT_CB(fn, engine, opts, optname, T, member)		\
+static int fn(void *data, const char *str)				\
+{									\
+	unsigned int v_;						\
+									\
+	if (pp_opt_enum((engine), (opts), (optname), str, &v_))		\
+		return 1;						\
+	((T *)data)->member = v_;					\
+	return 0;							\
+}
+
+/* One posval entry from an enum table row X(id, name, help). */
+#define PP_POSVAL(id, nm, hlp) { .ival = nm, .oval = id, .help = hlp },
 
 /*
  * fio keeps an FIO_OPT_INT in an unsigned int but range-checks it only

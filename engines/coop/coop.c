@@ -23,43 +23,10 @@ struct coop_data {
 
 static struct fio_option options[];
 
-/*
- * Enum options are parsed by us rather than by fio's posval matching so a
- * typo gets a "coop:" message naming the option and its valid values.
- * fio passes the engine's option struct as @data.  Each also needs a string
- * field (off1): with off1 = 0 fio would strdup() what sits at offset 0 of
- * the struct -- the thread_data pointer fio keeps there.
- */
-static int parse_enum(const char *name, const char *str, unsigned int *out)
-{
-	const struct fio_option *o;
-	char valid[256] = "";
-	int i;
-
-	for (o = options; o->name; o++)
-		if (!strcmp(o->name, name))
-			break;
-	if (!o->name)
-		return 1;
-	for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++) {
-		if (!strcmp(o->posval[i].ival, str)) {
-			*out = (unsigned int)o->posval[i].oval;
-			return 0;
-		}
-		if (i)
-			strncat(valid, ", ", sizeof(valid) - strlen(valid) - 1);
-		strncat(valid, o->posval[i].ival, sizeof(valid) - strlen(valid) - 1);
-	}
-	pp_err("coop", "%s=%s: unknown value (valid: %s)", name, str, valid);
-	return 1;
-}
-
+/* Enum options: engines/common/pp.h's PP_ENUM_OPT_CB idiom. */
 #define COOP_ENUM_CB(field)						\
-static int str_##field##_cb(void *data, const char *str)		\
-{									\
-	return parse_enum("coop_" #field, str,				\
-			  &((struct coop_options *)data)->field);	\
-}
+	PP_ENUM_OPT_CB(str_##field##_cb, "coop", options, "coop_" #field, \
+		       struct coop_options, field)
 COOP_ENUM_CB(dispatch)
 COOP_ENUM_CB(fd)
 COOP_ENUM_CB(ioctx)
@@ -69,7 +36,7 @@ PP_UINT_RANGE_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, th
 		     opt_refused, COOP_MIN_THREADS, COOP_MAX_THREADS)
 PP_UINT_OPT_CB(ra_kb_cb, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
 PP_UINT_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, opt_refused)
-SIM_FIO_OPTION_CBS(struct coop_options, sim)
+SIM_FIO_OPTION_CBS(struct coop_options, sim, options)
 
 static struct fio_option options[] = {
 	{
@@ -94,10 +61,7 @@ static struct fio_option options[] = {
 		.help	= "How commands reach workers",
 		.def	= "queue",
 		.posval	= {
-			{ .ival = "queue", .oval = COOP_DISPATCH_QUEUE,
-			  .help = "One shared FIFO, any idle worker takes the next command (SCST)" },
-			{ .ival = "rr", .oval = COOP_DISPATCH_RR,
-			  .help = "Command k goes to worker k mod coop_threads" },
+			COOP_DISPATCHES(PP_POSVAL)
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -111,10 +75,7 @@ static struct fio_option options[] = {
 		.help	= "Whether workers share one open file",
 		.def	= "shared",
 		.posval	= {
-			{ .ival = "shared", .oval = COOP_FD_SHARED,
-			  .help = "All workers use fio's open file (one readahead state)" },
-			{ .ival = "per-thread", .oval = COOP_FD_PER_THREAD,
-			  .help = "Each worker opens the target itself (readahead state per worker)" },
+			COOP_FDS(PP_POSVAL)
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -128,10 +89,7 @@ static struct fio_option options[] = {
 		.help	= "Whether workers share one kernel io_context",
 		.def	= "private",
 		.posval	= {
-			{ .ival = "private", .oval = COOP_IOCTX_PRIVATE,
-			  .help = "pthreads, an io_context each" },
-			{ .ival = "shared", .oval = COOP_IOCTX_SHARED,
-			  .help = "clone(CLONE_IO): one io_context (and ioprio) for the pool" },
+			COOP_IOCTXS(PP_POSVAL)
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -145,12 +103,7 @@ static struct fio_option options[] = {
 		.help	= "Who reads ahead for the stream",
 		.def	= "kernel",
 		.posval	= {
-			{ .ival = "kernel", .oval = COOP_RA_KERNEL,
-			  .help = "The kernel, per open file" },
-			{ .ival = "off", .oval = COOP_RA_OFF,
-			  .help = "Nobody: POSIX_FADV_RANDOM on every descriptor" },
-			{ .ival = "context", .oval = COOP_RA_CONTEXT,
-			  .help = "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)" },
+			COOP_RAS(PP_POSVAL)
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,

@@ -22,12 +22,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* coop_ra= values (the order of the fio option's posval list). */
-enum coop_ra_mode {
-	COOP_RA_KERNEL = 0,	/* leave readahead to the kernel, per struct file */
-	COOP_RA_OFF,		/* POSIX_FADV_RANDOM on every fd: no readahead */
-	COOP_RA_CONTEXT,	/* the engine reads ahead for the whole stream */
-};
+/*
+ * coop_ra= values: X(id, name, help), the one table of their names (the
+ * model's own readahead names are SIM_RAS, engines/sim/params.h).
+ */
+#define COOP_RAS(X)							\
+	X(COOP_RA_KERNEL, "kernel", "The kernel, per open file")	\
+	X(COOP_RA_OFF, "off", "Nobody: POSIX_FADV_RANDOM on every descriptor") \
+	X(COOP_RA_CONTEXT, "context",					\
+	  "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)")
+#define COOP_RA_ID(id, name, help) id,
+enum coop_ra_mode { COOP_RAS(COOP_RA_ID) };
 
 struct coop_ra {
 	uint64_t max;		/* largest window, bytes (coop_ra_kb) */

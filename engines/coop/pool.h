@@ -34,17 +34,21 @@
 #define COOP_MIN_THREADS	1
 #define COOP_MAX_THREADS	1024
 
-/* coop_fd= values (the order of the fio option's posval list). */
-enum coop_fd_mode {
-	COOP_FD_SHARED = 0,	/* every worker uses fio's open file */
-	COOP_FD_PER_THREAD,	/* each worker open()s the target itself */
-};
-
-/* coop_ioctx= values. */
-enum coop_ioctx_mode {
-	COOP_IOCTX_PRIVATE = 0,	/* pthreads: an io_context each */
-	COOP_IOCTX_SHARED,	/* clone(CLONE_IO): one io_context for the pool */
-};
+/*
+ * coop_fd= and coop_ioctx= values: X(id, name, help), the one table of
+ * their names (coop's options, the model's "fd" and "ioctx" parameters).
+ */
+#define COOP_FDS(X)							\
+	X(COOP_FD_SHARED, "shared",					\
+	  "All workers use fio's open file (one readahead state)")	\
+	X(COOP_FD_PER_THREAD, "per-thread",				\
+	  "Each worker opens the target itself (readahead state per worker)")
+#define COOP_IOCTXS(X)							\
+	X(COOP_IOCTX_PRIVATE, "private", "pthreads, an io_context each") \
+	X(COOP_IOCTX_SHARED, "shared",					\
+	  "clone(CLONE_IO): one io_context (and ioprio) for the pool")
+enum coop_fd_mode { COOP_FDS(COOP_ENUM_ID) };
+enum coop_ioctx_mode { COOP_IOCTXS(COOP_ENUM_ID) };
 
 /* coop_backend= values. */
 enum coop_backend_kind {

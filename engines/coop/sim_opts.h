@@ -23,19 +23,28 @@ struct sim_options {
 	char *report;
 	unsigned int kernel_ra;		/* enum sim_ra for coop_ra=kernel */
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
+	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
+	char *kernel_ra_str, *order_str, *sched_str, *client_sched_str;
 };
 
 /*
  * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
  * unsigned int are refused, not wrapped, and set T's opt_refused).
- * SIM_FIO_OPTION_CBS(T, M) goes before the option table that holds
- * SIM_FIO_OPTIONS(T, M).
+ * The enum options are PP_ENUM_OPT_CB()'s, matched against @opts, the
+ * engine's option table.  SIM_FIO_OPTION_CBS(T, M, opts) goes before the
+ * option table that holds SIM_FIO_OPTIONS(T, M).
  */
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
 	PP_UINT_OPT_CB(sim_opt_##f##_cb, "coop", "sim_" #f, T, M.p.f, opt_refused)
 
-#define SIM_FIO_OPTION_CBS(T, M)					\
+#define SIM_FIO_OPTION_CBS(T, M, opts)					\
 	SIM_UPARAMS(SIM_FIO_UCB, T, M)					\
+	PP_ENUM_OPT_CB(sim_opt_kernel_ra_cb, "coop", opts, "sim_kernel_ra", \
+		       T, M.kernel_ra)					\
+	PP_ENUM_OPT_CB(sim_opt_order_cb, "coop", opts, "sim_order", T, M.p.order) \
+	PP_ENUM_OPT_CB(sim_opt_sched_cb, "coop", opts, "sim_sched", T, M.p.sched) \
+	PP_ENUM_OPT_CB(sim_opt_client_sched_cb, "coop", opts, "sim_client_sched", \
+		       T, M.p.client_sched)				\
 	PP_UINT_OPT_CB(sim_opt_time_scale_cb, "coop", "sim_time_scale",	\
 		       T, M.time_scale, opt_refused)			\
 	PP_UINT_OPT_CB(sim_opt_lag_warn_ms_cb, "coop", "sim_lag_warn_ms", \
@@ -54,19 +63,18 @@ struct sim_options {
 		.group = FIO_OPT_G_INVALID,				\
 	},
 
-#define SIM_FIO_POSVAL(id, nm, hlp) { .ival = nm, .oval = id, .help = hlp },
-
 #define SIM_FIO_SCHED_OPT(T, M, f, nm, hlp)				\
 	{								\
 		.name = nm,						\
 		.lname = nm,						\
-		.type = FIO_OPT_STR,					\
-		.off1 = offsetof(T, M.p.f),				\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.f##_str),				\
+		.cb = sim_opt_##f##_cb,					\
 		.help = hlp,						\
 		.def = SIM_SCHED_DEFAULT_NAME,				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
-		.posval = { SIM_SCHEDS(SIM_FIO_POSVAL) },		\
+		.posval = { SIM_SCHEDS(PP_POSVAL) },		\
 	}
 
 #define SIM_FIO_OPTIONS(T, M)						\
@@ -107,34 +115,26 @@ struct sim_options {
 	{								\
 		.name = "sim_kernel_ra",				\
 		.lname = "Model kernel readahead",			\
-		.type = FIO_OPT_STR,					\
-		.off1 = offsetof(T, M.kernel_ra),			\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.kernel_ra_str),			\
+		.cb = sim_opt_kernel_ra_cb,				\
 		.help = "Target readahead when coop_ra=kernel",		\
 		.def = "classic",					\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
-		.posval = {						\
-			{ .ival = "classic", .oval = SIM_RA_CLASSIC,	\
-			  .help = "2.6.29: per-struct-file sequential detection" }, \
-			{ .ival = "context", .oval = SIM_RA_CONTEXT,	\
-			  .help = "2.6.31: context readahead from cached history" }, \
-		},							\
+		.posval = { SIM_KERNEL_RAS(PP_POSVAL) },		\
 	},								\
 	{								\
 		.name = "sim_order",					\
 		.lname = "Model command order",				\
-		.type = FIO_OPT_STR,					\
-		.off1 = offsetof(T, M.p.order),			\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.order_str),			\
+		.cb = sim_opt_order_cb,					\
 		.help = "SCST command execution: simple (concurrent) or ordered (one at a time, in order)", \
 		.def = "simple",					\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
-		.posval = {						\
-			{ .ival = "simple", .oval = SIM_ORDER_SIMPLE,	\
-			  .help = "SIMPLE task attribute: threads run commands concurrently" }, \
-			{ .ival = "ordered", .oval = SIM_ORDER_ORDERED,	\
-			  .help = "forced in-order execution: next command starts when the previous ends" }, \
-		},							\
+		.posval = { SIM_ORDERS(PP_POSVAL) },			\
 	},								\
 	SIM_FIO_SCHED_OPT(T, M, sched, "sim_sched",			\
 			  "I/O scheduler of the target disk"),		\

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/coop/pool.h"	/* COOP_MIN_THREADS, COOP_MAX_THREADS */
+#include "engines/coop/pool.h"	/* thread limits; fd, ioctx, dispatch names */
 #include "engines/sim/params.h"
 
 void sim_params_default(struct sim_params *p)
@@ -27,9 +27,12 @@ void sim_params_default(struct sim_params *p)
 
 #define SIM_ENUM_NAME(id, name, help) [id] = name,
 const char *const sim_sched_names[] = { SIM_SCHEDS(SIM_ENUM_NAME) NULL };
-const char *const sim_ra_names[] = {
-	[SIM_RA_CLASSIC] = "classic", [SIM_RA_CONTEXT] = "context", [SIM_RA_OFF] = "off", NULL
-};
+const char *const sim_ra_names[] = { SIM_RAS(SIM_ENUM_NAME) NULL };
+static const char *const order_names[] = { SIM_ORDERS(SIM_ENUM_NAME) NULL };
+/* coop's own tables: the model's parameters take coop's option values */
+static const char *const ioctx_names[] = { COOP_IOCTXS(SIM_ENUM_NAME) NULL };
+static const char *const fd_names[] = { COOP_FDS(SIM_ENUM_NAME) NULL };
+static const char *const dispatch_names[] = { COOP_DISPATCHES(SIM_ENUM_NAME) NULL };
 
 static const char *enum_name(const char *const *names, int v)
 {
@@ -88,13 +91,16 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-#define U(n) { #n, offsetof(struct sim_params, n), NULL },
-#define E(n, f, names) { n, offsetof(struct sim_params, f), names }
+#define U(n) { #n, offsetof(struct sim_params, n), NULL, -1 },
+#define E(n, f, names) { n, offsetof(struct sim_params, f), names, -1 }
+/* a flag of struct sim_params set from a coop enum: 1 when it is @yes */
+#define B(n, f, names, yes) { n, offsetof(struct sim_params, f), names, yes }
 
 static const struct {
 	const char *name;
 	size_t off;
 	const char *const *names;	/* enum values, index = value */
+	int yes;			/* -1: store the value; else store value == yes */
 } ptab[] = {
 #define X(a, b, f, dv, help) U(f)
 	SIM_UPARAMS(X, 0, 0)
@@ -103,10 +109,10 @@ static const struct {
 	E("sched", sched, sim_sched_names),
 	E("client_sched", client_sched, sim_sched_names),
 	E("ra", server_ra, sim_ra_names),
-	E("order", order, ((const char *const[]){ "simple", "ordered", NULL })),
-	E("ioctx", ioctx_shared, ((const char *const[]){ "private", "shared", NULL })),
-	E("fd", fd_shared, ((const char *const[]){ "per-thread", "shared", NULL })),
-	E("dispatch", dispatch_rr, ((const char *const[]){ "queue", "rr", NULL })),
+	E("order", order, order_names),
+	B("ioctx", ioctx_shared, ioctx_names, COOP_IOCTX_SHARED),
+	B("fd", fd_shared, fd_names, COOP_FD_SHARED),
+	B("dispatch", dispatch_rr, dispatch_names, COOP_DISPATCH_RR),
 };
 
 int sim_params_set(struct sim_params *p, const char *name, const char *val,
@@ -124,7 +130,8 @@ int sim_params_set(struct sim_params *p, const char *name, const char *val,
 		if (ptab[i].names) {
 			for (k = 0; ptab[i].names[k]; k++)
 				if (!strcmp(ptab[i].names[k], val)) {
-					*(int *)((char *)p + ptab[i].off) = k;
+					*(int *)((char *)p + ptab[i].off) =
+						ptab[i].yes < 0 ? k : k == ptab[i].yes;
 					return 0;
 				}
 			snprintf(err, errlen, "%s: unknown value '%s'", name, val);

@@ -24,8 +24,24 @@
 	X(SIM_SCHED_NOOP, "noop", "noop: FIFO with merging")
 #define SIM_ENUM_ID(id, name, help) id,
 enum sim_sched { SIM_SCHEDS(SIM_ENUM_ID) };
-enum sim_ra { SIM_RA_CLASSIC, SIM_RA_CONTEXT, SIM_RA_OFF };
-enum sim_order { SIM_ORDER_SIMPLE, SIM_ORDER_ORDERED };
+/*
+ * The model's readahead (sim_kernel_ra= offers the kernel ones; the
+ * parameter "ra" all three) and command order (sim_order=, "order"):
+ * X(id, name, help), the one table of their names.
+ */
+#define SIM_KERNEL_RAS(X)						\
+	X(SIM_RA_CLASSIC, "classic", "2.6.29: per-struct-file sequential detection") \
+	X(SIM_RA_CONTEXT, "context", "2.6.31: context readahead from cached history")
+#define SIM_RAS(X)							\
+	SIM_KERNEL_RAS(X)						\
+	X(SIM_RA_OFF, "off", "no readahead (coop_ra=off)")
+#define SIM_ORDERS(X)							\
+	X(SIM_ORDER_SIMPLE, "simple",					\
+	  "SIMPLE task attribute: threads run commands concurrently")	\
+	X(SIM_ORDER_ORDERED, "ordered",					\
+	  "forced in-order execution: next command starts when the previous ends")
+enum sim_ra { SIM_RAS(SIM_ENUM_ID) };
+enum sim_order { SIM_ORDERS(SIM_ENUM_ID) };
 
 /* value names, index = enum value, NULL-terminated */
 extern const char *const sim_sched_names[];

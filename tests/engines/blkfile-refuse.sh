@@ -68,6 +68,15 @@ refused "blkfile_dev not holding the file" "$BF_MNT/data" \
 NAMED=0 refused "trim" "$BF_MNT/data" "trim is not supported" \
 	--name=t --bs=64k --rw=trim --blkfile_via=bdev --size=2m
 
+# An unknown enum value is refused by the engine, naming the option, the
+# value and the valid ones (engines/common/opt.c's pp_opt_enum()).
+NAMED=0 refused "unknown blkfile_via" "$BF_MNT/data" \
+	"blkfile_via=dev: unknown value \\(valid: file, bdev\\)" \
+	--name=r --bs=64k --rw=read --blkfile_via=dev --size=2m
+NAMED=0 refused "unknown blkfile_submit" "$BF_MNT/data" \
+	"blkfile_submit=urings: unknown value \\(valid: sync, uring\\)" \
+	--name=r --bs=64k --rw=read --blkfile_submit=urings --size=2m
+
 NAMED=0 refused "registered buffers without io_uring" "$BF_MNT/data" "need blkfile_submit=uring" \
 	"${read_job[@]}" --size=2m --blkfile_fixedbufs=1
 

@@ -49,6 +49,15 @@ refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
 refused 'coop: coop_ra=sideways: unknown value \(valid: kernel, off, context\)' "${env[@]}" -- --coop_ra=sideways
 refused 'coop: coop_backend=aio: unknown value' "${env[@]}" -- --coop_backend=aio
+# The model's enum options go through the same parser (not fio's posval
+# matching, whose message has no "coop:" and goes partly to stdout).
+refused 'coop: sim_sched=bfq: unknown value \(valid: cfq, deadline, noop\)' "${env[@]}" -- \
+	--coop_backend=sim --sim_sched=bfq
+refused 'coop: sim_client_sched=as: unknown value' "${env[@]}" -- --coop_backend=sim --sim_client_sched=as
+refused 'coop: sim_order=ordered2: unknown value \(valid: simple, ordered\)' "${env[@]}" -- \
+	--coop_backend=sim --sim_order=ordered2
+refused 'coop: sim_kernel_ra=off: unknown value \(valid: classic, context\)' "${env[@]}" -- \
+	--coop_backend=sim --sim_kernel_ra=off
 # queue() is the pool's single producer: fio's offload submitters are refused.
 refused "coop: can't be used with offloaded submit" "${env[@]}" -- --io_submit_mode=offload
 refused 'coop: coop_ra=context needs coop_ra_kb > 0' "${env[@]}" -- --coop_ra=context --coop_ra_kb=0
