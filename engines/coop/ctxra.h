@@ -22,17 +22,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engines/common/enumtab.h"
+
 /*
- * coop_ra= values: X(id, name, help), the one table of their names (the
- * model's own readahead names are SIM_RAS, engines/sim/params.h).
+ * coop_ra= values: X(id, name, help), the one table of their names, the
+ * first the default (engines/common/enumtab.h; the model's own readahead
+ * names are SIM_RAS, engines/sim/params.h).
  */
 #define COOP_RAS(X)							\
 	X(COOP_RA_KERNEL, "kernel", "The kernel, per open file")	\
 	X(COOP_RA_OFF, "off", "Nobody: POSIX_FADV_RANDOM on every descriptor") \
 	X(COOP_RA_CONTEXT, "context",					\
 	  "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)")
-#define COOP_RA_ID(id, name, help) id,
-enum coop_ra_mode { COOP_RAS(COOP_RA_ID) };
+enum coop_ra_mode { COOP_RAS(PP_ENUM_ID) };
 
 struct coop_ra {
 	uint64_t max;		/* largest window, bytes (coop_ra_kb) */

@@ -21,18 +21,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engines/common/enumtab.h"
 #include "engines/coop/sync.h"
 
 /*
  * coop_dispatch= values: X(id, name, help), the one table of their names
- * (coop's option, the model's "dispatch" parameter).
+ * (coop's option, the model's "dispatch" parameter); the first is the
+ * default (engines/common/enumtab.h).
  */
 #define COOP_DISPATCHES(X)						\
 	X(COOP_DISPATCH_QUEUE, "queue",					\
 	  "One shared FIFO, any idle worker takes the next command (SCST)") \
 	X(COOP_DISPATCH_RR, "rr", "Command k goes to worker k mod coop_threads")
-#define COOP_ENUM_ID(id, name, help) id,
-enum coop_dispatch_mode { COOP_DISPATCHES(COOP_ENUM_ID) };
+enum coop_dispatch_mode { COOP_DISPATCHES(PP_ENUM_ID) };
 
 /* Number of queues: 1 shared FIFO, or one per worker. */
 unsigned int coop_dispatch_nqueues(enum coop_dispatch_mode mode,

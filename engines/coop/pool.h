@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engines/common/enumtab.h"
 #include "engines/coop/ctxra.h"
 #include "engines/coop/dispatch.h"
 #include "engines/coop/split.h"
@@ -29,14 +30,16 @@
 /*
  * How many workers a pool may have (coop_threads): the one place of the
  * limit; coop.c's option callback, its help text and the model's
- * sim_params_check() use these.
+ * sim_params_check() use these.  The default is scst_vdisk's num_threads.
  */
 #define COOP_MIN_THREADS	1
 #define COOP_MAX_THREADS	1024
+#define COOP_DEFAULT_THREADS	5
 
 /*
  * coop_fd= and coop_ioctx= values: X(id, name, help), the one table of
- * their names (coop's options, the model's "fd" and "ioctx" parameters).
+ * their names (coop's options, the model's "fd" and "ioctx" parameters);
+ * the first of each is the default (engines/common/enumtab.h).
  */
 #define COOP_FDS(X)							\
 	X(COOP_FD_SHARED, "shared",					\
@@ -47,15 +50,15 @@
 	X(COOP_IOCTX_PRIVATE, "private", "pthreads, an io_context each") \
 	X(COOP_IOCTX_SHARED, "shared",					\
 	  "clone(CLONE_IO): one io_context (and ioprio) for the pool")
-enum coop_fd_mode { COOP_FDS(COOP_ENUM_ID) };
-enum coop_ioctx_mode { COOP_IOCTXS(COOP_ENUM_ID) };
+enum coop_fd_mode { COOP_FDS(PP_ENUM_ID) };
+enum coop_ioctx_mode { COOP_IOCTXS(PP_ENUM_ID) };
 
-/* coop_backend= values. */
-enum coop_backend_kind {
-	COOP_BACKEND_PSYNC = 0,	/* workers call pread()/pwrite() */
-	COOP_BACKEND_URING,	/* each worker drives its own io_uring */
-	COOP_BACKEND_SIM,	/* the 2009 testbed model, engines/sim/ (not the pool) */
-};
+/* coop_backend= values, the first the default; sim is not the pool. */
+#define COOP_BACKENDS(X)						\
+	X(COOP_BACKEND_PSYNC, "psync", "pread()/pwrite()")		\
+	X(COOP_BACKEND_URING, "uring", "Each worker drives its own io_uring") \
+	X(COOP_BACKEND_SIM, "sim", "The 2009 SCST testbed model (sim_* options)")
+enum coop_backend_kind { COOP_BACKENDS(PP_ENUM_ID) };
 
 struct coop_pool;
 
