@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "engines/common/enumtab.h"
 #include "engines/blkfile/authority.h"
 #include "engines/blkfile/fiemap.h"
 
@@ -16,7 +17,8 @@
 
 /*
  * blkfile_via= and blkfile_submit= values: X(id, value, name, help), the
- * one table of their names.  Values start at 1 (0 is no choice made).
+ * one table of their names; the first row is the default (BF_DEFAULT).
+ * Values start at 1 (0 is no choice made).
  */
 #define BF_VIAS(X)							\
 	X(BF_VIA_FILE, 1, "file", "Through the file and its filesystem")	\
@@ -27,6 +29,8 @@
 	X(BF_SUBMIT_URING, 2, "uring", "io_uring via liburing, up to iodepth in flight")
 #define BF_ENUM_ID(id, v, name, help) id = v,
 #define BF_POSVAL(id, v, name, help) PP_POSVAL(id, name, help)
+#define BF_NAME_(id, v, name, help) name,
+#define BF_DEFAULT(TABLE) PP_FIRST(TABLE(BF_NAME_))
 enum bf_via { BF_VIAS(BF_ENUM_ID) };
 enum bf_submit { BF_SUBMITS(BF_ENUM_ID) };
 

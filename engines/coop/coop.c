@@ -45,10 +45,9 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, threads),
 		.cb	= threads_cb,
-		/* 5: scst_vdisk's num_threads default (the model's too) */
 		.help	= "Worker threads in each job's pool, " PP_STR(COOP_MIN_THREADS)
 			  ".." PP_STR(COOP_MAX_THREADS),
-		.def	= "5",
+		.def	= PP_STR(COOP_DEFAULT_THREADS),
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
@@ -59,7 +58,7 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct coop_options, dispatch_str),
 		.cb	= str_dispatch_cb,
 		.help	= "How commands reach workers",
-		.def	= "queue",
+		.def	= PP_ENUM_DEFAULT(COOP_DISPATCHES),
 		.posval	= {
 			COOP_DISPATCHES(PP_POSVAL)
 		},
@@ -73,7 +72,7 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct coop_options, fd_str),
 		.cb	= str_fd_cb,
 		.help	= "Whether workers share one open file",
-		.def	= "shared",
+		.def	= PP_ENUM_DEFAULT(COOP_FDS),
 		.posval	= {
 			COOP_FDS(PP_POSVAL)
 		},
@@ -87,7 +86,7 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct coop_options, ioctx_str),
 		.cb	= str_ioctx_cb,
 		.help	= "Whether workers share one kernel io_context",
-		.def	= "private",
+		.def	= PP_ENUM_DEFAULT(COOP_IOCTXS),
 		.posval	= {
 			COOP_IOCTXS(PP_POSVAL)
 		},
@@ -101,7 +100,7 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct coop_options, ra_str),
 		.cb	= str_ra_cb,
 		.help	= "Who reads ahead for the stream",
-		.def	= "kernel",
+		.def	= PP_ENUM_DEFAULT(COOP_RAS),
 		.posval	= {
 			COOP_RAS(PP_POSVAL)
 		},
@@ -137,14 +136,9 @@ static struct fio_option options[] = {
 		.off1	= offsetof(struct coop_options, backend_str),
 		.cb	= str_backend_cb,
 		.help	= "How workers do I/O",
-		.def	= "psync",
+		.def	= PP_ENUM_DEFAULT(COOP_BACKENDS),
 		.posval	= {
-			{ .ival = "psync", .oval = COOP_BACKEND_PSYNC,
-			  .help = "pread()/pwrite()" },
-			{ .ival = "uring", .oval = COOP_BACKEND_URING,
-			  .help = "Each worker drives its own io_uring" },
-			{ .ival = "sim", .oval = COOP_BACKEND_SIM,
-			  .help = "The 2009 SCST testbed model (sim_* options)" },
+			COOP_BACKENDS(PP_POSVAL)
 		},
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
