@@ -115,8 +115,11 @@ static struct fio_option options[] = {
 		.lname	= "blkfile re-verification interval",
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct blkfile_options, recheck_msec),
-		.help	= "blkfile_via=bdev: re-verify the file's extents, inode, size and (writes) "
-			  "writable filesystem at least this often, in milliseconds",
+		/*
+		 * Re-verified: extents, inode, generation, size, the name, and
+		 * for writes a writable filesystem (authority.c).
+		 */
+		.help	= "blkfile_via=bdev: re-verify the file's map at least this often (ms)",
 		.def	= "100",
 		.minval	= 10,
 		.maxval	= 60000,
