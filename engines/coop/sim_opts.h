@@ -15,6 +15,7 @@
 #ifndef PERFPACK_SIM_OPTS_H
 #define PERFPACK_SIM_OPTS_H
 
+#include "engines/common/enumtab.h"
 #include "engines/sim/params.h"
 
 struct sim_options {
@@ -71,7 +72,7 @@ struct sim_options {
 		.off1 = offsetof(T, M.f##_str),				\
 		.cb = sim_opt_##f##_cb,					\
 		.help = hlp,						\
-		.def = SIM_SCHED_DEFAULT_NAME,				\
+		.def = PP_ENUM_DEFAULT(SIM_SCHEDS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_SCHEDS(PP_POSVAL) },		\
@@ -119,7 +120,7 @@ struct sim_options {
 		.off1 = offsetof(T, M.kernel_ra_str),			\
 		.cb = sim_opt_kernel_ra_cb,				\
 		.help = "Target readahead when coop_ra=kernel",		\
-		.def = "classic",					\
+		.def = PP_ENUM_DEFAULT(SIM_KERNEL_RAS),		\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_KERNEL_RAS(PP_POSVAL) },		\
@@ -131,7 +132,7 @@ struct sim_options {
 		.off1 = offsetof(T, M.order_str),			\
 		.cb = sim_opt_order_cb,					\
 		.help = "SCST command execution: simple (concurrent) or ordered (one at a time, in order)", \
-		.def = "simple",					\
+		.def = PP_ENUM_DEFAULT(SIM_ORDERS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_ORDERS(PP_POSVAL) },			\
