@@ -27,13 +27,14 @@
 /*
  * coop_ra= values: X(id, name, help), the one table of their names, the
  * first the default (engines/common/enumtab.h; the model's own readahead
- * names are SIM_RAS, engines/sim/params.h).
+ * names are SIM_RAS, engines/sim/params.h).  context does nothing with
+ * direct=1 (no page cache to fill).
  */
 #define COOP_RAS(X)							\
 	X(COOP_RA_KERNEL, "kernel", "The kernel, per open file")	\
 	X(COOP_RA_OFF, "off", "Nobody: POSIX_FADV_RANDOM on every descriptor") \
 	X(COOP_RA_CONTEXT, "context",					\
-	  "The engine, for the stream as a whole (readahead(2), doubling window; none with direct=1)")
+	  "The engine, for the stream as a whole: doubling readahead(2) windows")
 enum coop_ra_mode { COOP_RAS(PP_ENUM_ID) };
 
 struct coop_ra {
