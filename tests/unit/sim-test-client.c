@@ -243,6 +243,7 @@ static void nagle_run(unsigned int nagle, unsigned int media, uint64_t *held, si
 	p.client_max_sectors_kb = 64;
 	p.client_nagle = nagle;
 	p.disk_media_mbps = media;
+	p.link_latency_us = 50;
 	s = sim_new(&p, 128 << 10, err, sizeof(err));
 	CHECK(s != NULL, "%s", err);
 	if (!s)
