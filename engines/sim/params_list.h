@@ -23,7 +23,7 @@
 	X(a, b, client_nagle, 1, "Initiator socket keeps Nagle: a command PDU waits while one sent is unacked (2.6.26 iscsi_tcp_conn_bind() leaves it, FIXME; iscsid's socket setup not in refs; set A cases 8/9); 0 = TCP_NODELAY") \
 	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs)") \
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE at 1448/1538 TCP payload per frame; NIC not in the sources)") \
-	X(a, b, link_latency_us, 100, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set A value: MAE 10.4 % at 50, 9.4 % at 100, regime flip at 150)") \
+	X(a, b, link_latency_us, 70, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set-A value: MAE 10.4 % at 50, 9.9 % at 70, 9.4 % at 100, cases 1-4 flip at 150)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
