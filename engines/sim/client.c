@@ -73,6 +73,80 @@ static void cmd_arrive(void *ctx, uint64_t arg)
 	target_cmd(c->tgt, r->off, r->len, r);
 }
 
+static void ack_ev(void *ctx, uint64_t gen);
+
+/* The segment now leaving carries every held PDU: they reach the target together. */
+static void seg_arrive(void *ctx, uint64_t gen)
+{
+	struct client *c = ctx;
+
+	if (gen != c->seg_gen || !c->unacked)
+		return;
+	/* a target sending Data-In acks on its next segment */
+	if (c->link->tx_free > c->clk->now)
+		clk_after(c->clk, c->link->latency, ack_ev, c, gen);
+	else {
+		/* else it owes one: a pure ACK after the delayed-ACK timeout */
+		c->ack_owed = true;
+		clk_after(c->clk, (sim_ns)c->p->link_delack_ms * SIM_MS + c->link->latency,
+			  ack_ev, c, gen);
+	}
+}
+
+static void send_segment(struct client *c, struct sim_req **rs, uint32_t n)
+{
+	sim_ns at = link_cmd(c->link, c->clk->now);
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		clk_at(c->clk, at, cmd_arrive, c, (uintptr_t)rs[i]);
+	if (!c->p->client_nagle)
+		return;
+	c->unacked = true;
+	c->ack_owed = false;
+	c->seg_gen++;
+	c->nagle_segs++;
+	clk_at(c->clk, at, seg_arrive, c, c->seg_gen);
+}
+
+/*
+ * The ACK of the unacked segment is back: Nagle lets the PDUs queued
+ * behind it go, coalesced into one segment (they are far below the MSS).
+ */
+static void ack_ev(void *ctx, uint64_t gen)
+{
+	struct client *c = ctx;
+	struct sim_req *rs[64];
+	uint32_t n = 0;
+
+	if (gen != c->seg_gen || !c->unacked)
+		return;
+	c->unacked = false;
+	c->ack_owed = false;
+	if (!c->held_n)
+		return;
+	c->nagle_wait_ns += c->clk->now - c->held_since;
+	while (c->held_n && n < 64) {
+		rs[n++] = c->held[c->held_head];
+		c->held_head = (c->held_head + 1) % c->held_cap;
+		c->held_n--;
+	}
+	send_segment(c, rs, n);
+	if (c->held_n)
+		c->held_since = c->clk->now;
+}
+
+/* the target's Data-In starts leaving at @start: it carries the owed ACK */
+static void tx_hook(void *ctx, sim_ns start)
+{
+	struct client *c = ctx;
+
+	if (c->unacked && c->ack_owed) {
+		c->ack_owed = false;
+		clk_at(c->clk, start + c->link->latency, ack_ev, c, c->seg_gen);
+	}
+}
+
 /* The iSCSI session is the initiator's "device". */
 static void iscsi_start(void *dev, struct sim_req *r)
 {
@@ -85,7 +159,16 @@ static void iscsi_start(void *dev, struct sim_req *r)
 	c->cmdsn++;
 	SIM_TRACE(c->clk, "cli   send cmd off=%lluK len=%lluK", (unsigned long long)r->off >> 10,
 		  (unsigned long long)r->len >> 10);
-	clk_at(c->clk, link_cmd(c->link, c->clk->now), cmd_arrive, c, (uintptr_t)r);
+	if (c->p->client_nagle && c->unacked) {
+		/* tcp_sendmsg(): a small segment waits while one is unacked */
+		if (!c->held_n)
+			c->held_since = c->clk->now;
+		c->held[(c->held_head + c->held_n) % c->held_cap] = r;
+		c->held_n++;
+		c->nagle_held++;
+		return;
+	}
+	send_segment(c, &r, 1);
 }
 
 static void data_in(void *ctx, uint64_t arg)
@@ -250,6 +333,11 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
 	blkq_set_plugging(&c->q, p->client_hz, p->client_unplug_ms, UNPLUG_THRESH);
 	c->q.start = iscsi_start;
+	c->held_cap = p->client_qdepth + 1;
+	if (!(c->held = calloc(c->held_cap, sizeof(*c->held))))
+		return -1;
+	link->tx_hook = tx_hook;
+	link->tx_ctx = c;
 	if (p->target_queued_cmds) {
 		/* login: MaxCmdSN = ExpCmdSN + QueuedCommands - 1 */
 		c->cmd_limit = p->target_queued_cmds;
@@ -269,6 +357,8 @@ void client_free(struct client *c)
 
 	blkq_free(&c->q);
 	pc_free(&c->pc);
+	free(c->held);
+	c->held = NULL;
 	while ((a = c->all)) {
 		c->all = a->all;
 		free(a);

@@ -56,6 +56,14 @@ struct client {
 	bool refused;			/* a refusal awaits the next send */
 	sim_ns refused_at;
 	struct iscsi_win_stats win;
+	/* Nagle on the session's socket: held command PDUs, FIFO ring */
+	struct sim_req **held;
+	uint32_t held_head, held_n, held_cap;
+	bool unacked;			/* a sent segment awaits its ACK */
+	bool ack_owed;			/* it reached the target, which has not answered */
+	uint64_t seg_gen;		/* segment generation, to drop stale ACK events */
+	uint64_t nagle_held, nagle_segs;
+	sim_ns nagle_wait_ns, held_since;
 };
 
 int client_init(struct client *c, struct sim_clock *clk, const struct sim_params *p,

@@ -22,6 +22,9 @@ sim_ns link_data(struct link *l, sim_ns now, uint64_t len)
 	sim_ns start = now > l->tx_free ? now : l->tx_free;
 	sim_ns d = (sim_ns)((double)len * SIM_S / l->bps);
 
+	l->last_start = start;
+	if (l->tx_hook)
+		l->tx_hook(l->tx_ctx, start);
 	l->tx_free = start + d;
 	l->bytes += len;
 	l->busy_ns += d;

@@ -15,8 +15,12 @@ struct link {
 	double bps;
 	sim_ns latency;
 	sim_ns tx_free;		/* target -> initiator wire free from */
+	sim_ns last_start;	/* when the last burst queued starts leaving */
 	uint64_t cmds, bytes;
 	sim_ns busy_ns;
+	/* told when a Data-In burst starts leaving the target (carries ACKs) */
+	void (*tx_hook)(void *ctx, sim_ns start);
+	void *tx_ctx;
 };
 
 void link_init(struct link *l, const struct sim_params *p);

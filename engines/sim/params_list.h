@@ -20,8 +20,10 @@
 	X(a, b, client_nr_requests, 128, "Initiator queue nr_requests (2.6.26 blkdev.h BLKDEV_MAX_RQ); congested at 7/8 (blk_queue_congestion_threshold())") \
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit on the initiator, ns (CPU: not in the sources)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user per page on the initiator, MB/s (file_read_actor(); CPU rate not in the sources)") \
+	X(a, b, client_nagle, 1, "Initiator socket keeps Nagle: a command PDU waits while one is unacked (2.6.26 iscsi_tcp_conn_bind() leaves it; iscsid not in refs, set A cannot tell); 0 = TCP_NODELAY") \
+	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs)") \
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE at 1448/1538 TCP payload per frame; NIC not in the sources)") \
-	X(a, b, link_latency_us, 50, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources)") \
+	X(a, b, link_latency_us, 70, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set-A value)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
@@ -29,6 +31,7 @@
 	X(a, b, dispatch_list, 1, "Elevator fills the driver's dispatch list only when empty, CFQ a whole round (2.6.26/2.6.29 elevator.c __elv_next_request(), scsi_request_fn()); 0 = pick when a slot frees") \
 	X(a, b, server_nr_requests, 128, "Target queue nr_requests (2.6.29 BLKDEV_MAX_RQ); congested at 113 -> page_cache_async_readahead() skips") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
+	X(a, b, sn_at_release, 1, "MaxCmdSN stops counting a command at xmit_response, before its data is sent (iscsi.c iscsi_xmit_response() -> req_cmnd_release(), cmnd_set_sn()); 0 = when its response left") \
 	X(a, b, target_cmd_us, 20, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources)") \
@@ -36,6 +39,7 @@
 	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \
 	X(a, b, jitter_us, 1000, "SCST thread scheduling noise before a read, us, uniform 0..N, seeded (not in the sources; set A value)") \
+	X(a, b, jitter_wake_only, 0, "Noise on wake-ups only: a thread looping over a non-empty list does not sleep (scst_targ.c scst_cmd_thread()); 0 = every command (set A)") \
 	X(a, b, seed, 1, "Seed of the jitter's PRNG (same seed, same report)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts in jiffies (the thread: HZ 250)") \
 	X(a, b, cfq_slice_idle_ms, 8, "CFQ slice_idle, ms (2.6.29 cfq-iosched.c cfq_slice_idle = HZ/125)") \

@@ -120,6 +120,7 @@ void sim_report(const struct sim *s, FILE *f)
 		" tgt_out_of_order=%" PRIu64 " tgt_max_queued=%" PRIu64 " tgt_rebinds=%" PRIu64,
 		t->st.cmds, t->st.cmds ? (double)t->st.bytes / t->st.cmds / 1024 : 0,
 		t->st.handoffs, t->st.out_of_order, t->st.max_queued, t->st.rebinds);
+	fprintf(f, " tgt_noise_draws=%" PRIu64, t->st.noise_draws);
 	fprintf(f, " disk_reqs=%" PRIu64 " disk_avg_kb=%.1f disk_seeks=%" PRIu64
 		" disk_busy_pct=%.1f disk_rot_ms=%.1f disk_cache_hits=%" PRIu64,
 		d->requests, d->requests ? (double)d->bytes / d->requests / 1024 : 0,
@@ -133,6 +134,8 @@ void sim_report(const struct sim *s, FILE *f)
 		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
 	fprintf(f, " cli_plugs=%" PRIu64 " cli_timer_unplugs=%" PRIu64,
 		s->cli.q.plugs, s->cli.q.timer_unplugs);
+	fprintf(f, " cli_nagle_held=%" PRIu64 " cli_nagle_ms=%.1f", s->cli.nagle_held,
+		(double)s->cli.nagle_wait_ns / SIM_MS);
 	fprintf(f, " cli_window_closed=%" PRIu64 " cli_blocked_runs=%" PRIu64
 		" cli_blocked_ms=%.1f", s->cli.win.closed, s->cli.win.blocked_runs,
 		(double)s->cli.win.blocked_ns / SIM_MS);

@@ -156,11 +156,20 @@ static void thread_start(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
 	struct tthread *th = &t->th[arg];
+	sim_ns noise = 0;
 
 	th->t_start = t->clk->now;
 	SIM_TRACE(t->clk, "thr%d  start cmd %llu off=%lluK", (int)arg,
 		  (unsigned long long)th->cmd->seq, (unsigned long long)th->cmd->off >> 10);
-	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + jitter(t), thread_run, t, arg);
+	/*
+	 * with jitter_wake_only the noise is the wake-up's: a thread looping
+	 * over a non-empty active list (scst_cmd_thread()) does not sleep
+	 */
+	if (th->woken || !t->p->jitter_wake_only) {
+		noise = jitter(t);
+		t->st.noise_draws++;
+	}
+	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + noise, thread_run, t, arg);
 }
 
 /* Give @cmd to idle thread @id; waking it costs a hand-off unless it never slept. */
@@ -178,9 +187,11 @@ static void assign(struct target *t, int id, struct tcmd *cmd)
 	th->cmd = cmd;
 	th->begun = false;
 	t->executing++;
-	if (id == t->last_finisher && t->last_finish == t->clk->now)
+	th->woken = true;
+	if (id == t->last_finisher && t->last_finish == t->clk->now) {
 		cost = 0;
-	else
+		th->woken = false;
+	} else
 		t->st.handoffs++;
 	clk_after(t->clk, cost, thread_start, t, (uint64_t)id);
 }
@@ -207,20 +218,29 @@ static void try_dispatch(struct target *t)
 	}
 }
 
+/*
+ * iscsi-scst cmnd_set_sn() at cmnd_tx_start(), when the response's PDU
+ * starts leaving: MaxCmdSN = ExpCmdSN + QueuedCommands - active - 1.  A
+ * command stops being active in iscsi_xmit_response() -> req_cmnd_release(),
+ * before its PDUs are sent, so responses still queued for the wire do not
+ * count: CmdSN below (commands released by now) + QueuedCommands may be sent.
+ */
+static void tx_start_ev(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tcmd *c = (struct tcmd *)(uintptr_t)arg;
+	uint64_t done = t->p->sn_at_release ? t->st.released : t->st.sent;
+
+	c->cmd_limit = t->p->target_queued_cmds ? done + t->p->target_queued_cmds : 0;
+}
+
 static void respond_ev(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
 	struct tcmd *c = (struct tcmd *)(uintptr_t)arg;
 
-	/*
-	 * iscsi-scst cmnd_set_sn() at cmnd_tx_start() of the final PDU:
-	 * MaxCmdSN = ExpCmdSN + QueuedCommands - active - 1, a command being
-	 * active from its receipt until its request is released after the
-	 * response was sent (iscsi.c cmnd_done()/req_cmnd_release()).  With
-	 * responses leaving in order, CmdSN below (responses sent before
-	 * this one) + QueuedCommands may be sent.
-	 */
-	c->cmd_limit = t->p->target_queued_cmds ? t->st.sent + t->p->target_queued_cmds : 0;
+	if (!t->p->sn_at_release)	/* the model before: active until the response left */
+		tx_start_ev(t, arg);
 	t->st.sent++;
 	t->respond(t->rctx, c->cookie, t->clk->now, c->cmd_limit);
 	c->next = t->free_cmds;
@@ -232,8 +252,12 @@ static void thread_done(void *ctx, uint64_t arg)
 	struct target *t = ctx;
 	struct tthread *th = &t->th[arg];
 	struct tcmd *c = th->cmd, *next = NULL;
+	sim_ns arrive = link_data(t->link, t->clk->now, c->len);
 
-	clk_at(t->clk, link_data(t->link, t->clk->now, c->len), respond_ev, t, (uintptr_t)c);
+	t->st.released++;
+	if (t->p->sn_at_release)
+		clk_at(t->clk, t->link->last_start, tx_start_ev, t, (uintptr_t)c);
+	clk_at(t->clk, arrive, respond_ev, t, (uintptr_t)c);
 	th->cmds++;
 	th->bytes += c->len;
 	th->busy_ns += t->clk->now - th->t_start;
@@ -249,6 +273,7 @@ static void thread_done(void *ctx, uint64_t arg)
 	if (next) {
 		th->cmd = next;
 		th->begun = false;
+		th->woken = false;
 		t->executing++;
 		clk_at(t->clk, t->clk->now, thread_start, t, arg);
 		return;

@@ -36,6 +36,7 @@ struct tthread {
 	int id;
 	bool idle, waiting;
 	bool begun;			/* has taken its command and started reading */
+	bool woken;			/* slept before this command: pays the wake-up noise */
 	struct ra_state ra;		/* its own struct file */
 	struct file_read rd;
 	uint64_t seg_next;		/* next readv() segment of the command */
@@ -49,7 +50,9 @@ struct tthread {
 struct target_stats {
 	uint64_t cmds, bytes, handoffs, out_of_order, max_queued;
 	uint64_t sent;			/* responses that have left the target */
+	uint64_t released;		/* commands through xmit_response (no longer active) */
 	uint64_t rebinds;		/* commands taken by a thread woken later */
+	uint64_t noise_draws;		/* commands that paid the scheduling noise */
 };
 
 struct target {

@@ -95,6 +95,8 @@ static void window_run(unsigned int host_blocked, struct iscsi_win_stats *w, uin
 	p.client_max_sectors_kb = 64;
 	p.target_queued_cmds = 2;
 	p.client_host_blocked = host_blocked;
+	p.client_nagle = 0;		/* the window alone */
+	p.sn_at_release = 0;		/* MaxCmdSN from responses that have left */
 	s = sim_new(&p, 192 << 10, err, sizeof(err));
 	CHECK(s != NULL, "%s", err);
 	if (!s)
@@ -157,6 +159,9 @@ static void test_cmdsn_window_defaults(void)
 	p.target_queued_cmds = 32;
 	p.client_sched = SIM_SCHED_DEADLINE;
 	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
+	CHECK_EQ(field(a, "cli_window_closed="), 0);	/* see test_cmdsn_at_release */
+	p.sn_at_release = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, a, sizeof(a));
 	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
 	CHECK(field(a, "cli_blocked_runs=") > 0, "%s", a);
 	p.client_sched = SIM_SCHED_CFQ;
@@ -165,10 +170,114 @@ static void test_cmdsn_window_defaults(void)
 	CHECK(field(a, "cli_window_closed=") > 0, "%s", a);
 }
 
+/*
+ * iscsi-scst counts a command against MaxCmdSN until iscsi_xmit_response()
+ * releases it, before its Data-In is sent, and cmnd_set_sn() stamps
+ * MaxCmdSN when a PDU starts leaving.  window_run's read (3 commands of
+ * 64 KiB, QueuedCommands 2, host_blocked 0: command 2 waits for the
+ * window): counted until its response has left, command 0's response
+ * carries MaxCmdSN = 1 (0 sent before + 2 - 1) and command 2 waits for
+ * command 1's response; released at xmit_response, command 0's response
+ * already carries 2 (1 released + 2 - 1), so command 2 goes out when that
+ * response arrives, one response earlier: it waits less, and the
+ * difference is at least the 64 KiB of command 1's Data-In on the wire
+ * (65536 B at 117 MB/s = 560.1 us), which follows command 0's.
+ */
+static void test_cmdsn_at_release(void)
+{
+	struct sim_params p;
+	char err[128];
+	sim_ns wait[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct sim *s;
+		sim_ns t;
+		void *ck;
+
+		sim_params_default(&p);
+		p.jitter_us = 0;
+		p.client_ra_kb = 192;
+		p.client_max_sectors_kb = 64;
+		p.target_queued_cmds = 2;
+		p.client_host_blocked = 0;
+		p.client_nagle = 0;
+		p.sn_at_release = (unsigned int)k;
+		s = sim_new(&p, 192 << 10, err, sizeof(err));
+		CHECK(s != NULL, "%s", err);
+		if (!s)
+			return;
+		sim_submit(s, 0, 192 << 10, NULL);
+		CHECK(sim_reap(s, &ck, &t), "reap");
+		CHECK_EQ(sim_client(s)->cmdsn, 3);
+		CHECK_EQ(sim_client(s)->win.closed >= 1, 1);
+		wait[k] = sim_client(s)->win.blocked_ns;
+		sim_free(s);
+	}
+	CHECK(wait[0] - wait[1] >= 560100, "waits %" PRId64 " / %" PRId64, wait[0], wait[1]);
+}
+
+/*
+ * Nagle on the initiator's socket (2.6.26 iscsi_tcp leaves it on): a
+ * 128 KiB read in 64 KiB commands, both sent at the same instant (one
+ * window, unplugged together).  Command 0 leaves at once; command 1, a
+ * small segment behind an unacked one, is held until the ACK.  With a
+ * disk at 1 MB/s command 0's data cannot start before 65 ms, so the target
+ * sends a pure ACK at its delayed-ACK timeout: command 0 reaches the
+ * target after 50 us, the ACK leaves 40 ms later and takes 50 us back:
+ * command 1 waits exactly 40.1 ms.  With the default disk the ACK rides
+ * on command 0's Data-In, well before the timeout.  TCP_NODELAY
+ * (client_nagle 0): nothing held.
+ */
+static void nagle_run(unsigned int nagle, unsigned int media, uint64_t *held, sim_ns *wait)
+{
+	struct sim_params p;
+	char err[128];
+	struct sim *s;
+	sim_ns t;
+	void *ck;
+
+	sim_params_default(&p);
+	p.jitter_us = 0;
+	p.client_ra_kb = 128;
+	p.client_max_sectors_kb = 64;
+	p.client_nagle = nagle;
+	p.disk_media_mbps = media;
+	p.link_latency_us = 50;
+	s = sim_new(&p, 128 << 10, err, sizeof(err));
+	CHECK(s != NULL, "%s", err);
+	if (!s)
+		return;
+	sim_submit(s, 0, 128 << 10, NULL);
+	CHECK(sim_reap(s, &ck, &t), "reap");
+	CHECK_EQ(sim_client(s)->cmdsn, 2);
+	*held = sim_client(s)->nagle_held;
+	*wait = sim_client(s)->nagle_wait_ns;
+	sim_free(s);
+}
+
+static void test_nagle(void)
+{
+	uint64_t held;
+	sim_ns wait;
+
+	nagle_run(1, 1, &held, &wait);
+	CHECK_EQ(held, 1);
+	CHECK_EQ(wait, 40100 * SIM_US);
+	nagle_run(1, 90, &held, &wait);
+	CHECK_EQ(held, 1);
+	CHECK(wait > 150 * SIM_US && wait < 40 * SIM_MS, "wait %" PRId64, wait);
+	nagle_run(0, 1, &held, &wait);
+	CHECK_EQ(held, 0);
+	CHECK_EQ(wait, 0);
+}
+
 void sim_test_client(void)
 {
 	test_client_plug();
 	test_client_copy_paced();
 	test_cmdsn_window();
 	test_cmdsn_window_defaults();
+	test_cmdsn_at_release();
+	test_nagle();
 }

@@ -55,12 +55,13 @@ static void test_link(void)
 
 	sim_params_default(&p);
 	link_init(&l, &p);
-	CHECK_EQ(link_cmd(&l, 1000), 1000 + 50000);
-	/* 1 MiB at 117 MB/s = 8962188 ns on the wire, FIFO, + 50 us */
+	CHECK_EQ(link_cmd(&l, 1000), 1000 + 70000);
+	/* 1 MiB at 117 MB/s = 8962188 ns on the wire, FIFO, + 70 us */
 	a = link_data(&l, 0, 1 << 20);
 	b = link_data(&l, 0, 1 << 20);
-	CHECK_EQ(a, 8962188 + 50000);
-	CHECK_EQ(b, 2 * 8962188 + 50000);
+	CHECK_EQ(a, 8962188 + 70000);
+	CHECK_EQ(b, 2 * 8962188 + 70000);
+	CHECK_EQ(l.last_start, 8962188);	/* the second burst waits for the first */
 }
 
 /*

@@ -246,8 +246,35 @@ static void test_file_ra_per_page(void)
 	CHECK_EQ(windows, 8);
 }
 
+/*
+ * Scheduling noise on wake-ups only (jitter_wake_only 1): one thread, the
+ * initiator's 2 MiB readahead in 512 KiB commands (4 per window, sent
+ * together): the thread is woken for the first command of a window and
+ * takes the other three from the list without sleeping, so only the
+ * hand-offs draw noise.  Per command (0, the default): every command does.
+ */
+static void test_noise_on_wake(void)
+{
+	struct sim_params p;
+	char rep[2048];
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.threads = 1;
+	p.client_ra_kb = 2048;
+	p.jitter_wake_only = 1;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "iscsi_cmds="), 32);
+	CHECK_EQ(field(rep, "tgt_noise_draws="), field(rep, "tgt_handoffs="));
+	CHECK(field(rep, "tgt_handoffs=") < 32, "%s", rep);
+	p.jitter_wake_only = 0;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "tgt_noise_draws="), 32);
+}
+
 void sim_test_target(void)
 {
+	test_noise_on_wake();
 	test_target_handoff();
 	test_bind_at_run();
 	test_wake_order();
