@@ -19,7 +19,7 @@ void sim_params_default(struct sim_params *p)
 	SIM_UPARAMS(X, 0, 0)
 #undef X
 	p->client_sched = SIM_SCHED_DEFAULT;	/* Debian lenny default elevator */
-	p->threads = 5;			/* scst_vdisk num_threads default */
+	p->threads = COOP_DEFAULT_THREADS;	/* scst_vdisk num_threads default */
 	p->fd_shared = 0;		/* scst_vdisk: a struct file per thread */
 	p->server_ra = SIM_RA_CLASSIC;	/* 2.6.29 per-struct-file readahead */
 	p->sched = SIM_SCHED_DEFAULT;	/* the thread: CFQ on the target */

@@ -9,21 +9,20 @@
 
 #include <stddef.h>
 
+#include "engines/common/enumtab.h"
 #include "engines/sim/params_list.h"
 
 /*
  * The I/O schedulers (id, sysfs name, one-line description), once.  The
  * default of both disks is CFQ (Debian lenny's elevator, the thread's
- * target); SIM_SCHED_DEFAULT_NAME is the fio options' default string.
+ * target), the table's first row (PP_ENUM_DEFAULT gives the options' .def).
  */
 #define SIM_SCHED_DEFAULT	SIM_SCHED_CFQ
-#define SIM_SCHED_DEFAULT_NAME	"cfq"
 #define SIM_SCHEDS(X)							\
-	X(SIM_SCHED_CFQ, SIM_SCHED_DEFAULT_NAME, "CFQ of 2.6.29: a queue per io_context, idling")	\
+	X(SIM_SCHED_CFQ, "cfq", "CFQ of 2.6.29: a queue per io_context, idling")	\
 	X(SIM_SCHED_DEADLINE, "deadline", "deadline: sorted batches + FIFO expiry")	\
 	X(SIM_SCHED_NOOP, "noop", "noop: FIFO with merging")
-#define SIM_ENUM_ID(id, name, help) id,
-enum sim_sched { SIM_SCHEDS(SIM_ENUM_ID) };
+enum sim_sched { SIM_SCHEDS(PP_ENUM_ID) };
 /*
  * The model's readahead (sim_kernel_ra= offers the kernel ones; the
  * parameter "ra" all three) and command order (sim_order=, "order"):
@@ -40,8 +39,8 @@ enum sim_sched { SIM_SCHEDS(SIM_ENUM_ID) };
 	  "SIMPLE task attribute: threads run commands concurrently")	\
 	X(SIM_ORDER_ORDERED, "ordered",					\
 	  "forced in-order execution: next command starts when the previous ends")
-enum sim_ra { SIM_RAS(SIM_ENUM_ID) };
-enum sim_order { SIM_ORDERS(SIM_ENUM_ID) };
+enum sim_ra { SIM_RAS(PP_ENUM_ID) };
+enum sim_order { SIM_ORDERS(PP_ENUM_ID) };
 
 /* value names, index = enum value, NULL-terminated */
 extern const char *const sim_sched_names[];
