@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 
+from . import gate
 from .util import Refusal
 
 _PR_SET_PDEATHSIG = 1
@@ -47,39 +48,57 @@ def wait(p):
 _KILLED = re.compile(r'fio: pid=[0-9]+, got signal=[0-9]+')
 
 
-def run(args, log, **kw):
-    """Status of fio ARGS (output to LOG); a job process killed under fio
-    (fio says "pid=N, got signal=S" and goes on with the next job) stops
-    the whole run at once: its numbers would be wrong."""
-    with open(log, 'w') as lf:
-        p = start(args, stdout=lf, stderr=subprocess.STDOUT, **kw)
-    killed, done = [], threading.Event()
+class Fio:
+    """One fio run (output to LOG), started at once; with a GATE (gate.Gate)
+    its jobs wait for gate.open() before their I/O.  A job process killed
+    under fio (fio says "pid=N, got signal=S" and goes on with the next job)
+    stops the whole run at once: its numbers would be wrong."""
 
-    def watch():
-        while not done.wait(0.5):
-            with open(log, errors='replace') as f:
+    def __init__(self, args, log, gate=None, **kw):
+        self.log, self.gate, self.killed = log, gate, []
+        self.done = threading.Event()
+        if gate:
+            kw['pass_fds'] = (gate.fd,)
+        with open(log, 'w') as lf:
+            self.p = start(args, stdout=lf, stderr=subprocess.STDOUT, **kw)
+        if gate:
+            gate.started()
+        # the watcher blocks the signals (its mask is inherited): they go to
+        # the main thread, which is waiting for fio and stops it
+        sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+        try:
+            threading.Thread(target=self._watch, daemon=True).start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def _watch(self):
+        while not self.done.wait(0.5):
+            with open(self.log, errors='replace') as f:
                 m = _KILLED.search(f.read())
             if m:
                 # fio's SIGTERM stops its jobs (they are in sessions of their own)
-                killed.append(m.group(0))
-                _kill_group(p.pid, signal.SIGTERM)
+                self.killed.append(m.group(0))
+                _kill_group(self.p.pid, signal.SIGTERM)
                 return
-    # the watcher blocks the signals (its mask is inherited): they go to the
-    # main thread, which is waiting for fio and stops it
-    sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
-    try:
-        threading.Thread(target=watch, daemon=True).start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    try:
-        rc = p.wait()
-    finally:
-        done.set()
-        wait(p)
-    if killed:
-        raise Refusal('a fio job process was killed (%s): fio stopped, the run is incomplete' % killed[0])
-    return rc
+
+    def wait(self):
+        """fio's exit status, once its gate (if any) is open."""
+        try:
+            rc = self.p.wait()
+        finally:
+            self.done.set()
+            wait(self.p)
+            if self.gate:
+                self.gate.close()
+        if self.killed:
+            raise Refusal('a fio job process was killed (%s): fio stopped, the run is incomplete' % self.killed[0])
+        return rc
+
+
+def run(args, log, **kw):
+    """Status of fio ARGS (output to LOG), run now."""
+    return Fio(args, log, **kw).wait()
 
 
 def capture(args, env=None, cwd=None):
@@ -133,7 +152,9 @@ def _descendants(root):
 
 def kill_all():
     """Stop every fio still running: TERM to fio (it stops its jobs), KILL
-    after 5 s to it and to every process left under the runner."""
+    after 5 s to it and to every process left under the runner.  Every
+    gate is closed first: a fio held at one ends its job at once."""
+    gate.close_all()
     for p in list(_running):
         _kill_group(p.pid, signal.SIGTERM)
     deadline = time.monotonic() + 5

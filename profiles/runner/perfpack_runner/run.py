@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-from . import bundle, fiorun, plan, safety, tables, target
+from . import ahead, bundle, fiorun, gate, plan, safety, tables, target
 from .progress import Progress
 from .util import Refusal, info, is_root, warn
 
@@ -62,44 +62,71 @@ def fio_args(ctx, step):
     return out
 
 
-def run_step(ctx, pl, step, env, fio_target, tgt):
-    """One fio run of STEP: raw/<variant>/<stem>.json, or Refusal."""
-    v = step.variant
-    rawv = os.path.join(ctx.out.path, 'raw', v)
-    stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
-    if ctx.profile['DROP_CACHES'] == '1' and not ctx.clients:
+class Invocation:
+    """One fio run of STEP: its command, log, working directory, environment."""
+
+    def __init__(self, ctx, step, env):
+        self.step, self.env, self.target = step, env, dict(env)['TARGET']
+        self.cwd = os.path.join(ctx.out.path, 'raw', step.variant)
+        self.stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
+        self.args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % self.stem] + fio_args(ctx, step)
+        self.log = os.path.join(self.cwd, self.stem + '.log')
+        self.full = dict(os.environ)
+        self.full.update(env)
+
+
+def _drop_or_warn(ctx):
+    if ctx.profile['DROP_CACHES'] != '1':
+        return
+    if not ctx.clients:
         drop_caches(ctx)
-    elif ctx.profile['DROP_CACHES'] == '1' and not ctx.warned_caches:
+    elif not ctx.warned_caches:
         warn('--client: the page caches of the servers are not dropped (only what the job files do, '
              'e.g. invalidate=1, applies there)')
         ctx.warned_caches = True
-    args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % stem] + fio_args(ctx, step)
-    ctx.commands.append((v, env, args))
-    tgt.devstat(os.path.join(rawv, stem + '.diskstat'), 'before')
+
+
+def run_step(ctx, pl, la, i, fio_target, tgt):
+    """Run I of lookahead LA: raw/<variant>/<stem>.json, or Refusal.  Its
+    I/O starts after the run before has exited, right after the caches
+    are dropped (a run started ahead is released from its gate then)."""
+    r = la.runs[i]
+    step, v, rawv = r.step, r.step.variant, r.cwd
+    gated = la.gated(i)
+    if gated:
+        proc, g = la.take(i, True)
+    _drop_or_warn(ctx)
+    ctx.commands.append((v, r.env, r.args))
+    diskstat = os.path.join(rawv, r.stem + '.diskstat')
+    tgt.devstat(diskstat, 'before')
     hold = None
     if ctx.profile['HOLD_OPEN'] == '1' and not ctx.clients and fio_target and target.is_bdev(fio_target):
         # Linux drops a block device's page cache at its last close
         hold = os.open(fio_target, os.O_RDONLY)
-    full = dict(os.environ)
-    full.update(env)
-    log = os.path.join(rawv, stem + '.log')
     try:
-        rc = fiorun.run(args, log, env=full, cwd=rawv)
+        if gated:
+            g.open()
+        else:
+            proc, g = la.take(i, False)
+        la.fill()
+        rc = proc.wait()
     finally:
         if hold is not None:
             os.close(hold)
+    js = os.path.join(rawv, r.stem + '.json')
+    if g and os.path.isfile(js):
+        gate.clean_json(js, g, step.sections[0])
     if rc != 0:
-        _fio_failed(ctx, pl, step, rc, log, rawv)
-    tgt.devstat(os.path.join(rawv, stem + '.diskstat'), 'after')
-    if os.path.getsize(log) == 0:
-        os.unlink(log)
-    js = os.path.join(rawv, stem + '.json')
+        _fio_failed(ctx, pl, step, rc, r.log, rawv)
+    tgt.devstat(diskstat, 'after')
+    if os.path.getsize(r.log) == 0:
+        os.unlink(r.log)
     if ctx.clients:
         missing = fiorun.missing_hosts(js, ctx.clients)
         if missing:
             raise Refusal('fio has no results from %s for %s [%s], variant %s (fio exits 0 when a server '
                           'cannot be reached; see %s): the run is incomplete'
-                          % (', '.join(missing), step.jobfile, ' '.join(step.sections), v, log))
+                          % (', '.join(missing), step.jobfile, ' '.join(step.sections), v, r.log))
     with open(js, 'rb') as f:
         data = f.read()
     for name in ('%s.%s.json' % (v, step.jobfile[:-4]), v + '.json'):
@@ -122,31 +149,41 @@ def _fio_failed(ctx, pl, step, rc, log, rawv):
                   % (rc, step.jobfile, ' '.join(step.sections), step.variant, rawv))
 
 
+def _variant(ctx, pl, v, tgt):
+    """Set up variant V's target; its fio environment."""
+    tgt.teardown()
+    fio_target = tgt.setup(v, pl.vars[v])
+    env = plan.fio_env(pl.vars[v], ctx.engdir, fio_target)
+    with open(os.path.join(ctx.out.path, 'env', v + '.env'), 'w') as f:
+        f.write(''.join('%s=%s\n' % kv for kv in env))
+    os.makedirs(os.path.join(ctx.out.path, 'raw', v), exist_ok=True)
+    bundle.variant(ctx, pl, v, env, tgt)
+    info('%s: TARGET=%s' % (v, dict(env)['TARGET']))
+    return fio_target, env
+
+
 def execute(ctx, pl, variants):
-    """Run every step; the output directory ends complete or .partial."""
+    """Run every step, variant by variant; the output directory ends
+    complete or .partial."""
     ctx.out.start()
     bundle.start(ctx, variants)
     prog = Progress(len(pl.steps))
     ctx.out.total = len(pl.steps)
-    tgt, cur = target.Target(ctx), None
+    tgt = target.Target(ctx)
     ctx.teardown = tgt.teardown
-    env = fio_target = None
-    for k, step in enumerate(pl.steps, 1):
-        v = step.variant
-        if v != cur:
-            tgt.teardown()
-            cur = v
-            fio_target = tgt.setup(v, pl.vars[v])
-            env = plan.fio_env(pl.vars[v], ctx.engdir, fio_target)
-            with open(os.path.join(ctx.out.path, 'env', v + '.env'), 'w') as f:
-                f.write(''.join('%s=%s\n' % kv for kv in env))
-            os.makedirs(os.path.join(ctx.out.path, 'raw', v), exist_ok=True)
-            bundle.variant(ctx, pl, v, env, tgt)
-            info('%s: TARGET=%s' % (v, dict(env)['TARGET']))
-        prog.begin(k, step.label)
-        js = run_step(ctx, pl, step, env, fio_target, tgt)
-        prog.end(js)
-        ctx.out.done = k
+    k = 0
+    for v in variants:
+        steps = [s for s in pl.steps if s.variant == v]
+        if not steps:
+            continue
+        fio_target, env = _variant(ctx, pl, v, tgt)
+        la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
+        for i, step in enumerate(steps):
+            k += 1
+            prog.begin(k, step.label)
+            js = run_step(ctx, pl, la, i, fio_target, tgt)
+            prog.end(js)
+            ctx.out.done = k
     tgt.teardown()
     bundle.finish(ctx)
     ctx.out.finish()
