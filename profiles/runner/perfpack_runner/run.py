@@ -71,6 +71,7 @@ class Invocation:
         self.stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
         self.args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % self.stem] + fio_args(ctx, step)
         self.log = os.path.join(self.cwd, self.stem + '.log')
+        self.diskstat = os.path.join(self.cwd, self.stem + '.diskstat')
         self.full = dict(os.environ)
         self.full.update(env)
 
@@ -86,39 +87,56 @@ def _drop_or_warn(ctx):
         ctx.warned_caches = True
 
 
-def run_step(ctx, pl, la, i, fio_target, tgt):
-    """Run I of lookahead LA: raw/<variant>/<stem>.json, or Refusal.  Its
-    I/O starts after the run before has exited, right after the caches
-    are dropped (a run started ahead is released from its gate then)."""
+def release(ctx, la, i, fio_target, tgt):
+    """Start run I's I/O (of lookahead LA), right after the cache drop: a
+    run started ahead is released from its gate, another one started.
+    The next runs are started ahead then, while this one does its I/O."""
     r = la.runs[i]
-    step, v, rawv = r.step, r.step.variant, r.cwd
     gated = la.gated(i)
     if gated:
         proc, g = la.take(i, True)
     _drop_or_warn(ctx)
-    ctx.commands.append((v, r.env, r.args))
-    diskstat = os.path.join(rawv, r.stem + '.diskstat')
-    tgt.devstat(diskstat, 'before')
+    ctx.commands.append((r.step.variant, r.env, r.args))
+    tgt.devstat(r.diskstat, 'before')
     hold = None
     if ctx.profile['HOLD_OPEN'] == '1' and not ctx.clients and fio_target and target.is_bdev(fio_target):
         # Linux drops a block device's page cache at its last close
         hold = os.open(fio_target, os.O_RDONLY)
     try:
         if gated:
+            proc.unnice()
             g.open()
         else:
             proc, g = la.take(i, False)
         la.fill()
-        rc = proc.wait()
+    except BaseException:
+        if hold is not None:
+            os.close(hold)
+        raise
+    return proc, g, hold
+
+
+def io_done(r, proc, hold, tgt):
+    """Until run R's I/O is over: its fio's job processes have exited
+    (their files closed; fio's main process may still be writing its
+    JSON), or fio itself for a run that was not gated."""
+    try:
+        proc.wait_io()
     finally:
         if hold is not None:
             os.close(hold)
+    tgt.devstat(r.diskstat, 'after')
+
+
+def finish(ctx, pl, r, proc, g):
+    """Run R's fio has exited: raw/<variant>/<stem>.json, or Refusal."""
+    step, v, rawv = r.step, r.step.variant, r.cwd
+    rc = proc.wait()
     js = os.path.join(rawv, r.stem + '.json')
     if g and os.path.isfile(js):
         gate.clean_json(js, g, step.sections[0])
     if rc != 0:
         _fio_failed(ctx, pl, step, rc, r.log, rawv)
-    tgt.devstat(diskstat, 'after')
     if os.path.getsize(r.log) == 0:
         os.unlink(r.log)
     if ctx.clients:
@@ -162,6 +180,25 @@ def _variant(ctx, pl, v, tgt):
     return fio_target, env
 
 
+def _variant_runs(ctx, pl, la, fio_target, tgt, prog, k):
+    """The runs of one variant, one's I/O after the other's; a run's fio
+    finishes (its JSON) while the next one's I/O runs."""
+    pending = None
+    for i, r in enumerate(la.runs):
+        proc, g, hold = release(ctx, la, i, fio_target, tgt)
+        if pending:
+            prog.end(finish(ctx, pl, *pending))
+            ctx.out.done = k
+        k += 1
+        prog.begin(k, r.step.label)
+        io_done(r, proc, hold, tgt)
+        pending = (r, proc, g)
+    if pending:
+        prog.end(finish(ctx, pl, *pending))
+        ctx.out.done = k
+    return k
+
+
 def execute(ctx, pl, variants):
     """Run every step, variant by variant; the output directory ends
     complete or .partial."""
@@ -178,12 +215,7 @@ def execute(ctx, pl, variants):
             continue
         fio_target, env = _variant(ctx, pl, v, tgt)
         la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
-        for i, step in enumerate(steps):
-            k += 1
-            prog.begin(k, step.label)
-            js = run_step(ctx, pl, la, i, fio_target, tgt)
-            prog.end(js)
-            ctx.out.done = k
+        k = _variant_runs(ctx, pl, la, fio_target, tgt, prog, k)
     tgt.teardown()
     bundle.finish(ctx)
     ctx.out.finish()
