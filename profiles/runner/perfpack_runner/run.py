@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-from . import ahead, bundle, fiorun, gate, plan, safety, tables, target
+from . import ahead, bundle, fioout, gate, plan, safety, tables, target
 from .progress import Progress
 from .util import Refusal, info, is_root, warn
 
@@ -58,7 +58,7 @@ def fio_args(ctx, step):
         return secs + [jobfile]
     out = []
     for h in ctx.clients:
-        out += ['--client=' + fiorun.client_arg(h)] + secs + [jobfile]
+        out += ['--client=' + fioout.client_arg(h)] + secs + [jobfile]
     return out
 
 
@@ -140,7 +140,7 @@ def finish(ctx, pl, r, proc, g):
     if os.path.getsize(r.log) == 0:
         os.unlink(r.log)
     if ctx.clients:
-        missing = fiorun.missing_hosts(js, ctx.clients)
+        missing = fioout.missing_hosts(js, ctx.clients)
         if missing:
             raise Refusal('fio has no results from %s for %s [%s], variant %s (fio exits 0 when a server '
                           'cannot be reached; see %s): the run is incomplete'
@@ -154,7 +154,7 @@ def finish(ctx, pl, r, proc, g):
 
 
 def _fio_failed(ctx, pl, step, rc, log, rawv):
-    lines = ['    | ' + ln for ln in fiorun.error_lines(log)]
+    lines = ['    | ' + ln for ln in fioout.error_lines(log)]
     job = []
     for s in step.sections:
         sec = pl.sections.get((step.variant, s))
@@ -238,7 +238,7 @@ def cmd_run(ctx):
         engines = p.words('ENGINES')
         for v in variants:
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
-        fiorun.check_engines(ctx, engines)
+        fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
     n = len(pl.steps)
     if n == 0:
