@@ -20,7 +20,7 @@ import os
 import stat
 
 from . import fiorun, gate
-from .util import to_bytes
+from .util import Refusal, to_bytes
 
 DEPTH = 4  # runs started ahead at most
 MEM = 256 << 20  # and the I/O buffers they hold (bs x iodepth) at most
@@ -77,7 +77,10 @@ class Lookahead:
         self.ctx, self.pl, self.runs = ctx, pl, runs
         self.procs = {}  # i -> [Fio, gate, its buffers]
         self.next = 0  # first run not started
-        self.depth = int(os.environ.get('PERFPACK_AHEAD', DEPTH))
+        ahead = os.environ.get('PERFPACK_AHEAD', str(DEPTH))
+        if not ahead.isdigit():
+            raise Refusal('PERFPACK_AHEAD=%s: not a whole number (fio runs started ahead)' % ahead)
+        self.depth = int(ahead)
 
     def _start(self, i, gated, need=0):
         r = self.runs[i]
