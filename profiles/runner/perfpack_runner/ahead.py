@@ -31,6 +31,14 @@ _LAYOUT = ('directory', 'opendir', 'nrfiles', 'filesize', 'file_size', 'unlink',
            'read_iolog', 'write_iolog', 'iolog', 'replay_redirect', 'filename_format')
 
 
+def depth():
+    """Runs started ahead at most: DEPTH, or PERFPACK_AHEAD (for measuring)."""
+    ahead = os.environ.get('PERFPACK_AHEAD', str(DEPTH))
+    if not ahead.isdigit():
+        raise Refusal('PERFPACK_AHEAD=%s: not a whole number (fio runs started ahead)' % ahead)
+    return int(ahead)
+
+
 def buffers(sec):
     """Bytes of I/O buffers a job of SEC allocates (largest bs x iodepth)."""
     bss = [to_bytes(b) or 0 for b in sec.bs.split(',')]
@@ -77,10 +85,7 @@ class Lookahead:
         self.ctx, self.pl, self.runs = ctx, pl, runs
         self.procs = {}  # i -> [Fio, gate, its buffers]
         self.next = 0  # first run not started
-        ahead = os.environ.get('PERFPACK_AHEAD', str(DEPTH))
-        if not ahead.isdigit():
-            raise Refusal('PERFPACK_AHEAD=%s: not a whole number (fio runs started ahead)' % ahead)
-        self.depth = int(ahead)
+        self.depth = depth()
 
     def _start(self, i, gated, need=0):
         r = self.runs[i]

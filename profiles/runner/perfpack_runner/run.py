@@ -248,6 +248,7 @@ def cmd_run(ctx):
             print('[%d/%d] %s\t%s\t%s' % (k, n, s.label, s.jobfile, ' '.join(s.sections)))
         return 0
     check_target(ctx, pl, variants)
+    ahead.depth()
     execute(ctx, pl, variants)
     if ctx.no_tables:
         return 0
