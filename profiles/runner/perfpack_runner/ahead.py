@@ -17,6 +17,7 @@ other run starts at its turn, as without this (nothing started ahead of
 it either: a later run may need the file it lays out)."""
 
 import os
+import re
 import stat
 
 from . import fiorun, gate
@@ -29,6 +30,20 @@ _ENGINES = ('psync', 'sync', 'pvsync', 'pvsync2', 'vsync', 'libaio', 'io_uring',
 _LAYOUT = ('directory', 'opendir', 'nrfiles', 'filesize', 'file_size', 'unlink', 'unlink_each_loop',
            'create_only', 'fill_device', 'fill_fs', 'pre_read', 'create_on_open', 'numjobs',
            'read_iolog', 'write_iolog', 'iolog', 'replay_redirect', 'filename_format')
+
+
+_SOURCES = {'1': 'gettimeofday', '2': 'clock_gettime', '3': 'cpu'}
+_source = []
+
+
+def clock_source(fio):
+    """The clocksource fio picks when not told (its debug output), or None."""
+    if not _source:
+        rc, out = fiorun.capture([fio, '--debug=time', '--parse-only', '--name=clock', '--size=4k',
+                                  '--filename=/dev/null'])
+        m = re.search(r'gettime: clocksource=([0-9]+)', out)
+        _source.append(_SOURCES.get(m.group(1)) if m and rc == 0 else None)
+    return _source[0]
 
 
 def depth():
@@ -89,7 +104,7 @@ class Lookahead:
 
     def _start(self, i, gated, need=0):
         r = self.runs[i]
-        g = gate.Gate(self.ctx.fio) if gated else None
+        g = gate.Gate(clock_source(self.ctx.fio)) if gated else None
         args = r.args[:1] + (g.options() if g else []) + r.args[1:]
         self.procs[i] = [fiorun.Fio(args, r.log, gate=g, env=r.full, cwd=r.cwd), g, need]
         self.next = i + 1

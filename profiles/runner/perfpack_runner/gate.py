@@ -16,8 +16,8 @@ file's cache.  What fio does before it is in ahead.eligible().
 Two more options go with the gate: disk_util=0, since fio's device
 counters would start when fio does, during the run before (the runner's
 raw/VARIANT/JOB.diskstat has the device's counters from just before the
-gate opens to fio's exit); and clocksource=, set to the source fio picks
-itself (asked once, clock_source()), so that fio does not calibrate and
+gate opens to the job's exit); and clocksource=, set to the source fio
+picks itself (asked once, ahead.clock_source()), so that fio does not calibrate and
 test its clocks twice: that is half of the CPU a fio start costs (~64 ms
 of busy loops), spent while the run before does its I/O.  What the gate
 changes in fio's output is undone by clean_json(): fio lists command-line
@@ -25,27 +25,12 @@ options in the JSON's "global options"."""
 
 import os
 import re
-import subprocess
 
 _open = set()
 GATE_OPTS = ('exec_prerun', 'disk_util', 'clocksource')
-_SOURCES = {'1': 'gettimeofday', '2': 'clock_gettime', '3': 'cpu'}
-_source = []
-
-
-def clock_source(fio):
-    """The clocksource fio picks when not told (its debug output), or None."""
-    if not _source:
-        r = subprocess.run([fio, '--debug=time', '--parse-only', '--name=clock', '--size=4k',
-                            '--filename=/dev/null'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        m = re.search(r'gettime: clocksource=([0-9]+)', r.stdout)
-        _source.append(_SOURCES.get(m.group(1)) if m and r.returncode == 0 else None)
-    return _source[0]
-
-
 class Gate:
-    def __init__(self, fio):
-        self.source = clock_source(fio)
+    def __init__(self, source):
+        self.source = source  # fio's clocksource (ahead.clock_source()), or None
         self.fd, self._w = os.pipe()
         os.set_inheritable(self.fd, True)
         self.command = 'read -r pp_gate <&%d && [ "$pp_gate" = go ]' % self.fd
