@@ -181,10 +181,14 @@ def _variant(ctx, pl, v, tgt):
 
 
 def _variant_runs(ctx, pl, la, fio_target, tgt, prog, k):
-    """The runs of one variant, one's I/O after the other's; a run's fio
-    finishes (its JSON) while the next one's I/O runs."""
+    """The runs of one variant, one's I/O after the other's.  A gated run's
+    fio finishes (its JSON; a failure is reported then) while the next
+    run's I/O runs; any other run is finished before the next starts."""
     pending = None
     for i, r in enumerate(la.runs):
+        if pending and pending[2] is None:
+            prog.end(finish(ctx, pl, *pending))
+            ctx.out.done, pending = k, None
         proc, g, hold = release(ctx, la, i, fio_target, tgt)
         if pending:
             prog.end(finish(ctx, pl, *pending))
