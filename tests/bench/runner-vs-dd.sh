@@ -56,6 +56,8 @@ fio_s=$(sed -n '/^{/,$p' "$T"/pp/raw/block/*.json | jq -s '[.[].jobs[].job_runti
 	printf 'perfpack: %8.2f s (fio job runtime %.2f s; runner + fio start-up %.3f s per run)\n' "$pp_s" "$fio_s" \
 		"$(echo "($pp_s - $fio_s) / $runs" | bc -l)"
 	printf 'ratio:    %8.3fx (target <= 1.15x)\n' "$ratio"
+	echo "runner: $(cat "$TOP/profiles/perfpack" "$TOP"/profiles/runner/perfpack_runner/*.py | wc -l) lines of Python" \
+		"(profiles/perfpack + $(ls "$TOP"/profiles/runner/perfpack_runner/*.py | wc -l) modules)"
 } | tee "$out"
 awk -v r="$ratio" 'BEGIN { exit !(r <= 1.15) }' || fail "perfpack takes ${ratio}x the dd loop's time (target 1.15x)"
 exit 0

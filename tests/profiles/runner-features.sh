@@ -57,6 +57,25 @@ jq -e '.jobs[0].read.clat_ns.bins' <(sed -n '/^{/,$p' "$T/out/raw/block/perftest
 	fail "the bundle's job file does not run with bare fio"
 [ "$(jq '.jobs[0].read.io_bytes' "$T/rerun.json")" = 1048576 ] || fail "the bare-fio rerun did not read 1 MiB"
 
+# 2b. runs started ahead (held at exec_prerun gates) leave no trace of the gate
+# in their JSON: the same keys and "global options" as runs started at their
+# turn (PERFPACK_AHEAD=0), no fio disk_util (it would span the wait; the
+# .diskstat has the device's counters), no prerun output files (--force: the
+# device holds what the run above wrote)
+PERFPACK_AHEAD=0 "$PERFPACK" run blockdev-perftest --target "$dev" --force --variant block --no-tables --full -s 1m \
+	--set PP_SECTIONS='^perftest-[wr]-1048576-(1|4)$' --set PP_ITERS=4 -o "$T/seq" >"$T/seq.log" 2>&1 ||
+	fail "run with PERFPACK_AHEAD=0 failed: $(cat "$T/seq.log")"
+for f in "$T"/seq/raw/block/*.json; do
+	g=$T/out/raw/block/$(basename "$f")
+	assert_eq "global options of $(basename "$f")" "$(jq -S '."global options"' "$f")" "$(jq -S '."global options"' "$g")"
+	# the keys (but disk_util and the latency bins, which are values)
+	[ "$(jq -c '[paths | select(.[0] != "disk_util" and .[-2] != "bins")]' "$f")" = \
+		"$(jq -c '[paths | select(.[-2] != "bins")]' "$g")" ] || fail "$g and $f differ in their keys"
+	[ "$(jq 'has("disk_util")' "$g")" = false ] || fail "$g (started ahead) has fio's disk_util"
+done
+ls "$T"/out/raw/block/*prerun* >/dev/null 2>&1 && fail "prerun output left: $(ls "$T"/out/raw/block/*prerun*)"
+grep -q 'exec_prerun\|clocksource' "$b/fio-commands.sh" && fail "the bundle's commands have the gate: $(cat "$b/fio-commands.sh")"
+
 # 3. fio fails (ENOSPC on a 1 MiB tmpfs): fio's own message and the job, no JSON
 mkdir -p "$T/small"
 mount -t tmpfs -o size=1m tmpfs "$T/small" || fail "mount tmpfs"

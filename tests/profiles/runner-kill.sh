@@ -3,7 +3,8 @@
 #
 # No fio process outlives the runner, however the run ends: a fio job process
 # SIGKILLed under it (the runner fails, fio's main process goes too), the
-# runner itself SIGKILLed (its fio dies with it), SIGTERM (exit 143).  The
+# runner itself SIGKILLed (its fio dies with it), SIGTERM (exit 143), and the
+# runner SIGKILLed while fio runs wait at their gates, started ahead.  The
 # runs are the scst-coop model paced in real time (1 GiB at ~84 MB/s), so
 # fio is busy for seconds; every process whose working directory is in the
 # run's output directory is a fio of this run.
@@ -79,10 +80,31 @@ assert_eq "exit status after SIGTERM" 143 "$rc"
 no_fio_left "$T/c" "SIGTERM"
 [ -e "$T/c" ] && fail "SIGTERM left $T/c, which looks complete"
 
+# 4. fio runs started ahead of their turn (blockdev-perftest on a loop device:
+# each waits at its exec_prerun gate while the run before does its I/O), the
+# runner SIGKILLed: the gates fail (their pipe's writer is gone), every fio goes
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	dev=$(make_loop 64)
+	"$PERFPACK" run blockdev-perftest --target "$dev" --full -s 16m --variant block --no-tables \
+		-o "$T/d" >"$T/d.log" 2>&1 &
+	pid=$!
+	# fio_children: the runner's fio processes (each run's fio is its child)
+	fio_children() { ps -o comm= --ppid "$pid" | grep -c '^fio$'; }
+	wait_for '[ "$(fio_children)" -ge 3 ]' 30 ||
+		fail "no fio started ahead (at most one fio at a time): $(cat "$T/d.log")"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	no_fio_left "$T/d" "the runner SIGKILLed with fio runs started ahead"
+	cases="a b c d"
+else
+	echo "not root: case 4 (runs started ahead on a loop device) not run"
+	cases="a b c"
+fi
+
 # and later: fio's job processes are in sessions of their own (setsid), so a
 # job started while its fio was being stopped would outlive a group kill
 sleep 2
-for r in a b c; do
+for r in $cases; do
 	no_fio_left "$T/$r" "2 s after case $r"
 done
 exit 0

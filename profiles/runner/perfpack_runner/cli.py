@@ -8,7 +8,7 @@ import signal
 import sys
 
 from . import fiorun, outdir, plan, profile, run, tables, target
-from .util import PROG, Refusal, is_root, to_bytes, warn
+from .util import Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
                    [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force]
@@ -196,44 +196,6 @@ def cmd_run(ctx, args):
     return run.cmd_run(ctx)
 
 
-def cmd_tables(ctx, args):
-    d, partial_ok = None, False
-    for a in args:
-        if a == '--partial':
-            partial_ok = True
-        elif a in ('-h', '--help'):
-            print(USAGE % ctx.profdir, end='')
-            return 0
-        elif a.startswith('-'):
-            raise Refusal('unknown option %s (perfpack help)' % a)
-        elif d:
-            raise Refusal('usage: %s tables [--partial] DIR' % PROG)
-        else:
-            d = a
-    if not d:
-        raise Refusal('usage: %s tables [--partial] DIR' % PROG)
-    out = os.path.realpath(d)
-    if not outdir.is_run_dir(out):
-        raise Refusal('%s is not a perfpack run directory' % d)
-    with open(os.path.join(out, 'run.txt')) as f:
-        m = re.match(r'^perfpack run (\S+) ', f.readline())
-    status, incomplete = outdir.read_status(os.path.join(out, 'run.txt')), None
-    if status is None:
-        warn('%s: no status in run.txt (made by an older perfpack): cannot tell whether the run completed' % d)
-    elif status != 'complete':
-        if not partial_ok:
-            raise Refusal('%s is an incomplete run (%s): its tables would show partial data as if complete; '
-                          'pass --partial to render them anyway (marked as such)' % (d, status))
-        incomplete = status
-    from . import manifest
-    conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
-    tabs = conf.get('TABLES', [])
-    plot = conf.get('PLOT', '')
-    if not isinstance(tabs, list) or not isinstance(plot, str):
-        raise Refusal('%s: TABLES must be a list and PLOT a string' % os.path.join(out, 'jobs', 'profile.conf'))
-    return 0 if tables.write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, incomplete) else 1
-
-
 def cmd_list(ctx):
     rc = 0
     for name, p in profile.list_profiles(ctx.profdir):
@@ -271,7 +233,7 @@ def main(argv):
         if cmd == 'run':
             status = cmd_run(ctx, rest)
         elif cmd == 'tables':
-            status = cmd_tables(ctx, rest)
+            status = tables.cmd_tables(ctx, rest, USAGE % ctx.profdir)
         elif cmd == 'list':
             status = cmd_list(ctx)
         elif cmd in ('help', '-h', '--help'):

@@ -7,11 +7,13 @@ error lines when a run fails; --client hosts."""
 import ctypes
 import os
 import re
+import select
 import signal
 import subprocess
 import threading
 import time
 
+from . import gate
 from .util import Refusal
 
 _PR_SET_PDEATHSIG = 1
@@ -28,9 +30,18 @@ def _child_setup():
         os._exit(1)
 
 
-def start(args, **kw):
-    """Popen of ARGS in a new process group, registered for kill_all()."""
-    p = subprocess.Popen(args, process_group=0, preexec_fn=_child_setup, **kw)
+def _child_setup_nice():
+    _child_setup()
+    os.nice(NICE)
+
+
+NICE = 10  # of a fio started ahead, until its turn (root only: it is undone then)
+
+
+def start(args, nice=False, **kw):
+    """Popen of ARGS in a new process group, registered for kill_all();
+    NICE: at nice NICE (its start-up then yields to the run doing I/O)."""
+    p = subprocess.Popen(args, process_group=0, preexec_fn=_child_setup_nice if nice else _child_setup, **kw)
     _running.add(p)
     return p
 
@@ -47,39 +58,115 @@ def wait(p):
 _KILLED = re.compile(r'fio: pid=[0-9]+, got signal=[0-9]+')
 
 
-def run(args, log, **kw):
-    """Status of fio ARGS (output to LOG); a job process killed under fio
-    (fio says "pid=N, got signal=S" and goes on with the next job) stops
-    the whole run at once: its numbers would be wrong."""
-    with open(log, 'w') as lf:
-        p = start(args, stdout=lf, stderr=subprocess.STDOUT, **kw)
-    killed, done = [], threading.Event()
+class Fio:
+    """One fio run (output to LOG), started at once; with a GATE (gate.Gate)
+    its jobs wait for gate.open() before their I/O.  A job process killed
+    under fio (fio says "pid=N, got signal=S" and goes on with the next job)
+    stops the whole run at once: its numbers would be wrong."""
 
-    def watch():
-        while not done.wait(0.5):
-            with open(log, errors='replace') as f:
+    def __init__(self, args, log, gate=None, **kw):
+        self.log, self.gate, self.killed = log, gate, []
+        self.niced = bool(gate) and os.geteuid() == 0
+        self.done = threading.Event()
+        if gate:
+            kw['pass_fds'] = (gate.fd,)
+        with open(log, 'w') as lf:
+            self.p = start(args, nice=self.niced, stdout=lf, stderr=subprocess.STDOUT, **kw)
+        if gate:
+            gate.started()
+        # the watcher blocks the signals (its mask is inherited): they go to
+        # the main thread, which is waiting for fio and stops it
+        sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+        try:
+            threading.Thread(target=self._watch, daemon=True).start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def _watch(self):
+        while not self.done.wait(0.5):
+            with open(self.log, errors='replace') as f:
                 m = _KILLED.search(f.read())
             if m:
                 # fio's SIGTERM stops its jobs (they are in sessions of their own)
-                killed.append(m.group(0))
-                _kill_group(p.pid, signal.SIGTERM)
+                self.killed.append(m.group(0))
+                _kill_group(self.p.pid, signal.SIGTERM)
                 return
-    # the watcher blocks the signals (its mask is inherited): they go to the
-    # main thread, which is waiting for fio and stops it
-    sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
-    try:
-        threading.Thread(target=watch, daemon=True).start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    try:
-        rc = p.wait()
-    finally:
-        done.set()
-        wait(p)
-    if killed:
-        raise Refusal('a fio job process was killed (%s): fio stopped, the run is incomplete' % killed[0])
-    return rc
+
+    def unnice(self):
+        """Back to the runner's priority, every thread of fio and its jobs
+        (before its gate opens)."""
+        if not self.niced:
+            return
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        # fio first: a job it forks from now on has the priority back
+        for pid in [self.p.pid, None]:
+            for p in [pid] if pid else self._jobs():
+                for tid in _tasks(p):
+                    try:
+                        os.setpriority(os.PRIO_PROCESS, tid, base)
+                    except OSError:
+                        pass
+        self.niced = False
+
+    def _jobs(self):
+        """fio's job processes now (its main thread's children)."""
+        try:
+            with open('/proc/%d/task/%d/children' % (self.p.pid, self.p.pid)) as f:
+                return [int(x) for x in f.read().split()]
+        except OSError:
+            return []
+
+    def wait_io(self):
+        """Until the I/O is over: a gated fio's job process has exited
+        (fio's job closes its files before it exits; fio's main process
+        then only writes its output), any other fio has exited.  With
+        PERFPACK_RELEASE=exit, always until fio has exited (the strict
+        variant, for measuring)."""
+        jobs = self._jobs() if self.gate and os.environ.get('PERFPACK_RELEASE') != 'exit' else []
+        fds = []
+        try:
+            for pid in jobs:
+                try:
+                    fds.append(os.pidfd_open(pid))
+                except ProcessLookupError:  # gone (and reaped) already
+                    pass
+            # a pid fio reaped before its pidfd was opened may be another process now
+            if fds and set(jobs) - set(self._jobs()):
+                fds = []
+            if fds:
+                main = os.pidfd_open(self.p.pid)
+                fds.append(main)
+                while len(fds) > 1:
+                    ready, _, _ = select.select(fds, [], [])
+                    if main in ready:
+                        break
+                    fds = [fd for fd in fds if fd not in ready]
+                    for fd in ready:
+                        os.close(fd)
+                return
+        finally:
+            for fd in fds:
+                os.close(fd)
+        self.p.wait()
+
+    def wait(self):
+        """fio's exit status, once its gate (if any) is open."""
+        try:
+            rc = self.p.wait()
+        finally:
+            self.done.set()
+            wait(self.p)
+            if self.gate:
+                self.gate.close()
+        if self.killed:
+            raise Refusal('a fio job process was killed (%s): fio stopped, the run is incomplete' % self.killed[0])
+        return rc
+
+
+def run(args, log, **kw):
+    """Status of fio ARGS (output to LOG), run now."""
+    return Fio(args, log, **kw).wait()
 
 
 def capture(args, env=None, cwd=None):
@@ -133,7 +220,9 @@ def _descendants(root):
 
 def kill_all():
     """Stop every fio still running: TERM to fio (it stops its jobs), KILL
-    after 5 s to it and to every process left under the runner."""
+    after 5 s to it and to every process left under the runner.  Every
+    gate is closed first: a fio held at one ends its job at once."""
+    gate.close_all()
     for p in list(_running):
         _kill_group(p.pid, signal.SIGTERM)
     deadline = time.monotonic() + 5
@@ -166,80 +255,8 @@ def _reap():
             return
 
 
-def client_arg(host):
-    """fio's client syntax is host[,port]; we take host[:port] or [v6]:port."""
-    m = re.match(r'^\[(.*)\]:([0-9]+)$', host)
-    if m:
-        return 'ip6:%s,%s' % m.groups()
-    m = re.match(r'^([^:]+):([0-9]+)$', host)
-    if m:
-        return '%s,%s' % m.groups()
-    return host
-
-
-_LOAD = re.compile(r'built for .*loaded by|failed to load|dlopen|cannot open shared')
-
-
-def check_engines(ctx, names):
-    """Every engine of NAMES is in ENGDIR and loads into this fio (and on
-    every --client server, at the same path)."""
-    version = capture([ctx.fio, '--version'])[1].strip()
-    for e in sorted(set(names)):
-        so = os.path.join(ctx.engdir, 'fio-%s.so' % e)
-        if not os.path.isfile(so):
-            raise Refusal('engine %s: %s not found (build it with make, or set ENGDIR)' % (e, so))
-        _, out = capture([ctx.fio, '--name=perfpack-engine-check', '--ioengine=external:' + so,
-                          '--filename=' + os.path.join(ctx.work, 'engine-check'), '--size=4k', '--bs=4k',
-                          '--rw=read'])
-        m = _LOAD.search(out)
-        if m:
-            line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared', ln))
-            raise Refusal('engine %s (%s) does not load into %s: %s' % (e, so, version, line))
-        # fio --client runs job files only (command-line jobs are not sent)
-        job = os.path.join(ctx.work, 'engine-check.fio')
-        with open(job, 'w') as f:
-            f.write('[perfpack-engine-check]\nioengine=external:%s\nfilename=perfpack-engine-check\n'
-                    'size=4k\nbs=4k\nrw=read\n' % so)
-        for host in ctx.clients:
-            _, out = capture([ctx.fio, '--client=' + client_arg(host), job])
-            if re.search(_LOAD.pattern + '|No such file', out):
-                line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared|No such', ln))
-                raise Refusal('engine %s on server %s: must be installed at the same path (%s): %s'
-                              % (e, host, so, line))
-
-
-_ERR = re.compile(r'^(fio: |.*\b(error|err=\s*[1-9]|failed|No space|Input/output|Permission|refus|'
-                  r'cannot|unable|invalid|not found)\b)', re.I)
-
-
-def error_lines(log_path, limit=12):
-    """fio's own error lines from its log (not the JSON)."""
+def _tasks(pid):
     try:
-        with open(log_path, errors='replace') as f:
-            lines = [ln.rstrip('\n') for ln in f]
+        return [int(t) for t in os.listdir('/proc/%d/task' % pid)]
     except OSError:
         return []
-    hits = [ln for ln in lines if _ERR.search(ln)]
-    return (hits or lines)[-limit:]
-
-
-def missing_hosts(json_path, hosts):
-    """Planned --client hosts with no result in fio's JSON."""
-    import json
-    try:
-        with open(json_path, errors='replace') as f:
-            text = f.read()
-        data = json.loads(text[text.index('{'):])
-    except (OSError, ValueError):
-        return list(hosts)
-    seen = set()
-    for c in data.get('client_stats', []):
-        if c.get('jobname') != 'All clients':
-            seen.add((str(c.get('hostname', '')), str(c.get('port', ''))))
-    missing = []
-    for h in hosts:
-        arg = client_arg(h)
-        name, _, port = arg.replace('ip6:', '').partition(',')
-        if not any(s[0] == name and (not port or s[1] == port) for s in seen):
-            missing.append(h)
-    return missing

@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-from . import bundle, fiorun, plan, safety, tables, target
+from . import ahead, bundle, fioout, gate, plan, safety, tables, target
 from .progress import Progress
 from .util import Refusal, info, is_root, warn
 
@@ -58,48 +58,93 @@ def fio_args(ctx, step):
         return secs + [jobfile]
     out = []
     for h in ctx.clients:
-        out += ['--client=' + fiorun.client_arg(h)] + secs + [jobfile]
+        out += ['--client=' + fioout.client_arg(h)] + secs + [jobfile]
     return out
 
 
-def run_step(ctx, pl, step, env, fio_target, tgt):
-    """One fio run of STEP: raw/<variant>/<stem>.json, or Refusal."""
-    v = step.variant
-    rawv = os.path.join(ctx.out.path, 'raw', v)
-    stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
-    if ctx.profile['DROP_CACHES'] == '1' and not ctx.clients:
+class Invocation:
+    """One fio run of STEP: its command, log, working directory, environment."""
+
+    def __init__(self, ctx, step, env):
+        self.step, self.env, self.target = step, env, dict(env)['TARGET']
+        self.cwd = os.path.join(ctx.out.path, 'raw', step.variant)
+        self.stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
+        self.args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % self.stem] + fio_args(ctx, step)
+        self.log = os.path.join(self.cwd, self.stem + '.log')
+        self.diskstat = os.path.join(self.cwd, self.stem + '.diskstat')
+        self.full = dict(os.environ)
+        self.full.update(env)
+
+
+def _drop_or_warn(ctx):
+    if ctx.profile['DROP_CACHES'] != '1':
+        return
+    if not ctx.clients:
         drop_caches(ctx)
-    elif ctx.profile['DROP_CACHES'] == '1' and not ctx.warned_caches:
+    elif not ctx.warned_caches:
         warn('--client: the page caches of the servers are not dropped (only what the job files do, '
              'e.g. invalidate=1, applies there)')
         ctx.warned_caches = True
-    args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % stem] + fio_args(ctx, step)
-    ctx.commands.append((v, env, args))
-    tgt.devstat(os.path.join(rawv, stem + '.diskstat'), 'before')
+
+
+def release(ctx, la, i, fio_target, tgt):
+    """Start run I's I/O (of lookahead LA), right after the cache drop: a
+    run started ahead is released from its gate, another one started.
+    The next runs are started ahead then, while this one does its I/O."""
+    r = la.runs[i]
+    gated = la.gated(i)
+    if gated:
+        proc, g = la.take(i, True)
+    _drop_or_warn(ctx)
+    ctx.commands.append((r.step.variant, r.env, r.args))
+    tgt.devstat(r.diskstat, 'before')
     hold = None
     if ctx.profile['HOLD_OPEN'] == '1' and not ctx.clients and fio_target and target.is_bdev(fio_target):
         # Linux drops a block device's page cache at its last close
         hold = os.open(fio_target, os.O_RDONLY)
-    full = dict(os.environ)
-    full.update(env)
-    log = os.path.join(rawv, stem + '.log')
     try:
-        rc = fiorun.run(args, log, env=full, cwd=rawv)
+        if gated:
+            proc.unnice()
+            g.open()
+        else:
+            proc, g = la.take(i, False)
+        la.fill()
+    except BaseException:
+        if hold is not None:
+            os.close(hold)
+        raise
+    return proc, g, hold
+
+
+def io_done(r, proc, hold, tgt):
+    """Until run R's I/O is over: its fio's job processes have exited
+    (their files closed; fio's main process may still be writing its
+    JSON), or fio itself for a run that was not gated."""
+    try:
+        proc.wait_io()
     finally:
         if hold is not None:
             os.close(hold)
+    tgt.devstat(r.diskstat, 'after')
+
+
+def finish(ctx, pl, r, proc, g):
+    """Run R's fio has exited: raw/<variant>/<stem>.json, or Refusal."""
+    step, v, rawv = r.step, r.step.variant, r.cwd
+    rc = proc.wait()
+    js = os.path.join(rawv, r.stem + '.json')
+    if g and os.path.isfile(js):
+        gate.clean_json(js, g, step.sections[0])
     if rc != 0:
-        _fio_failed(ctx, pl, step, rc, log, rawv)
-    tgt.devstat(os.path.join(rawv, stem + '.diskstat'), 'after')
-    if os.path.getsize(log) == 0:
-        os.unlink(log)
-    js = os.path.join(rawv, stem + '.json')
+        _fio_failed(ctx, pl, step, rc, r.log, rawv)
+    if os.path.getsize(r.log) == 0:
+        os.unlink(r.log)
     if ctx.clients:
-        missing = fiorun.missing_hosts(js, ctx.clients)
+        missing = fioout.missing_hosts(js, ctx.clients)
         if missing:
             raise Refusal('fio has no results from %s for %s [%s], variant %s (fio exits 0 when a server '
                           'cannot be reached; see %s): the run is incomplete'
-                          % (', '.join(missing), step.jobfile, ' '.join(step.sections), v, log))
+                          % (', '.join(missing), step.jobfile, ' '.join(step.sections), v, r.log))
     with open(js, 'rb') as f:
         data = f.read()
     for name in ('%s.%s.json' % (v, step.jobfile[:-4]), v + '.json'):
@@ -109,7 +154,7 @@ def run_step(ctx, pl, step, env, fio_target, tgt):
 
 
 def _fio_failed(ctx, pl, step, rc, log, rawv):
-    lines = ['    | ' + ln for ln in fiorun.error_lines(log)]
+    lines = ['    | ' + ln for ln in fioout.error_lines(log)]
     job = []
     for s in step.sections:
         sec = pl.sections.get((step.variant, s))
@@ -122,31 +167,59 @@ def _fio_failed(ctx, pl, step, rc, log, rawv):
                   % (rc, step.jobfile, ' '.join(step.sections), step.variant, rawv))
 
 
+def _variant(ctx, pl, v, tgt):
+    """Set up variant V's target; its fio environment."""
+    tgt.teardown()
+    fio_target = tgt.setup(v, pl.vars[v])
+    env = plan.fio_env(pl.vars[v], ctx.engdir, fio_target)
+    with open(os.path.join(ctx.out.path, 'env', v + '.env'), 'w') as f:
+        f.write(''.join('%s=%s\n' % kv for kv in env))
+    os.makedirs(os.path.join(ctx.out.path, 'raw', v), exist_ok=True)
+    bundle.variant(ctx, pl, v, env, tgt)
+    info('%s: TARGET=%s' % (v, dict(env)['TARGET']))
+    return fio_target, env
+
+
+def _variant_runs(ctx, pl, la, fio_target, tgt, prog, k):
+    """The runs of one variant, one's I/O after the other's.  A gated run's
+    fio finishes (its JSON; a failure is reported then) while the next
+    run's I/O runs; any other run is finished before the next starts."""
+    pending = None
+    for i, r in enumerate(la.runs):
+        if pending and pending[2] is None:
+            prog.end(finish(ctx, pl, *pending))
+            ctx.out.done, pending = k, None
+        proc, g, hold = release(ctx, la, i, fio_target, tgt)
+        if pending:
+            prog.end(finish(ctx, pl, *pending))
+            ctx.out.done = k
+        k += 1
+        prog.begin(k, r.step.label)
+        io_done(r, proc, hold, tgt)
+        pending = (r, proc, g)
+    if pending:
+        prog.end(finish(ctx, pl, *pending))
+        ctx.out.done = k
+    return k
+
+
 def execute(ctx, pl, variants):
-    """Run every step; the output directory ends complete or .partial."""
+    """Run every step, variant by variant; the output directory ends
+    complete or .partial."""
     ctx.out.start()
     bundle.start(ctx, variants)
     prog = Progress(len(pl.steps))
     ctx.out.total = len(pl.steps)
-    tgt, cur = target.Target(ctx), None
+    tgt = target.Target(ctx)
     ctx.teardown = tgt.teardown
-    env = fio_target = None
-    for k, step in enumerate(pl.steps, 1):
-        v = step.variant
-        if v != cur:
-            tgt.teardown()
-            cur = v
-            fio_target = tgt.setup(v, pl.vars[v])
-            env = plan.fio_env(pl.vars[v], ctx.engdir, fio_target)
-            with open(os.path.join(ctx.out.path, 'env', v + '.env'), 'w') as f:
-                f.write(''.join('%s=%s\n' % kv for kv in env))
-            os.makedirs(os.path.join(ctx.out.path, 'raw', v), exist_ok=True)
-            bundle.variant(ctx, pl, v, env, tgt)
-            info('%s: TARGET=%s' % (v, dict(env)['TARGET']))
-        prog.begin(k, step.label)
-        js = run_step(ctx, pl, step, env, fio_target, tgt)
-        prog.end(js)
-        ctx.out.done = k
+    k = 0
+    for v in variants:
+        steps = [s for s in pl.steps if s.variant == v]
+        if not steps:
+            continue
+        fio_target, env = _variant(ctx, pl, v, tgt)
+        la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
+        k = _variant_runs(ctx, pl, la, fio_target, tgt, prog, k)
     tgt.teardown()
     bundle.finish(ctx)
     ctx.out.finish()
@@ -169,7 +242,7 @@ def cmd_run(ctx):
         engines = p.words('ENGINES')
         for v in variants:
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
-        fiorun.check_engines(ctx, engines)
+        fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
     n = len(pl.steps)
     if n == 0:
@@ -179,6 +252,7 @@ def cmd_run(ctx):
             print('[%d/%d] %s\t%s\t%s' % (k, n, s.label, s.jobfile, ' '.join(s.sections)))
         return 0
     check_target(ctx, pl, variants)
+    ahead.depth()
     execute(ctx, pl, variants)
     if ctx.no_tables:
         return 0

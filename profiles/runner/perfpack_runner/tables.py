@@ -4,11 +4,13 @@ each file whole or not at all, which then replaces DIR/tables."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 
-from .util import Refusal, have, umask_mode, warn
+from . import manifest, outdir
+from .util import PROG, Refusal, have, umask_mode, warn
 
 
 def _resolve(out, args):
@@ -142,3 +144,42 @@ def _plot(fiotab, new, out, plot, tags):
         os.unlink(svg)
     warn('fiotab plot failed: %s' % _head(err))
     return False
+
+
+def cmd_tables(ctx, args, usage):
+    """`perfpack tables [--partial] DIR`: the tables of a run again, from its
+    raw JSON and its own copy of the manifest (same parser as for runs)."""
+    d, partial_ok = None, False
+    for a in args:
+        if a == '--partial':
+            partial_ok = True
+        elif a in ('-h', '--help'):
+            print(usage, end='')
+            return 0
+        elif a.startswith('-'):
+            raise Refusal('unknown option %s (perfpack help)' % a)
+        elif d:
+            raise Refusal('usage: %s tables [--partial] DIR' % PROG)
+        else:
+            d = a
+    if not d:
+        raise Refusal('usage: %s tables [--partial] DIR' % PROG)
+    out = os.path.realpath(d)
+    if not outdir.is_run_dir(out):
+        raise Refusal('%s is not a perfpack run directory' % d)
+    with open(os.path.join(out, 'run.txt')) as f:
+        m = re.match(r'^perfpack run (\S+) ', f.readline())
+    status, incomplete = outdir.read_status(os.path.join(out, 'run.txt')), None
+    if status is None:
+        warn('%s: no status in run.txt (made by an older perfpack): cannot tell whether the run completed' % d)
+    elif status != 'complete':
+        if not partial_ok:
+            raise Refusal('%s is an incomplete run (%s): its tables would show partial data as if complete; '
+                          'pass --partial to render them anyway (marked as such)' % (d, status))
+        incomplete = status
+    conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
+    tabs = conf.get('TABLES', [])
+    plot = conf.get('PLOT', '')
+    if not isinstance(tabs, list) or not isinstance(plot, str):
+        raise Refusal('%s: TABLES must be a list and PLOT a string' % os.path.join(out, 'jobs', 'profile.conf'))
+    return 0 if write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, incomplete) else 1

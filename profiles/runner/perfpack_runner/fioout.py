@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What the runner asks fio before a run and reads from it after: engine
+checks (here and on every --client server), fio's client syntax, fio's
+own error lines from a failed run's log, hosts missing from the JSON."""
+
+import json
+import os
+import re
+
+from .fiorun import capture
+from .util import Refusal
+
+
+def client_arg(host):
+    """fio's client syntax is host[,port]; we take host[:port] or [v6]:port."""
+    m = re.match(r'^\[(.*)\]:([0-9]+)$', host)
+    if m:
+        return 'ip6:%s,%s' % m.groups()
+    m = re.match(r'^([^:]+):([0-9]+)$', host)
+    if m:
+        return '%s,%s' % m.groups()
+    return host
+
+
+_LOAD = re.compile(r'built for .*loaded by|failed to load|dlopen|cannot open shared')
+
+
+def check_engines(ctx, names):
+    """Every engine of NAMES is in ENGDIR and loads into this fio (and on
+    every --client server, at the same path)."""
+    version = capture([ctx.fio, '--version'])[1].strip()
+    for e in sorted(set(names)):
+        so = os.path.join(ctx.engdir, 'fio-%s.so' % e)
+        if not os.path.isfile(so):
+            raise Refusal('engine %s: %s not found (build it with make, or set ENGDIR)' % (e, so))
+        _, out = capture([ctx.fio, '--name=perfpack-engine-check', '--ioengine=external:' + so,
+                          '--filename=' + os.path.join(ctx.work, 'engine-check'), '--size=4k', '--bs=4k',
+                          '--rw=read'])
+        m = _LOAD.search(out)
+        if m:
+            line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared', ln))
+            raise Refusal('engine %s (%s) does not load into %s: %s' % (e, so, version, line))
+        # fio --client runs job files only (command-line jobs are not sent)
+        job = os.path.join(ctx.work, 'engine-check.fio')
+        with open(job, 'w') as f:
+            f.write('[perfpack-engine-check]\nioengine=external:%s\nfilename=perfpack-engine-check\n'
+                    'size=4k\nbs=4k\nrw=read\n' % so)
+        for host in ctx.clients:
+            _, out = capture([ctx.fio, '--client=' + client_arg(host), job])
+            if re.search(_LOAD.pattern + '|No such file', out):
+                line = next(ln for ln in out.splitlines() if re.search(r'built for|load|dlopen|shared|No such', ln))
+                raise Refusal('engine %s on server %s: must be installed at the same path (%s): %s'
+                              % (e, host, so, line))
+
+
+_ERR = re.compile(r'^(fio: |.*\b(error|err=\s*[1-9]|failed|No space|Input/output|Permission|refus|'
+                  r'cannot|unable|invalid|not found)\b)', re.I)
+
+
+def error_lines(log_path, limit=12):
+    """fio's own error lines from its log (not the JSON)."""
+    try:
+        with open(log_path, errors='replace') as f:
+            lines = [ln.rstrip('\n') for ln in f]
+    except OSError:
+        return []
+    hits = [ln for ln in lines if _ERR.search(ln)]
+    return (hits or lines)[-limit:]
+
+
+def missing_hosts(json_path, hosts):
+    """Planned --client hosts with no result in fio's JSON."""
+    try:
+        with open(json_path, errors='replace') as f:
+            text = f.read()
+        data = json.loads(text[text.index('{'):])
+    except (OSError, ValueError):
+        return list(hosts)
+    seen = set()
+    for c in data.get('client_stats', []):
+        if c.get('jobname') != 'All clients':
+            seen.add((str(c.get('hostname', '')), str(c.get('port', ''))))
+    missing = []
+    for h in hosts:
+        arg = client_arg(h)
+        name, _, port = arg.replace('ip6:', '').partition(',')
+        if not any(s[0] == name and (not port or s[1] == port) for s in seen):
+            missing.append(h)
+    return missing
