@@ -1,24 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# profiles/scst-coop/run-model-matrix: the calibration half runs end to end
-# (64 MiB jobs, scale 50) and writes its report; bad options are refused
-# before anything runs; an existing result directory is not replaced
-# without --overwrite; a stopped run leaves no fio behind and says it is
-# incomplete.
+# profiles/scst-coop/run-model-matrix (perfpack model-matrix): the
+# calibration half runs end to end (64 MiB jobs, scale 50) and writes its
+# report; bad options are refused (exit 1, the runner's) before anything
+# runs; an existing directory is not replaced without --overwrite, nor one
+# that is no run directory even with it; a stopped run leaves no fio behind
+# and stays DIR.partial.XXXXXX, "status: incomplete" in its run.txt.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 
 RMM=$TOP/profiles/scst-coop/run-model-matrix
 export FIO FIOTAB ENGDIR
 
-# refused ARGS...: exit 2 at once with a message naming the culprit
+# refused ARGS...: exit 1 at once with a message naming the culprit
 refused() {
 	local re=$1 out rc
 	shift
 	out=$(cd "$T" && timeout 20 "$RMM" "$@" 2>&1)
 	rc=$?
-	[ $rc = 2 ] || fail "run-model-matrix $* exited $rc, not 2: $out"
+	[ $rc = 1 ] || fail "run-model-matrix $* exited $rc, not 1: $out"
 	assert_match "message for $*" "$re" "$out"
 }
 refused "-j '0': not a whole number" -j 0
@@ -27,17 +28,24 @@ refused '-o needs a value' -o
 refused '--size 1000: at least 67108864' --size 1000
 mkdir "$T/old"
 echo keep >"$T/old/notes"
-refused 'old exists and is not empty' -o "$T/old"
+refused 'old: exists and is not empty' -o "$T/old"
+refused 'old: not a perfpack run directory' -o "$T/old" --overwrite
 assert_eq "nothing replaced" keep "$(cat "$T/old/notes")"
+refused "unknown argument '--bogus'" --bogus
 
-# the calibration half, small: every case reported, an MAE, no INCOMPLETE
+# the calibration half, small: every case reported, an MAE, complete
 o=$T/out
 timeout 600 "$RMM" --calibration --size 67108864 --scale 50 -o "$o" >"$T/run.out" 2>"$T/run.err" ||
 	fail "run-model-matrix failed: $(tail -5 "$T/run.err")"
 assert_eq "cases in the report" 11 "$(grep -c '^| [0-9]* | ' "$o/tables/calibration.md")"
 assert_match "mean absolute error" 'mean absolute error: [0-9.]+ %' "$(cat "$o/tables/calibration.md")"
 assert_eq "model reports" 11 "$(ls "$o"/raw/case*.model | wc -l)"
-[ ! -e "$o/INCOMPLETE" ] || fail "a finished run is marked INCOMPLETE"
+assert_match "run.txt says complete" '^status: complete$' "$(grep '^status:' "$o/run.txt")"
+[ -z "$(ls -d "$T"/out.partial.* 2>/dev/null)" ] || fail "a finished run left a .partial directory"
+# --overwrite replaces an earlier run, once the new one is complete
+timeout 600 "$RMM" --calibration --size 67108864 --scale 50 -o "$o" --overwrite >/dev/null 2>"$T/run2.err" ||
+	fail "run-model-matrix --overwrite failed: $(tail -5 "$T/run2.err")"
+assert_eq "model reports after --overwrite" 11 "$(ls "$o"/raw/case*.model | wc -l)"
 
 # stopped: fio goes too, the directory says it is partial
 # writers_in DIR: processes whose stdout is a file under DIR (fio's JSON)
@@ -46,7 +54,7 @@ writers_in() {
 
 	for p in /proc/[0-9]*; do
 		f=$(readlink "$p/fd/1" 2>/dev/null) || continue
-		case $f in "$1"/*) echo "${p#/proc/}" ;; esac
+		case $f in "$1"*/*) echo "${p#/proc/}" ;; esac
 	done
 }
 timeout 120 "$RMM" --calibration --size 1073741824 --scale 1 -o "$T/stopped" \
@@ -70,5 +78,9 @@ if [ -n "$left" ]; then
 	kill -KILL $left 2>/dev/null
 	fail "fio left running after SIGTERM: $left"
 fi
-assert_match "partial run marked" 'partial' "$(cat "$T/stopped/INCOMPLETE")"
+[ ! -e "$T/stopped" ] || fail "a stopped run was renamed to its final name"
+part=$(ls -d "$T"/stopped.partial.* 2>/dev/null)
+[ -n "$part" ] || fail "a stopped run left no stopped.partial.* directory"
+assert_match "partial run marked" '^status: incomplete' "$(grep '^status:' "$part/run.txt")"
+assert_match "the stop said so" 'incomplete run' "$(cat "$T/stop.err")"
 exit 0

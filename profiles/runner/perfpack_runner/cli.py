@@ -7,7 +7,7 @@ import shutil
 import signal
 import sys
 
-from . import fiorun, outdir, plan, profile, run, tables, target
+from . import fiorun, modelmatrix, outdir, plan, profile, run, tables, target
 from .util import Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
@@ -15,6 +15,8 @@ USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --
                    [--variant V,...] [--set VAR=VALUE]... [-s SIZE] [--list | --env]
                    [--no-tables]
        perfpack tables [--partial] DIR   (the tables of a run again, from its raw JSON)
+       perfpack model-matrix [-o DIR] ...   (the scst-coop model matrix and its calibration;
+                                              perfpack model-matrix --help)
        perfpack list
        perfpack help
 
@@ -234,6 +236,8 @@ def main(argv):
             status = cmd_run(ctx, rest)
         elif cmd == 'tables':
             status = tables.cmd_tables(ctx, rest, USAGE % ctx.profdir)
+        elif cmd == 'model-matrix':
+            status = modelmatrix.cmd(ctx, rest)
         elif cmd == 'list':
             status = cmd_list(ctx)
         elif cmd in ('help', '-h', '--help'):
