@@ -248,23 +248,43 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 			uint64_t *phys)
 {
+	size_t i = m->n;	/* no hint: search */
+
+	return bf_map_resolve_at(m, &i, off, len, phys);
+}
+
+uint64_t bf_map_resolve_at(const struct bf_map *m, size_t *hint, uint64_t off,
+			   uint64_t len, uint64_t *phys)
+{
 	const struct bf_extent *e;
 	uint64_t n;
-	size_t i;
+	size_t i = *hint;
 
 	if (off >= m->file_size)
 		return 0;
 	if (len > m->file_size - off)
 		len = m->file_size - off;
-	i = find(m, off);
+	/*
+	 * The hint is taken only when its extent holds @off: extents do not
+	 * overlap, so that is the one find() would return.
+	 */
+	if (i >= m->n || m->ext[i].logical > off ||
+	    m->ext[i].logical + m->ext[i].length <= off)
+		i = find(m, off);
 	if (i == m->n)
 		return 0;
 	e = &m->ext[i];
 	if (e->logical > off)
 		return 0;
+	*hint = i + 1;		/* where a piece starting at the extent's end lies */
 	*phys = e->physical + (off - e->logical);
 	n = e->logical + e->length - off;
 	return n < len ? n : len;
+}
+
+size_t bf_map_find(const struct bf_map *m, uint64_t off)
+{
+	return find(m, off);
 }
 
 const struct bf_extent *bf_map_lookup(const struct bf_map *m, uint64_t off)

@@ -78,6 +78,18 @@ uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 			uint64_t *phys);
 
 /*
+ * bf_map_resolve, trying extent *@hint first (used only if it holds @off;
+ * any value is safe, m->n means none) and leaving in *@hint the extent
+ * after the one used, where the next piece of a request starts.  The same
+ * result as bf_map_resolve; no search when the hint is right.
+ */
+uint64_t bf_map_resolve_at(const struct bf_map *m, size_t *hint, uint64_t off,
+			   uint64_t len, uint64_t *phys);
+
+/* Index of the extent holding @off, or of the first one after it; m->n if none. */
+size_t bf_map_find(const struct bf_map *m, uint64_t off);
+
+/*
  * The extent holding file offset @off, or NULL when @off is in a hole or
  * past the last extent.
  */
