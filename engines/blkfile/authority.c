@@ -81,7 +81,7 @@ int bf_auth_take(struct bf_authority *a, int fd, uint64_t off,
 int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 	       char *why, size_t whylen)
 {
-	size_t first;
+	size_t first = a->map.n;	/* no hint */
 
 	return bf_auth_io_at(a, off, len, &first, why, whylen);
 }
@@ -103,11 +103,12 @@ int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
 		return -EPERM;
 	}
 	/*
-	 * One search, then extent after extent: they are sorted and do not
-	 * overlap, so the extent after one ending at pos is the only one
-	 * that can hold pos (a hole if it starts later).
+	 * One search (none when *first, the caller's hint, holds @off), then
+	 * extent after extent: they are sorted and do not overlap, so the
+	 * extent after one ending at pos is the only one that can hold pos
+	 * (a hole if it starts later).
 	 */
-	*first = i = bf_map_find(&a->map, off);
+	*first = i = bf_map_find_from(&a->map, *first, off);
 	while (pos < end) {
 		e = i < a->map.n ? &a->map.ext[i] : NULL;
 		if (!e || e->logical > pos) {

@@ -81,8 +81,10 @@ int bf_auth_take(struct bf_authority *a, int fd, uint64_t off,
 int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 	       char *why, size_t whylen);
 /*
- * The same check; on success *@first is the index of the extent holding
- * @off, a hint for resolving the I/O's pieces (bf_map_resolve_at).
+ * The same check, its search for @off's extent starting from *@first (a
+ * hint: any value is safe, see bf_map_find_from); *@first is left on the
+ * extent holding @off, where the I/O's pieces are resolved from
+ * (bf_map_resolve_at).
  */
 int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
 		  size_t *first, char *why, size_t whylen);

@@ -438,7 +438,7 @@ static __attribute__((noinline, cold)) int bf_refuse_io(struct thread_data *td,
 							 struct bf_file *bf)
 {
 	char why[PATH_MAX + 1024];
-	size_t first;
+	size_t first = bf->auth.map.n;
 	int ret;
 
 	ret = bf_auth_io_at(&bf->auth, io_u->offset, io_u->xfer_buflen, &first,

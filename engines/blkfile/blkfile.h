@@ -58,7 +58,7 @@ struct bf_file {
 	int failed;		/* the authority was lost: every further I/O fails */
 	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
 	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
-	size_t piece_hint;	/* extent of the next piece (bf_map_resolve_at) */
+	size_t piece_hint;	/* extent last authorized or resolved: search hint */
 	char dev_path[PATH_MAX];
 };
 
@@ -68,7 +68,7 @@ struct bf_file {
  * @off (at most @len), 0 when @off is not mapped (a bug once the map was
  * checked at open; callers fail the I/O with EIO).  The extent search
  * starts from bf->piece_hint: the extent bf_authorize found for this I/O,
- * then the one after each piece.
+ * then that of the previous piece (the next piece is in it or the next).
  */
 static inline uint64_t bf_piece(struct bf_file *bf, uint64_t off,
 				uint64_t len, uint64_t *dev_off)
