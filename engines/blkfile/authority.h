@@ -90,6 +90,29 @@ int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
 		  size_t *first, char *why, size_t whylen);
 
 /*
+ * bf_auth_io_at for the I/O path: the common case decided inline, the
+ * rest (several extents, the hint wrong, any refusal) by bf_auth_io_at
+ * itself.  The common case is the very check bf_auth_io_at makes when
+ * the I/O lies inside one extent: inside [lo, hi), that extent holds
+ * every byte of it, and its flags allow @a->use.
+ */
+static inline int bf_auth_io_fast(const struct bf_authority *a, uint64_t off,
+				  uint64_t len, size_t *first, char *why,
+				  size_t whylen)
+{
+	uint64_t end = off + len;
+	const struct bf_extent *e;
+
+	if (end >= off && off >= a->lo && end <= a->hi && *first < a->map.n) {
+		e = &a->map.ext[*first];
+		if (e->logical <= off && end - e->logical <= e->length &&
+		    !bf_extent_why(e->flags, a->use))
+			return 0;
+	}
+	return bf_auth_io_at(a, off, len, first, why, whylen);
+}
+
+/*
  * Is the file still what was verified?  The open file @fd has the same
  * inode, generation and size; @path still names it; its filesystem is not
  * read-only (for a writing job); and its extents over [lo, hi) map to the

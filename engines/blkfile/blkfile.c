@@ -482,7 +482,7 @@ static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 			return ret;
 	}
 	/* No reason wanted here: a refusal is checked again for it. */
-	if (bf_auth_io_at(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
+	if (bf_auth_io_fast(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
 		return bf_refuse_io(td, io_u, bf);
 	return 0;
 }
