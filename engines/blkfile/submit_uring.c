@@ -311,20 +311,21 @@ static int uring_getevents(struct thread_data *td, void *priv, unsigned int min,
 			   unsigned int max, const struct timespec *t)
 {
 	struct ur_data *ur = priv;
+	struct io_uring_cq *cq = &ur->ring.cq;
+	unsigned int shift = io_uring_cqe_shift(&ur->ring);
+	unsigned int head, tail, nr = 0;
 	struct io_uring_cqe *cqe;
 	struct io_u *io_u;
 	struct ur_iou *st;
-	unsigned int head, seen;
 	int ret;
 
 	(void)t;
-	ur->nr_events = 0;
 	for (;;) {
-		seen = 0;
-		io_uring_for_each_cqe(&ur->ring, head, cqe) {
-			if (ur->nr_events == max)
-				break;
-			seen++;
+		/* What io_uring_for_each_cqe() and io_uring_cq_advance() do, the tail read once. */
+		head = *cq->khead;
+		tail = io_uring_smp_load_acquire(cq->ktail);
+		for (; head != tail && nr < max; head++) {
+			cqe = &cq->cqes[(head & cq->ring_mask) << shift];
 			io_u = io_uring_cqe_get_data(cqe);
 			st = &ur->st[io_u->index];
 			if (cqe->res < 0) {
@@ -336,18 +337,19 @@ static int uring_getevents(struct thread_data *td, void *priv, unsigned int min,
 			if (--st->parts_left)
 				continue;
 			bf_io_u_result(io_u, st->done, st->err);
-			ur->events[ur->nr_events++] = io_u;
+			ur->events[nr++] = io_u;
 		}
-		io_uring_cq_advance(&ur->ring, seen);
-		if (ur->nr_events >= min || ur->nr_events == max)
+		io_uring_smp_store_release(cq->khead, head);
+		if (nr >= min || nr == max)
 			break;
-		ret = io_uring_wait_cqe_nr(&ur->ring, &cqe, min - ur->nr_events);
+		ret = io_uring_wait_cqe_nr(&ur->ring, &cqe, min - nr);
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -ETIME) {
 			td_verror(td, -ret, "io_uring_wait_cqe");
 			return ret;
 		}
 	}
-	return ur->nr_events;
+	ur->nr_events = nr;
+	return nr;
 }
 
 static struct io_u *uring_event(struct thread_data *td, void *priv, int ev)
