@@ -42,6 +42,10 @@ need_cmd filefrag
 
 REPS=${REPS:-31}
 RUNTIME=${RUNTIME:-1}
+# A pair whose IOPS-ratio confidence interval is still wider than CI_WIDTH
+# after REPS repetitions gets two more at a time, up to REPS_MAX.
+CI_WIDTH=${CI_WIDTH:-0.03}
+REPS_MAX=${REPS_MAX:-$((3 * REPS))}
 BENCH_CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 FS=${FS:-xfs}
 fsize=$((64 << 20))
@@ -131,33 +135,50 @@ md=$T/parity.md
 # "MEDIAN [LO–HI]" of the numbers in FILE, 3 decimals ("n/a" if none)
 mci() { median_ci <"$1" | awk '{ printf "%.3f [%.3f–%.3f]\n", $1, $2, $3 }' | grep . || echo n/a; }
 med3() { [ -s "$1" ] && median <"$1" | awk '{ printf "%.3f\n", $1 }' || echo n/a; }
-printf '%-26s %9s %9s %-22s %-13s %-22s %-22s %s\n' "pair" "fio IOPS" "blk IOPS" "IOPS ratio [95% CI]" \
+printf '%-26s %4s %9s %9s %-22s %-13s %-22s %-22s %s\n' "pair" "reps" "fio IOPS" "blk IOPS" "IOPS ratio [95% CI]" \
 	"spread" "IOPS/CPU-s (thread)" "IOPS/CPU-s (process)" "CPU blk/fio thr proc"
+# rep I: repetition I of the pair in $base/$cand, its ratios appended.
+rep() {
+	local b c bc cc bcpu ccpu bios cios bw cw
+	# shellcheck disable=SC2086
+	pair $(($1 % 2)) $base -- $cand >"$T/pair" || return 1
+	read -r b c bc cc bcpu ccpu bios cios bw cw <"$T/pair"
+	echo "$b" >>"$T/b"; echo "$c" >>"$T/c"
+	awk -v c="$c" -v b="$b" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/r"
+	awk -v c="$cc" -v b="$bc" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/rc"
+	awk -v c="$ccpu" -v b="$bcpu" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/share"
+	# whole processes: ratio of I/Os per CPU-second, and of CPU-seconds
+	awk -v ci="$cios" -v bi="$bios" -v cw="$cw" -v bw="$bw" 'BEGIN {
+		if (cw > 0 && bw > 0) printf "%.4f\n", (ci / cw) / (bi / bw) }' >>"$T/rw"
+	awk -v cw="$cw" -v bw="$bw" 'BEGIN { if (cw > 0 && bw > 0) printf "%.4f\n", cw / bw }' >>"$T/wshare"
+}
+
 npairs=0
 for p in "${pairs[@]}"; do
 	IFS='|' read -r label base cand <<<"$p"
 	[ -n "${PAIRS:-}" ] && ! [[ $label =~ $PAIRS ]] && continue
 	npairs=$((npairs + 1))
 	: >"$T/b"; : >"$T/c"; : >"$T/r"; : >"$T/rc"; : >"$T/share"; : >"$T/rw"; : >"$T/wshare"
-	for ((i = 1; i <= REPS; i++)); do
-		# shellcheck disable=SC2086
-		pair $((i % 2)) $base -- $cand >"$T/pair" || exit 1
-		read -r b c bc cc bcpu ccpu bios cios bw cw <"$T/pair"
-		echo "$b" >>"$T/b"; echo "$c" >>"$T/c"
-		awk -v c="$c" -v b="$b" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/r"
-		awk -v c="$cc" -v b="$bc" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/rc"
-		awk -v c="$ccpu" -v b="$bcpu" 'BEGIN { printf "%.4f\n", c / b }' >>"$T/share"
-		# whole processes: ratio of I/Os per CPU-second, and of CPU-seconds
-		awk -v ci="$cios" -v bi="$bios" -v cw="$cw" -v bw="$bw" 'BEGIN {
-			if (cw > 0 && bw > 0) printf "%.4f\n", (ci / cw) / (bi / bw) }' >>"$T/rw"
-		awk -v cw="$cw" -v bw="$bw" 'BEGIN { if (cw > 0 && bw > 0) printf "%.4f\n", cw / bw }' >>"$T/wshare"
+	i=0
+	while :; do
+		if ((i >= REPS)); then
+			# past REPS: two more (one of each order) while the CI is wide
+			((i + 2 <= REPS_MAX)) || break
+			[ "$(median_ci <"$T/r" | awk -v w="$CI_WIDTH" '{ print ($3 - $2 > w) }')" = 1 ] || break
+			rep $((i + 1)) && rep $((i + 2)) || exit 1
+			i=$((i + 2))
+		else
+			i=$((i + 1))
+			rep $i || exit 1
+		fi
 	done
+	n=$(wc -l <"$T/r")
 	r=$(median <"$T/r")
 	spread=$(sort -g "$T/r" | sed -n '1p;$p' | tr '\n' ' ' | awk '{ printf "%.3f–%.3f", $1, $2 }')
-	printf '%-26s %9.0f %9.0f %-22s %-13s %-22s %-22s %s %s\n' "$label" "$(median <"$T/b")" \
+	printf '%-26s %4d %9.0f %9.0f %-22s %-13s %-22s %-22s %s %s\n' "$label" "$n" "$(median <"$T/b")" \
 		"$(median <"$T/c")" "$(mci "$T/r")" "$spread" "$(mci "$T/rc")" "$(mci "$T/rw")" \
 		"$(med3 "$T/share")" "$(med3 "$T/wshare")"
-	printf '| %s | %.0f | %.0f | %s | %s | %s | %s | %s / %s |\n' "$label" "$(median <"$T/b")" \
+	printf '| %s | %d | %.0f | %.0f | %s | %s | %s | %s | %s / %s |\n' "$label" "$n" "$(median <"$T/b")" \
 		"$(median <"$T/c")" "$(mci "$T/r")" "$spread" "$(mci "$T/rc")" "$(mci "$T/rw")" \
 		"$(med3 "$T/share")" "$(med3 "$T/wshare")" >>"$md.rows"
 	awk -v r="$r" 'BEGIN { exit !(r < 0.97 || r > 1.03) }' && bad=$((bad + 1))
@@ -181,8 +202,10 @@ fi
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, kernel $(uname -r), $("$FIO" --version);"
 	echo "$FS on $BF_DEVKIND, 4 KiB random reads; load average $load0 at the start,"
 	echo "$(cut -d' ' -f1-3 /proc/loadavg) at the end$(awk -v l="${load0%% *}" -v n="$(nproc)" 'BEGIN { if (l > n / 2) print " — **a loaded machine**" }')."
-	echo "Each repetition ($REPS of ${RUNTIME} s) runs fio's engine and blkfile as two jobs of one fio"
-	echo "run at once, $where; which job is defined first alternates."
+	echo "Each repetition (${RUNTIME} s) runs fio's engine and blkfile as two jobs of one fio run at once,"
+	echo "$where;"
+	echo "which job is defined first alternates. $REPS repetitions a pair, two more at a time up to"
+	echo "$REPS_MAX while the 95 % confidence interval of its IOPS ratio is wider than $CI_WIDTH (column reps)."
 	echo "Ratios are blkfile/fio per repetition: the median, its 95 % confidence interval"
 	echo "(distribution-free, from order statistics) and the spread (min–max) of the IOPS ratios."
 	echo "IOPS per CPU-second is taken twice: over the job thread (fio's usr+sys) and over the job's whole"
@@ -190,8 +213,8 @@ fi
 	echo "cannot take them without blocking, as zram's block device: the bdev pairs). CPU blk/fio is the"
 	echo "median ratio of the two jobs' CPU-seconds (thread / process), ~1 when they shared the CPU fairly."
 	echo
-	echo "| pair | fio IOPS | blkfile IOPS | IOPS ratio [95% CI] | spread of IOPS ratios | IOPS/CPU-s ratio, thread [95% CI] | IOPS/CPU-s ratio, process [95% CI] | CPU blk/fio, thread / process |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| pair | reps | fio IOPS | blkfile IOPS | IOPS ratio [95% CI] | spread of IOPS ratios | IOPS/CPU-s ratio, thread [95% CI] | IOPS/CPU-s ratio, process [95% CI] | CPU blk/fio, thread / process |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	cat "$md.rows"
 	echo
 	echo "Targets: sync pairs within 3 % of 1; uring direct qd16 (file and bdev) ≥ 0.95."
