@@ -81,9 +81,18 @@ int bf_auth_take(struct bf_authority *a, int fd, uint64_t off,
 int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 	       char *why, size_t whylen)
 {
+	size_t first = a->map.n;	/* no hint */
+
+	return bf_auth_io_at(a, off, len, &first, why, whylen);
+}
+
+int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
+		  size_t *first, char *why, size_t whylen)
+{
 	uint64_t end = off + len, pos = off;
 	const struct bf_extent *e;
 	const char *bad;
+	size_t i;
 
 	if (end < off || off < a->lo || end > a->hi) {
 		bf_say(why, whylen, "file bytes %llu..%llu are outside the range checked at open, %llu..%llu%s%s",
@@ -93,9 +102,16 @@ int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 		    a->tail_why);
 		return -EPERM;
 	}
+	/*
+	 * One search (none when *first, the caller's hint, holds @off), then
+	 * extent after extent: they are sorted and do not overlap, so the
+	 * extent after one ending at pos is the only one that can hold pos
+	 * (a hole if it starts later).
+	 */
+	*first = i = bf_map_find_from(&a->map, *first, off);
 	while (pos < end) {
-		e = bf_map_lookup(&a->map, pos);
-		if (!e) {
+		e = i < a->map.n ? &a->map.ext[i] : NULL;
+		if (!e || e->logical > pos) {
 			bf_say(why, whylen, "file offset %llu is a hole (no device blocks)",
 			    (unsigned long long)pos);
 			return -EPERM;
@@ -107,6 +123,7 @@ int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 			return -EPERM;
 		}
 		pos = e->logical + e->length;
+		i++;
 	}
 	return 0;
 }

@@ -80,6 +80,37 @@ int bf_auth_take(struct bf_authority *a, int fd, uint64_t off,
  */
 int bf_auth_io(const struct bf_authority *a, uint64_t off, uint64_t len,
 	       char *why, size_t whylen);
+/*
+ * The same check, its search for @off's extent starting from *@first (a
+ * hint: any value is safe, see bf_map_find_from); *@first is left on the
+ * extent holding @off, where the I/O's pieces are resolved from
+ * (bf_map_resolve_at).
+ */
+int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
+		  size_t *first, char *why, size_t whylen);
+
+/*
+ * bf_auth_io_at for the I/O path: the common case decided inline, the
+ * rest (several extents, the hint wrong, any refusal) by bf_auth_io_at
+ * itself.  The common case is the very check bf_auth_io_at makes when
+ * the I/O lies inside one extent: inside [lo, hi), that extent holds
+ * every byte of it, and its flags allow @a->use.
+ */
+static inline int bf_auth_io_fast(const struct bf_authority *a, uint64_t off,
+				  uint64_t len, size_t *first, char *why,
+				  size_t whylen)
+{
+	uint64_t end = off + len;
+	const struct bf_extent *e;
+
+	if (end >= off && off >= a->lo && end <= a->hi && *first < a->map.n) {
+		e = &a->map.ext[*first];
+		if (e->logical <= off && end - e->logical <= e->length &&
+		    !bf_extent_why(e->flags, a->use))
+			return 0;
+	}
+	return bf_auth_io_at(a, off, len, first, why, whylen);
+}
 
 /*
  * Is the file still what was verified?  The open file @fd has the same

@@ -415,13 +415,51 @@ static void lose_authority(struct thread_data *td, struct fio_file *f,
  * and in extents that allow it?  0, or the errno the I/O fails with (the
  * reason logged, naming the offset).
  */
+/*
+ * The cold halves of bf_authorize, out of line so that the check of every
+ * I/O carries no message buffer: the periodic re-verification, and the
+ * refusal of an I/O (the same check run again, this time for its reason).
+ */
+static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
+						       struct fio_file *f,
+						       struct bf_file *bf)
+{
+	char why[PATH_MAX + 1024];
+	int ret;
+
+	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+	if (ret)
+		lose_authority(td, f, bf, -ret, why);
+	return -ret;
+}
+
+static __attribute__((noinline, cold)) int bf_refuse_io(struct thread_data *td,
+							 struct io_u *io_u,
+							 struct bf_file *bf)
+{
+	char why[PATH_MAX + 1024];
+	size_t first = bf->auth.map.n;
+	int ret;
+
+	ret = bf_auth_io_at(&bf->auth, io_u->offset, io_u->xfer_buflen, &first,
+			    why, sizeof(why));
+	if (!ret) {
+		/* bf_auth_io_at is a pure function of the authority: cannot happen */
+		ret = -EPERM;
+		snprintf(why, sizeof(why), "the check refused it once and then passed it");
+	}
+	pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s", io_u->file->file_name,
+	       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why);
+	td_verror(td, -ret, "blkfile authority");
+	return -ret;
+}
+
 static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 {
 	struct blkfile_options *o = td->eo;
 	struct fio_file *f = io_u->file;
 	struct bf_file *bf = FILE_ENG_DATA(f);
 	struct bf_authority *a = &bf->auth;
-	char why[PATH_MAX + 1024];
 	uint64_t now;
 	int ret;
 
@@ -439,19 +477,13 @@ static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 	if (now >= bf->next_check_ns || bf->bytes_since_check >= a->hi - a->lo) {
 		bf->next_check_ns = now + o->recheck_msec * 1000000ULL;
 		bf->bytes_since_check = 0;
-		ret = bf_auth_recheck(a, bf->file_fd, f->file_name, why, sizeof(why));
-		if (ret) {
-			lose_authority(td, f, bf, -ret, why);
-			return -ret;
-		}
+		ret = bf_recheck(td, f, bf);
+		if (ret)
+			return ret;
 	}
-	ret = bf_auth_io(a, io_u->offset, io_u->xfer_buflen, why, sizeof(why));
-	if (ret) {
-		pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s", f->file_name,
-		       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why);
-		td_verror(td, -ret, "blkfile authority");
-		return -ret;
-	}
+	/* No reason wanted here: a refusal is checked again for it. */
+	if (bf_auth_io_fast(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
+		return bf_refuse_io(td, io_u, bf);
 	return 0;
 }
 

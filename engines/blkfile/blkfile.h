@@ -58,6 +58,7 @@ struct bf_file {
 	int failed;		/* the authority was lost: every further I/O fails */
 	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
 	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
+	size_t piece_hint;	/* extent last authorized or resolved: search hint */
 	char dev_path[PATH_MAX];
 };
 
@@ -65,16 +66,18 @@ struct bf_file {
  * One piece of an I/O: file offsets [off, off + len) are device offsets
  * [*dev_off, ...).  Returns the length of the contiguous piece starting at
  * @off (at most @len), 0 when @off is not mapped (a bug once the map was
- * checked at open; callers fail the I/O with EIO).
+ * checked at open; callers fail the I/O with EIO).  The extent search
+ * starts from bf->piece_hint: the extent bf_authorize found for this I/O,
+ * then that of the previous piece (the next piece is in it or the next).
  */
-static inline uint64_t bf_piece(const struct bf_file *bf, uint64_t off,
+static inline uint64_t bf_piece(struct bf_file *bf, uint64_t off,
 				uint64_t len, uint64_t *dev_off)
 {
 	if (bf->identity) {
 		*dev_off = off;
 		return len;
 	}
-	return bf_map_resolve(&bf->auth.map, off, len, dev_off);
+	return bf_map_resolve_at(&bf->auth.map, &bf->piece_hint, off, len, dev_off);
 }
 
 /*

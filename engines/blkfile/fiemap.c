@@ -168,31 +168,6 @@ static size_t find(const struct bf_map *m, uint64_t off)
 	return lo;
 }
 
-const char *bf_extent_why(uint32_t flags, enum bf_use use)
-{
-	if (flags & FIEMAP_EXTENT_DELALLOC)
-		return "is still delayed-allocated after sync (no device location yet)";
-	if (flags & FIEMAP_EXTENT_UNKNOWN)
-		return "has an unknown device location";
-	if (flags & FIEMAP_EXTENT_ENCODED)
-		return "is encoded (compressed): its device bytes are not the file's bytes";
-	if (flags & FIEMAP_EXTENT_DATA_ENCRYPTED)
-		return "is encrypted by the filesystem: its device bytes are ciphertext";
-	if (flags & FIEMAP_EXTENT_DATA_INLINE)
-		return "is inline data kept in filesystem metadata, not in data blocks of its own";
-	if (flags & FIEMAP_EXTENT_DATA_TAIL)
-		return "is a packed tail sharing a block with other files";
-	if (flags & FIEMAP_EXTENT_NOT_ALIGNED)
-		return "is not block-aligned";
-	if (flags & FIEMAP_EXTENT_UNWRITTEN)
-		return "is unwritten (preallocated, e.g. by fallocate): the file reads zeros there "
-		       "but the device holds stale bytes; write the file through the filesystem first";
-	if (use == BF_USE_WRITE && (flags & FIEMAP_EXTENT_SHARED))
-		return "is shared with another file (reflink, snapshot or dedupe): "
-		       "writing its device blocks would change that file too";
-	return NULL;
-}
-
 int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 		 enum bf_use use, uint32_t align, uint64_t dev_size,
 		 char *why, size_t whylen)
@@ -248,23 +223,14 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 			uint64_t *phys)
 {
-	const struct bf_extent *e;
-	uint64_t n;
-	size_t i;
+	size_t i = m->n;	/* no hint: search */
 
-	if (off >= m->file_size)
-		return 0;
-	if (len > m->file_size - off)
-		len = m->file_size - off;
-	i = find(m, off);
-	if (i == m->n)
-		return 0;
-	e = &m->ext[i];
-	if (e->logical > off)
-		return 0;
-	*phys = e->physical + (off - e->logical);
-	n = e->logical + e->length - off;
-	return n < len ? n : len;
+	return bf_map_resolve_at(m, &i, off, len, phys);
+}
+
+size_t bf_map_find(const struct bf_map *m, uint64_t off)
+{
+	return find(m, off);
 }
 
 const struct bf_extent *bf_map_lookup(const struct bf_map *m, uint64_t off)

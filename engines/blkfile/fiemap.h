@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/fiemap.h>
 
 struct bf_extent {
 	uint64_t logical;	/* file offset, bytes */
@@ -77,6 +78,55 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 uint64_t bf_map_resolve(const struct bf_map *m, uint64_t off, uint64_t len,
 			uint64_t *phys);
 
+/* Index of the extent holding @off, or of the first one after it; m->n if none. */
+size_t bf_map_find(const struct bf_map *m, uint64_t off);
+
+/*
+ * bf_map_find(@m, @off), trying extent @hint and the one after it first:
+ * one of them holding @off is the one the search would find, since
+ * extents are sorted and do not overlap.  Any @hint is safe.
+ */
+static inline size_t bf_map_find_from(const struct bf_map *m, size_t hint,
+				      uint64_t off)
+{
+	size_t i;
+
+	for (i = hint; i < m->n && i <= hint + 1; i++)
+		if (m->ext[i].logical <= off && off - m->ext[i].logical < m->ext[i].length)
+			return i;
+	return bf_map_find(m, off);
+}
+
+/*
+ * bf_map_resolve, the search starting from extent *@hint (bf_map_find_from)
+ * and *@hint left on the extent used: the same result, and no search when
+ * the I/O is in the extent of the hint or, for its next piece, the one
+ * after.  Inline: the I/O path resolves every piece with it.
+ */
+static inline uint64_t bf_map_resolve_at(const struct bf_map *m, size_t *hint,
+					 uint64_t off, uint64_t len,
+					 uint64_t *phys)
+{
+	const struct bf_extent *e;
+	uint64_t n;
+	size_t i;
+
+	if (off >= m->file_size)
+		return 0;
+	if (len > m->file_size - off)
+		len = m->file_size - off;
+	i = bf_map_find_from(m, *hint, off);
+	if (i == m->n)
+		return 0;
+	e = &m->ext[i];
+	if (e->logical > off)
+		return 0;
+	*hint = i;
+	*phys = e->physical + (off - e->logical);
+	n = e->logical + e->length - off;
+	return n < len ? n : len;
+}
+
 /*
  * The extent holding file offset @off, or NULL when @off is in a hole or
  * past the last extent.
@@ -88,7 +138,31 @@ const struct bf_extent *bf_map_lookup(const struct bf_map *m, uint64_t off);
  * the file's for @use (one clause, "is shared with another file..."), or
  * NULL when they can.
  */
-const char *bf_extent_why(uint32_t flags, enum bf_use use);
+static inline const char *bf_extent_why(uint32_t flags, enum bf_use use)
+{
+	if (flags & FIEMAP_EXTENT_DELALLOC)
+		return "is still delayed-allocated after sync (no device location yet)";
+	if (flags & FIEMAP_EXTENT_UNKNOWN)
+		return "has an unknown device location";
+	if (flags & FIEMAP_EXTENT_ENCODED)
+		return "is encoded (compressed): its device bytes are not the file's bytes";
+	if (flags & FIEMAP_EXTENT_DATA_ENCRYPTED)
+		return "is encrypted by the filesystem: its device bytes are ciphertext";
+	if (flags & FIEMAP_EXTENT_DATA_INLINE)
+		return "is inline data kept in filesystem metadata, not in data blocks of its own";
+	if (flags & FIEMAP_EXTENT_DATA_TAIL)
+		return "is a packed tail sharing a block with other files";
+	if (flags & FIEMAP_EXTENT_NOT_ALIGNED)
+		return "is not block-aligned";
+	if (flags & FIEMAP_EXTENT_UNWRITTEN)
+		return "is unwritten (preallocated, e.g. by fallocate): the file reads zeros there "
+		       "but the device holds stale bytes; write the file through the filesystem first";
+	if (use == BF_USE_WRITE && (flags & FIEMAP_EXTENT_SHARED))
+		return "is shared with another file (reflink, snapshot or dedupe): "
+		       "writing its device blocks would change that file too";
+	return NULL;
+}
+
 
 /*
  * Do @a and @b map every byte of [@lo, @hi) to the same device byte with

@@ -51,3 +51,29 @@ median() {
 	sort -g | awk '{ v[NR] = $1 }
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+# median_ci: "MEDIAN LO HI" of the numbers on stdin, LO..HI the
+# distribution-free 95 % confidence interval of the median (the order
+# statistics k and n+1-k, k the largest with P(Binomial(n, 1/2) < k) <=
+# 0.025); with fewer than 6 numbers there is none and LO..HI is min..max.
+median_ci() {
+	sort -g | awk '{ v[NR] = $1 }
+		END {
+			n = NR
+			if (!n) exit 1
+			m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			k = 1
+			if (n >= 6) {
+				# cdf = P(X <= i - 1); k: largest with cdf(k - 1) <= 0.025
+				p = 0.5 ^ n; cdf = 0
+				for (i = 0; i < n; i++) {
+					if (cdf + p > 0.025) break
+					cdf += p; p = p * (n - i) / (i + 1)
+				}
+				k = i
+				if (k < 1) k = 1
+			}
+			print m, v[k], v[n + 1 - k]
+		}'
+}
+
