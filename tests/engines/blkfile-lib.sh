@@ -94,15 +94,16 @@ bf_sum_file() {
 
 # bf_freeze MNT / bf_thaw: freeze a filesystem so that only the engine can
 # write to its device while a test compares the device before and after.
-# A watchdog thaws it after a minute, so a job stuck on the frozen
-# filesystem cannot hang the test (its writes then show up as a failure).
+# A watchdog thaws it after four minutes (a frozen phase took over one on a
+# loaded machine), so a job stuck on the frozen filesystem cannot hang the
+# test (its writes then show up as a failure).
 BF_FROZEN=
 BF_WATCHDOG=
 bf_freeze() {
 	fsfreeze -f "$1" || fail "fsfreeze -f $1"
 	BF_FROZEN=$1
 	(
-		sleep 60 &
+		sleep 240 &
 		echo $! >"$T/.bf-watchdog"
 		wait $!
 		fsfreeze -u "$1"
