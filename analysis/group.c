@@ -19,14 +19,28 @@
 #include "strmap.h"
 #include "table.h"
 
-/* The series label of @j, or NULL when --series patterns exclude it. */
+/* @n bytes of @p as hex into @out (2 @n + 1 bytes): a map key of a struct */
+static void hexkey(char *out, const void *p, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hx[b[i] >> 4];
+		out[2 * i + 1] = hx[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* The series label of @j (interned), or NULL when --series patterns exclude it. */
 static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
 {
 	regmatch_t m[2];
 	int i;
 
 	if (!sel->npatterns)
-		return xstrdup(j->target);
+		return (char *)j->target;	/* interned, like every label */
 	for (i = 0; i < sel->npatterns; i++) {
 		const char *subj[2] = { j->name, sel->match_target ? j->target : NULL };
 		int s;
@@ -34,10 +48,15 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 		for (s = 0; s < 2 && subj[s]; s++) {
 			if (regexec(&re[i], subj[s], 2, m, 0))
 				continue;
-			if (re[i].re_nsub >= 1 && m[1].rm_so >= 0)
-				return strndup(subj[s] + m[1].rm_so,
-					       (size_t)(m[1].rm_eo - m[1].rm_so));
-			return xstrdup(sel->patterns[i]);
+			if (re[i].re_nsub >= 1 && m[1].rm_so >= 0) {
+				char *l = strndup(subj[s] + m[1].rm_so,
+						  (size_t)(m[1].rm_eo - m[1].rm_so));
+				const char *il = intern(l);
+
+				free(l);
+				return (char *)il;
+			}
+			return (char *)intern(sel->patterns[i]);
 		}
 	}
 	return NULL;
@@ -141,6 +160,53 @@ static void job_params(const struct job *j, struct params *p)
 	}
 	push(p, "bs", buf);
 	qsort(p->kv, p->n, 2 * sizeof(*p->kv), kv_cmp);
+}
+
+/*
+ * job_params() once per configuration, not per job: iterations and repeated
+ * runs share their pairs (@cache maps the configuration to its index in
+ * *@uniq, which owns the pairs).
+ */
+struct params_cache {
+	struct strmap map;
+	struct params *v;
+	size_t n;
+};
+
+static void job_params_cached(const struct job *j, struct params *p, struct params_cache *c)
+{
+	char key[160];
+	size_t idx, d;
+	int off;
+
+	off = snprintf(key, sizeof(key), "%p %zu %p %d %d", (const void *)j->opts, j->nopts,
+		       (const void *)j->rw, j->iodepth, j->numjobs);
+	for (d = 0; d < NDIR && off < (int)sizeof(key); d++)
+		if (d != DIR_TRIM)
+			off += snprintf(key + off, sizeof(key) - (size_t)off, " %d:%llu",
+					j->d[d].present, (unsigned long long)j->d[d].bs);
+	if (off >= (int)sizeof(key)) {	/* never: a few numbers */
+		job_params(j, p);
+		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+		c->v[c->n++] = *p;
+		return;
+	}
+	idx = map_get(&c->map, key, c->n);
+	if (idx == c->n) {
+		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+		job_params(j, &c->v[c->n++]);
+	}
+	*p = c->v[idx];
+}
+
+static void params_cache_free(struct params_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].kv);
+	free(c->v);
+	map_free(&c->map);
 }
 
 /* The value of @k in @p, NULL when the job has no such option. */
@@ -344,7 +410,9 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 };
+	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 }, memo = { 0 };
+	struct params_cache pc = { 0 };
+	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
 	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
 	struct params *ref = NULL;
@@ -373,15 +441,23 @@ int series_build(const struct jobset *js, const struct selector *sel,
 	/* 1: each job's family (label, host, mode) and parameters; what varies */
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
-		char *key;
 
 		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
 			continue;
-		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", labels[i], j->host, j->modeled,
-				j->scale);
-		f = map_get(&fams, key, nfam);
-		free(key);
-		job_params(j, &jp[i]);
+		{
+			/* label and host are interned: their addresses name them */
+			struct { const void *l, *h; double sc; int m; } fk;
+			char hk[2 * sizeof(fk) + 1];
+
+			memset(&fk, 0, sizeof(fk));
+			fk.l = labels[i];
+			fk.h = j->host;
+			fk.sc = j->scale;
+			fk.m = j->modeled;
+			hexkey(hk, &fk, sizeof(fk));
+			f = map_get(&fams, hk, nfam);
+		}
+		job_params_cached(j, &jp[i], &pc);
 		jp[i].fam = f;
 		if (f == nfam) {
 			nfam++;
@@ -455,6 +531,17 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		if (!labels[i])
 			continue;
 		f = jp[i].fam;
+		/* the same family and configuration: the same series */
+		{
+			char mk[64];
+
+			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
+
+			hexkey(mk, &mkv, sizeof(mkv));
+			idx = map_get(&memo, mk, SIZE_MAX);
+			if (idx != SIZE_MAX)
+				goto have_series;
+		}
 		key = xasprintf("%zu", f);
 		params = xstrdup("");
 		ptags = xstrdup("");
@@ -490,8 +577,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			}
 			s = &out->v[out->n++];
 			memset(s, 0, sizeof(*s));
-			s->label = labels[i];
-			labels[i] = NULL;
+			s->label = xstrdup(labels[i]);
 			s->host = xstrdup(j->host);
 			s->modeled = j->modeled;
 			s->scale = j->scale;
@@ -510,6 +596,15 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			free(params);
 			free(ptags);
 		}
+		{
+			char mk[64];
+
+			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
+
+			hexkey(mk, &mkv, sizeof(mkv));
+			map_get(&memo, mk, idx);
+		}
+have_series:
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
 		for (dir = 0; dir < NDIR; dir++) {
@@ -534,8 +629,25 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			 * no stonewall between them): not iterations.
 			 */
 			if (j->groupid >= 0) {
-				char *ck = xasprintf("%zu\x1f%s\x1f%d\x1f%u\x1f%d", idx, xs, dir, j->run,
-						     j->groupid);
+				char *ck;
+
+				/* one run's jobs are contiguous: remember one run at a time */
+				if (j->run != side_run) {
+					map_free(&side);
+					memset(&side, 0, sizeof(side));
+					side_run = j->run;
+				}
+				{
+					struct { size_t idx; int dir, gid; } sk = { 0 };
+					char hk[2 * sizeof(sk) + 1];
+
+					memset(&sk, 0, sizeof(sk));
+					sk.idx = idx;
+					sk.dir = dir;
+					sk.gid = j->groupid;
+					hexkey(hk, &sk, sizeof(sk));
+					ck = xasprintf("%s\x1f%s", hk, xs);
+				}
 				size_t first = map_get(&side, ck, i);
 
 				free(ck);
@@ -570,10 +682,8 @@ out:
 	free(vary);
 	free(tied);
 	free(ref);
-	for (i = 0; i < js->n; i++) {
-		free(jp[i].kv);
-		free(labels[i]);
-	}
+	map_free(&memo);
+	params_cache_free(&pc);
 	free(jp);
 	free(labels);
 	for (k = 0; k < sel->npatterns; k++)

@@ -40,8 +40,7 @@ const char *intern(const char *s)
 {
 	static struct strmap map;
 
-	map_get(&map, s, 0);
-	return map_key(&map, s);
+	return map_intern(&map, s, 0, NULL);
 }
 
 struct runids {
@@ -89,25 +88,72 @@ static const char *canon(const char *k)
 	return k;
 }
 
-static void put_opt(const char ***v, size_t *n, const char *k, const char *val)
-{
-	size_t i;
-
-	k = intern(canon(k));
-	for (i = 0; i < *n; i++)
-		if ((*v)[2 * i] == k) {
-			(*v)[2 * i + 1] = intern(val);	/* the later one wins, as in fio */
-			return;
-		}
-	*v = xrealloc(*v, (*n + 1) * 2 * sizeof(**v));
-	(*v)[2 * *n] = k;
-	(*v)[2 * *n + 1] = intern(val);
-	(*n)++;
-}
-
 static int pair_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Configurations are interned whole: thousands of jobs (iterations, the
+ * same profile run again) share a handful, so a job holds one pointer to
+ * its sorted pairs, not a copy of them, and the pairs are interned once
+ * per distinct configuration, not once per job.  The key of a
+ * configuration is its pairs length-prefixed ("4:name3:val..."), which no
+ * two different configurations share.
+ */
+struct optset {
+	const char **kv;
+	size_t n;
+};
+
+static char *put_len(char *o, const char *s)
+{
+	size_t n = strlen(s);
+	char digits[24];
+	int k = 0;
+
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10));
+	while (k)
+		*o++ = digits[--k];
+	*o++ = ':';
+	n = strlen(s);
+	memcpy(o, s, n);
+	return o + n;
+}
+
+static const char **intern_opts(const char **kv, size_t n)
+{
+	static struct strmap sets;
+	static struct optset *setv;
+	static size_t nsets;
+	static char *key;
+	static size_t keycap;
+	size_t need = 1, i, idx;
+	char *o;
+
+	for (i = 0; i < 2 * n; i++)
+		need += strlen(kv[i]) + 24;
+	if (need > keycap) {
+		keycap = need * 2;
+		key = xrealloc(key, keycap);
+	}
+	o = key;
+	for (i = 0; i < 2 * n; i++)
+		o = put_len(o, kv[i]);
+	*o = '\0';
+	map_intern(&sets, key, nsets, &idx);
+	if (idx == nsets) {
+		const char **v = xmalloc((2 * n + 1) * sizeof(*v));
+
+		for (i = 0; i < 2 * n; i++)
+			v[i] = intern(kv[i]);
+		setv = xrealloc(setv, (nsets + 1) * sizeof(*setv));
+		setv[nsets].kv = v;
+		setv[nsets++].n = n;
+	}
+	return setv[idx].kv;
 }
 
 /*
@@ -116,18 +162,39 @@ static int pair_cmp(const void *a, const void *b)
  */
 static void read_opts(struct job *j, const struct opts *o)
 {
+	static const char **kv;	/* scratch pairs, reused from job to job */
+	static size_t cap;
 	const cJSON *src[2] = { o->global, o->job }, *v;
+	size_t n = 0, i;
 	int k;
 
 	for (k = 0; k < 2; k++)
 		cJSON_ArrayForEach(v, src[k]) {
+			const char *key, *val;
+
 			if (!v->string || !strcmp(v->string, "name"))
 				continue;
-			put_opt(&j->opts, &j->nopts, v->string,
-				cJSON_IsString(v) ? v->valuestring : "");
+			key = canon(v->string);
+			val = cJSON_IsString(v) ? v->valuestring : "";
+			for (i = 0; i < n; i++)
+				if (!strcmp(kv[2 * i], key))
+					break;
+			if (i < n) {
+				kv[2 * i + 1] = val;	/* the later one wins, as in fio */
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 32;
+				kv = xrealloc(kv, 2 * cap * sizeof(*kv));
+			}
+			kv[2 * n] = key;
+			kv[2 * n + 1] = val;
+			n++;
 		}
-	if (j->nopts)
-		qsort(j->opts, j->nopts, 2 * sizeof(*j->opts), pair_cmp);
+	if (n)
+		qsort(kv, n, 2 * sizeof(*kv), pair_cmp);
+	j->nopts = n;
+	j->opts = n ? intern_opts(kv, n) : NULL;
 }
 
 const char *job_opt(const struct job *j, const char *key)
@@ -275,6 +342,18 @@ static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, c
 	}
 }
 
+/* "@a@b" into @path (64 bytes; @a is a direction name, @b a short literal) */
+static void path2(char path[64], const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+
+	if (na + nb >= 64)
+		nb = 0;	/* never: the names are fiotab's own */
+	memcpy(path, a, na);
+	memcpy(path + na, b, nb);
+	path[na + nb] = '\0';
+}
+
 static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
 		     double scale)
 {
@@ -282,7 +361,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	double to_us = 1e-3;
 	char path[64];
 
-	snprintf(path, sizeof(path), "%s.", dir);
+	path2(path, dir, ".");
 	d->io_bytes = num0(r, o, path, "io_bytes");
 	if (!d->io_bytes) {
 		d->io_bytes = num0(r, o, path, "io_kbytes") * 1024;
@@ -301,10 +380,10 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	d->bw_bytes /= scale;
 	d->total_ios = num0(r, o, path, "total_ios");
 	clat = cJSON_GetObjectItemCaseSensitive(o, "clat_ns");
-	snprintf(path, sizeof(path), "%s.clat_ns.", dir);
+	path2(path, dir, ".clat_ns.");
 	if (!clat) {	/* fio 2.x reported microseconds */
 		clat = cJSON_GetObjectItemCaseSensitive(o, "clat");
-		snprintf(path, sizeof(path), "%s.clat.", dir);
+		path2(path, dir, ".clat.");
 		to_us = 1;
 	}
 	d->clat_mean_us = num(r, clat, path, "mean") * to_us * scale;
@@ -438,7 +517,6 @@ static void job_free(struct job *j)
 	for (d = 0; d < NDIR; d++)
 		for (l = 0; l < NLAT; l++)
 			latbins_free(j->d[d].bins[l]);
-	free(j->opts);
 }
 
 void jobset_free(struct jobset *js)

@@ -34,7 +34,6 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 struct copier {
-	std::string_view skip[16];
 	int nskip;
 	int depth;
 	bool ok;
@@ -78,23 +77,43 @@ struct copier {
 		return o;
 	}
 
-	/* bit (first byte & 63) of filter[size & 63]: a name that may be skipped */
-	uint64_t filter[64];
+	/*
+	 * The skipped names in an open-addressed hash table (FNV-1a of the
+	 * whole name): one hash and mostly one compare per member name, however
+	 * many names are skipped and however alike they are ("99.000000" is
+	 * read, "99.500000" is not).
+	 */
+	static constexpr unsigned NSLOT = 256;	/* > 2 x the 64 names at most */
+	std::string_view slot[NSLOT];
+	bool used[NSLOT];
+
+	static unsigned hash(std::string_view k)
+	{
+		uint32_t h = 2166136261u;
+
+		for (unsigned char c : k)
+			h = (h ^ c) * 16777619u;
+		return h & (NSLOT - 1);
+	}
 
 	void add_skip(const char *name)
 	{
-		skip[nskip] = name;
-		if (*name)
-			filter[skip[nskip].size() & 63] |= 1ull << (name[0] & 63);
+		std::string_view k(name);
+		unsigned i = hash(k);
+
+		while (used[i] && slot[i] != k)
+			i = (i + 1) & (NSLOT - 1);
+		slot[i] = k;
+		used[i] = true;
 		nskip++;
 	}
 
 	bool skipped(std::string_view k) const
 	{
-		if (k.empty() || !(filter[k.size() & 63] >> (k[0] & 63) & 1))
-			return false;	/* most names: one lookup */
-		for (int i = 0; i < nskip; i++)
-			if (k.size() == skip[i].size() && k[0] == skip[i][0] && k == skip[i])
+		if (!nskip)
+			return false;
+		for (unsigned i = hash(k); used[i]; i = (i + 1) & (NSLOT - 1))
+			if (slot[i] == k)
 				return true;
 		return false;
 	}
@@ -257,7 +276,7 @@ extern "C" cJSON *sj_read(const char *buf, size_t len, int padded, const char *c
 
 	c.ok = true;
 	for (const char *const *s = skip; s && *s; s++) {
-		if (c.nskip == 16)
+		if (c.nskip == 64)
 			return nullptr;	/* jsonread.c takes any number */
 		c.add_skip(*s);
 	}
