@@ -33,6 +33,18 @@ static void hexkey(char *out, const void *p, size_t n)
 	out[2 * n] = '\0';
 }
 
+/* "@a\x1f@b" in @buf when it fits, else allocated */
+static char *cat_key(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *o = na + nb + 2 <= size ? buf : xmalloc(na + nb + 2);
+
+	memcpy(o, a, na);
+	o[na] = '\x1f';
+	memcpy(o + na + 1, b, nb + 1);
+	return o;
+}
+
 /* The series label of @j (interned), or NULL when --series patterns exclude it. */
 static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
 {
@@ -175,22 +187,28 @@ struct params_cache {
 
 static void job_params_cached(const struct job *j, struct params *p, struct params_cache *c)
 {
-	char key[160];
-	size_t idx, d;
-	int off;
+	struct {
+		const void *opts, *rw;
+		size_t nopts;
+		int iodepth, numjobs;
+		uint64_t bs[NDIR];
+		int present[NDIR];
+	} k;
+	char key[2 * sizeof(k) + 1];
+	size_t idx;
+	int d;
 
-	off = snprintf(key, sizeof(key), "%p %zu %p %d %d", (const void *)j->opts, j->nopts,
-		       (const void *)j->rw, j->iodepth, j->numjobs);
-	for (d = 0; d < NDIR && off < (int)sizeof(key); d++)
-		if (d != DIR_TRIM)
-			off += snprintf(key + off, sizeof(key) - (size_t)off, " %d:%llu",
-					j->d[d].present, (unsigned long long)j->d[d].bs);
-	if (off >= (int)sizeof(key)) {	/* never: a few numbers */
-		job_params(j, p);
-		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
-		c->v[c->n++] = *p;
-		return;
+	memset(&k, 0, sizeof(k));	/* the padding too: the bytes are the key */
+	k.opts = j->opts;
+	k.rw = j->rw;
+	k.nopts = j->nopts;
+	k.iodepth = j->iodepth;
+	k.numjobs = j->numjobs;
+	for (d = 0; d < NDIR; d++) {
+		k.bs[d] = j->d[d].bs;
+		k.present[d] = j->d[d].present;
 	}
+	hexkey(key, &k, sizeof(k));
 	idx = map_get(&c->map, key, c->n);
 	if (idx == c->n) {
 		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
@@ -629,7 +647,7 @@ have_series:
 			 * no stonewall between them): not iterations.
 			 */
 			if (j->groupid >= 0) {
-				char *ck;
+				char *ck, ckbuf[128];
 
 				/* one run's jobs are contiguous: remember one run at a time */
 				if (j->run != side_run) {
@@ -646,11 +664,12 @@ have_series:
 					sk.dir = dir;
 					sk.gid = j->groupid;
 					hexkey(hk, &sk, sizeof(sk));
-					ck = xasprintf("%s\x1f%s", hk, xs);
+					ck = cat_key(ckbuf, sizeof(ckbuf), hk, xs);
 				}
 				size_t first = map_get(&side, ck, i);
 
-				free(ck);
+				if (ck != ckbuf)
+					free(ck);
 				if (first != i) {
 					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
 					       j->file, js->v[first].name, j->name);

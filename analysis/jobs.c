@@ -52,6 +52,24 @@ struct opts {
 	const cJSON *job, *global;
 };
 
+/*
+ * cJSON_GetObjectItemCaseSensitive(), the first member named @name, with
+ * the first byte compared before strcmp(): most members differ there, and
+ * a job is a few hundred lookups.
+ */
+static const cJSON *member(const cJSON *o, const char *name)
+{
+	const cJSON *c;
+
+	if (!o)
+		return NULL;
+	for (c = o->child; c; c = c->next)
+		if (c->string && c->string[0] == name[0] && !strcmp(c->string, name))
+			return c;
+	return NULL;
+}
+#define cJSON_GetObjectItemCaseSensitive(o, n) member((o), (n))
+
 /* What is being read, for the messages. */
 struct reader {
 	const char *job;	/* name of the job being read, NULL for the document */

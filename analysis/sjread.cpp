@@ -96,10 +96,22 @@ struct copier {
 		return h & (NSLOT - 1);
 	}
 
+	/* bit (length, first and last byte) of a skipped name: most names miss here */
+	uint64_t filter[16];
+
+	static unsigned fbit(std::string_view k)
+	{
+		return (unsigned)(k.size() * 31 + (unsigned char)k[0] * 7 +
+				  (unsigned char)k[k.size() - 1]) & 1023;
+	}
+
 	void add_skip(const char *name)
 	{
 		std::string_view k(name);
 		unsigned i = hash(k);
+
+		if (!k.empty())
+			filter[fbit(k) >> 6] |= 1ull << (fbit(k) & 63);
 
 		while (used[i] && slot[i] != k)
 			i = (i + 1) & (NSLOT - 1);
@@ -110,7 +122,7 @@ struct copier {
 
 	bool skipped(std::string_view k) const
 	{
-		if (!nskip)
+		if (!nskip || k.empty() || !(filter[fbit(k) >> 6] >> (fbit(k) & 63) & 1))
 			return false;
 		for (unsigned i = hash(k); used[i]; i = (i + 1) & (NSLOT - 1))
 			if (slot[i] == k)
