@@ -49,11 +49,10 @@ struct dirstat {
 	double clat_mean_us;	/* NAN when absent */
 	double clat_p50_us, clat_p99_us, clat_p999_us;
 	uint64_t bs;		/* block size of this direction, bytes */
-	struct latbins *bins[NLAT];	/* json+ bins, only when jobset.want_bins */
 };
 
 struct job {
-	char *name;
+	const char *name;	/* interned */
 	const char *host;	/* "-" for a local run (interned, like target, rw) */
 	const char *target;	/* filename, else directory, else "." */
 	const char *rw;
@@ -75,6 +74,12 @@ struct job {
 	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
 	struct dirstat d[NDIR];
 	/*
+	 * json+ bins per direction and latency, only when jobset.want_bins
+	 * (fiotab hist), else NULL: every other command keeps no pointer for
+	 * them in each of its jobs.
+	 */
+	struct latbins *(*bins)[NLAT];	/* [NDIR][NLAT] */
+	/*
 	 * The job's configuration: every option fio recorded ("job options"
 	 * over "global options"; for fio's "All clients" aggregate those of
 	 * the per-host jobs it sums), as interned key, value pairs sorted by
@@ -82,7 +87,7 @@ struct job {
 	 * without "name".  Two jobs with the same pairs differ only in their
 	 * name: iterations of one configuration (group.c).
 	 */
-	const char **opts;	/* [2k] key, [2k+1] value */
+	const char **opts;	/* [2k] key, [2k+1] value; shared by the jobs of one configuration */
 	size_t nopts;
 	int groupid;		/* fio's reporting group, -1 when not recorded */
 };

@@ -348,7 +348,7 @@ static void latbins_free(struct latbins *lb)
 	free(lb);
 }
 
-static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir)
+static void read_dir_bins(struct reader *r, struct latbins **out, const cJSON *o, const char *dir)
 {
 	static const char *const key[NLAT] = { "clat_ns", "slat_ns", "lat_ns" };
 	char path[64];
@@ -356,7 +356,7 @@ static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, c
 
 	for (l = 0; l < NLAT; l++) {
 		snprintf(path, sizeof(path), "%s.%s.", dir, key[l]);
-		d->bins[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
+		out[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
 	}
 }
 
@@ -437,7 +437,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 		*why = xstrdup("job without a \"jobname\"");
 		return -1;
 	}
-	j->name = xstrdup(v->valuestring);
+	j->name = intern(v->valuestring);	/* iterations of a sweep share names */
 	r.job = j->name;
 	j->aggregate = !strcmp(j->name, "All clients");
 	/* A TCP port or nothing: a double outside int's range must not be cast. */
@@ -511,9 +511,12 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 
 		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
 			 j->scale);
-		if (want_bins)
-			read_dir_bins(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
+		if (want_bins) {
+			if (!j->bins)
+				j->bins = xcalloc(NDIR, sizeof(*j->bins));
+			read_dir_bins(&r, j->bins[i], cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
 				      dir_name[i]);
+		}
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
@@ -531,10 +534,12 @@ static void job_free(struct job *j)
 {
 	int d, l;
 
-	free(j->name);
-	for (d = 0; d < NDIR; d++)
-		for (l = 0; l < NLAT; l++)
-			latbins_free(j->d[d].bins[l]);
+	if (j->bins) {
+		for (d = 0; d < NDIR; d++)
+			for (l = 0; l < NLAT; l++)
+				latbins_free(j->bins[d][l]);
+		free(j->bins);
+	}
 }
 
 void jobset_free(struct jobset *js)
