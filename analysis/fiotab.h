@@ -44,9 +44,7 @@ struct dirstat {
 	double io_bytes;
 	double runtime_s;	/* fio's per-direction runtime, scaled if modeled */
 	double iops;
-	double bw_bytes;	/* bytes/s */
 	double total_ios;
-	double clat_mean_us;	/* NAN when absent */
 	double clat_p50_us, clat_p99_us, clat_p999_us;
 	uint64_t bs;		/* block size of this direction, bytes */
 };

@@ -392,10 +392,12 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	d->present = d->io_bytes > 0;
 	d->runtime_s = num0(r, o, path, "runtime") / 1000.0 * scale;
 	d->iops = num0(r, o, path, "iops") / scale;
-	d->bw_bytes = num(r, o, path, "bw_bytes");
-	if (isnan(d->bw_bytes))
-		d->bw_bytes = num0(r, o, path, "bw") * 1024;
-	d->bw_bytes /= scale;
+	/*
+	 * No table reads fio's bandwidth or mean latency (they come from
+	 * io_bytes / runtime and the percentiles): checked, not kept.
+	 */
+	if (isnan(num(r, o, path, "bw_bytes")))
+		(void)num0(r, o, path, "bw");
 	d->total_ios = num0(r, o, path, "total_ios");
 	clat = cJSON_GetObjectItemCaseSensitive(o, "clat_ns");
 	path2(path, dir, ".clat_ns.");
@@ -404,7 +406,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		path2(path, dir, ".clat.");
 		to_us = 1;
 	}
-	d->clat_mean_us = num(r, clat, path, "mean") * to_us * scale;
+	(void)num(r, clat, path, "mean");
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
