@@ -19,30 +19,82 @@
 #include "strmap.h"
 #include "table.h"
 
-/* @n bytes of @p as hex into @out (2 @n + 1 bytes): a map key of a struct */
-static void hexkey(char *out, const void *p, size_t n)
-{
-	static const char hx[] = "0123456789abcdef";
-	const unsigned char *b = p;
-	size_t i;
+/*
+ * A map from fixed-size binary keys (structs of interned pointers and
+ * numbers, zeroed padding included) to indexes: the per-job lookups of
+ * series_build() without formatting a string key for each job.
+ */
+struct bmap {
+	unsigned char *keys;
+	size_t *vals;
+	unsigned char *used;
+	size_t cap, n, ksz;
+};
 
-	for (i = 0; i < n; i++) {
-		out[2 * i] = hx[b[i] >> 4];
-		out[2 * i + 1] = hx[b[i] & 15];
+static uint64_t bhash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
 	}
-	out[2 * n] = '\0';
+	for (; n; p++, n--)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	return h ^ (h >> 32);
 }
 
-/* "@a\x1f@b" in @buf when it fits, else allocated */
-static char *cat_key(char *buf, size_t size, const char *a, const char *b)
+/* The value of @key, inserting @newval when absent. */
+static size_t bmap_get(struct bmap *m, const void *key, size_t ksz, size_t newval)
 {
-	size_t na = strlen(a), nb = strlen(b);
-	char *o = na + nb + 2 <= size ? buf : xmalloc(na + nb + 2);
+	size_t i;
 
-	memcpy(o, a, na);
-	o[na] = '\x1f';
-	memcpy(o + na + 1, b, nb + 1);
-	return o;
+	if (2 * (m->n + 1) > m->cap) {
+		struct bmap nm = { 0 };
+
+		nm.cap = m->cap ? 2 * m->cap : 64;
+		nm.ksz = ksz;
+		nm.keys = xmalloc(nm.cap * ksz);
+		nm.vals = xmalloc(nm.cap * sizeof(size_t));
+		nm.used = xcalloc(nm.cap, 1);
+		for (i = 0; i < m->cap; i++)
+			if (m->used[i])
+				bmap_get(&nm, m->keys + i * ksz, ksz, m->vals[i]);
+		free(m->keys);
+		free(m->vals);
+		free(m->used);
+		*m = nm;
+	}
+	for (i = bhash(key, ksz) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (!memcmp(m->keys + i * ksz, key, ksz))
+			return m->vals[i];
+	memcpy(m->keys + i * ksz, key, ksz);
+	m->used[i] = 1;
+	m->vals[i] = newval;
+	m->n++;
+	return newval;
+}
+
+/* Sets the value of @key, which is in @m. */
+static void bmap_set(struct bmap *m, const void *key, size_t ksz, size_t val)
+{
+	size_t i;
+
+	for (i = bhash(key, ksz) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (!memcmp(m->keys + i * ksz, key, ksz)) {
+			m->vals[i] = val;
+			return;
+		}
+	bmap_get(m, key, ksz, val);
+}
+
+static void bmap_free(struct bmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
 }
 
 /* The series label of @j (interned), or NULL when --series patterns exclude it. */
@@ -180,7 +232,7 @@ static void job_params(const struct job *j, struct params *p)
  * *@uniq, which owns the pairs).
  */
 struct params_cache {
-	struct strmap map;
+	struct bmap map;
 	struct params *v;
 	size_t n;
 };
@@ -194,7 +246,6 @@ static void job_params_cached(const struct job *j, struct params *p, struct para
 		uint64_t bs[NDIR];
 		int present[NDIR];
 	} k;
-	char key[2 * sizeof(k) + 1];
 	size_t idx;
 	int d;
 
@@ -208,8 +259,7 @@ static void job_params_cached(const struct job *j, struct params *p, struct para
 		k.bs[d] = j->d[d].bs;
 		k.present[d] = j->d[d].present;
 	}
-	hexkey(key, &k, sizeof(k));
-	idx = map_get(&c->map, key, c->n);
+	idx = bmap_get(&c->map, &k, sizeof(k), c->n);
 	if (idx == c->n) {
 		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
 		job_params(j, &c->v[c->n++]);
@@ -224,7 +274,7 @@ static void params_cache_free(struct params_cache *c)
 	for (i = 0; i < c->n; i++)
 		free(c->v[i].kv);
 	free(c->v);
-	map_free(&c->map);
+	bmap_free(&c->map);
 }
 
 /* The value of @k in @p, NULL when the job has no such option. */
@@ -428,7 +478,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 }, memo = { 0 };
+	struct strmap map = { 0 }, all = { 0 };
+	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 };
 	struct params_cache pc = { 0 };
 	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
@@ -465,15 +516,13 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		{
 			/* label and host are interned: their addresses name them */
 			struct { const void *l, *h; double sc; int m; } fk;
-			char hk[2 * sizeof(fk) + 1];
 
 			memset(&fk, 0, sizeof(fk));
 			fk.l = labels[i];
 			fk.h = j->host;
 			fk.sc = j->scale;
 			fk.m = j->modeled;
-			hexkey(hk, &fk, sizeof(fk));
-			f = map_get(&fams, hk, nfam);
+			f = bmap_get(&fams, &fk, sizeof(fk), nfam);
 		}
 		job_params_cached(j, &jp[i], &pc);
 		jp[i].fam = f;
@@ -551,12 +600,9 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		f = jp[i].fam;
 		/* the same family and configuration: the same series */
 		{
-			char mk[64];
-
 			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
 
-			hexkey(mk, &mkv, sizeof(mkv));
-			idx = map_get(&memo, mk, SIZE_MAX);
+			idx = bmap_get(&memo, &mkv, sizeof(mkv), SIZE_MAX);
 			if (idx != SIZE_MAX)
 				goto have_series;
 		}
@@ -615,12 +661,10 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			free(ptags);
 		}
 		{
-			char mk[64];
-
+			/* (SIZE_MAX above reserved the slot: set it) */
 			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
 
-			hexkey(mk, &mkv, sizeof(mkv));
-			map_get(&memo, mk, idx);
+			bmap_set(&memo, &mkv, sizeof(mkv), idx);
 		}
 have_series:
 		s = &out->v[idx];
@@ -647,29 +691,24 @@ have_series:
 			 * no stonewall between them): not iterations.
 			 */
 			if (j->groupid >= 0) {
-				char *ck, ckbuf[128];
+				struct { size_t idx; const void *xp; uint64_t bsv; int dir, gid; } sk;
+				size_t first;
 
 				/* one run's jobs are contiguous: remember one run at a time */
 				if (j->run != side_run) {
-					map_free(&side);
-					memset(&side, 0, sizeof(side));
+					bmap_free(&side);
 					side_run = j->run;
 				}
-				{
-					struct { size_t idx; int dir, gid; } sk = { 0 };
-					char hk[2 * sizeof(sk) + 1];
-
-					memset(&sk, 0, sizeof(sk));
-					sk.idx = idx;
-					sk.dir = dir;
-					sk.gid = j->groupid;
-					hexkey(hk, &sk, sizeof(sk));
-					ck = cat_key(ckbuf, sizeof(ckbuf), hk, xs);
-				}
-				size_t first = map_get(&side, ck, i);
-
-				if (ck != ckbuf)
-					free(ck);
+				/* the point: its block size, else its (interned) axis value */
+				memset(&sk, 0, sizeof(sk));
+				sk.idx = idx;
+				if (is_bs)
+					sk.bsv = j->d[dir].bs;
+				else
+					sk.xp = intern(xs);
+				sk.dir = dir;
+				sk.gid = j->groupid;
+				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
 					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
 					       j->file, js->v[first].name, j->name);
@@ -690,8 +729,8 @@ have_series:
 	rc = 0;
 out:
 	map_free(&map);
-	map_free(&side);
-	map_free(&fams);
+	bmap_free(&side);
+	bmap_free(&fams);
 	map_free(&all);
 	for (f = 0; f < nfam; f++) {
 		map_free(&vary[f]);
@@ -701,7 +740,7 @@ out:
 	free(vary);
 	free(tied);
 	free(ref);
-	map_free(&memo);
+	bmap_free(&memo);
 	params_cache_free(&pc);
 	free(jp);
 	free(labels);
