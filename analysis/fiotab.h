@@ -70,7 +70,8 @@ struct job {
 	const char *runid;	/* hash of the document's content (interned hex) */
 	const char *hostname;	/* fio's "hostname", NULL for a local run */
 	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
-	struct dirstat d[NDIR];
+	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */
+	const struct dirstat *d[NDIR];
 	/*
 	 * json+ bins per direction and latency, only when jobset.want_bins
 	 * (fiotab hist), else NULL: every other command keeps no pointer for

@@ -167,7 +167,7 @@ struct params {
 
 static int has_rw(const struct job *j)
 {
-	return j->d[DIR_READ].present || j->d[DIR_WRITE].present || j->d[DIR_MIXED].present;
+	return j->d[DIR_READ]->present || j->d[DIR_WRITE]->present || j->d[DIR_MIXED]->present;
 }
 
 static void push(struct params *p, const char *k, const char *v)
@@ -212,14 +212,14 @@ static void job_params(const struct job *j, struct params *p)
 	push(p, "numjobs", buf);
 	buf[0] = '\0';
 	for (d = 0; d < NDIR; d++) {
-		if (d == DIR_TRIM || !j->d[d].present)
+		if (d == DIR_TRIM || !j->d[d]->present)
 			continue;
-		for (i = 0; i < nb && b[i] != j->d[d].bs; i++)
+		for (i = 0; i < nb && b[i] != j->d[d]->bs; i++)
 			;
 		if (i == nb) {
-			b[nb++] = j->d[d].bs;
+			b[nb++] = j->d[d]->bs;
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%llu",
-				 nb > 1 ? "," : "", (unsigned long long)j->d[d].bs);
+				 nb > 1 ? "," : "", (unsigned long long)j->d[d]->bs);
 		}
 	}
 	push(p, "bs", buf);
@@ -256,8 +256,8 @@ static void job_params_cached(const struct job *j, struct params *p, struct para
 	k.iodepth = j->iodepth;
 	k.numjobs = j->numjobs;
 	for (d = 0; d < NDIR; d++) {
-		k.bs[d] = j->d[d].bs;
-		k.present[d] = j->d[d].present;
+		k.bs[d] = j->d[d]->bs;
+		k.present[d] = j->d[d]->present;
 	}
 	idx = bmap_get(&c->map, &k, sizeof(k), c->n);
 	if (idx == c->n) {
@@ -353,7 +353,7 @@ static double as_number(const char *v)
 static void add_iter(struct series *s, const struct job *j, int dir, const char *xs,
 		     double x, int is_bs)
 {
-	const struct dirstat *d = &j->d[dir];
+	const struct dirstat *d = j->d[dir];
 	struct bsgroup *g = NULL;
 	size_t i;
 
@@ -674,10 +674,10 @@ have_series:
 			char buf[32];
 			double x;
 
-			if (dir == DIR_TRIM || !j->d[dir].present)
+			if (dir == DIR_TRIM || !j->d[dir]->present)
 				continue;
 			if (is_bs) {
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir].bs);
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir]->bs);
 				xs = buf;
 			} else if (!xs) {
 				xs = "(unset)";
@@ -703,7 +703,7 @@ have_series:
 				memset(&sk, 0, sizeof(sk));
 				sk.idx = idx;
 				if (is_bs)
-					sk.bsv = j->d[dir].bs;
+					sk.bsv = j->d[dir]->bs;
 				else
 					sk.xp = intern(xs);
 				sk.dir = dir;

@@ -419,6 +419,40 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 }
 
 /*
+ * A job's direction records live in blocks kept until exit (like interned
+ * strings), not in the job: most jobs run one direction of four, and the
+ * records of the others (no bytes moved) are alike from job to job, so
+ * such a record equal to one of the last few stored is shared.  A job then
+ * costs one record per direction it ran.
+ */
+static const struct dirstat *dir_store(const struct dirstat *d)
+{
+	enum { BLOCK = 1024, RECENT = 8 };
+	static struct dirstat *block;
+	static size_t used = BLOCK;
+	static const struct dirstat *recent[RECENT];
+	static unsigned next;
+	struct dirstat *n;
+	unsigned k;
+
+	if (!d->present)
+		for (k = 0; k < RECENT; k++)
+			if (recent[k] && !memcmp(recent[k], d, sizeof(*d)))
+				return recent[k];
+	if (used == BLOCK) {
+		block = xmalloc(BLOCK * sizeof(*block));
+		used = 0;
+	}
+	n = &block[used++];
+	memcpy(n, d, sizeof(*d));
+	if (!d->present) {
+		recent[next] = n;
+		next = (next + 1) % RECENT;
+	}
+	return n;
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
@@ -509,7 +543,9 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 	j->usr_cpu = num0(&r, jo, "", "usr_cpu");
 	j->sys_cpu = num0(&r, jo, "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
-		struct dirstat *d = &j->d[i];
+		struct dirstat tmp, *d = &tmp;
+
+		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
 
 		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
 			 j->scale);
@@ -524,6 +560,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
+		j->d[i] = dir_store(d);
 	}
 	if (r.why) {
 		*why = r.why;
@@ -746,11 +783,11 @@ static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, c
 	for (i = first; i < js->n; i++)
 		if (i != agg)
 			for (d = 0; d < NDIR; d++)
-				sum[d] += js->v[i].d[d].io_bytes;
+				sum[d] += js->v[i].d[d]->io_bytes;
 	for (d = 0; d < NDIR; d++)
-		if (sum[d] != js->v[agg].d[d].io_bytes) {
+		if (sum[d] != js->v[agg].d[d]->io_bytes) {
 			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
-					 dir_name[d], js->v[agg].d[d].io_bytes, sum[d]);
+					 dir_name[d], js->v[agg].d[d]->io_bytes, sum[d]);
 			return -1;
 		}
 	return 0;
