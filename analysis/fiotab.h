@@ -100,6 +100,7 @@ struct jobset {
 	unsigned ndocs;		/* documents read */
 	int want_bins;		/* keep json+ latency bins (fiotab hist) */
 	struct runids *runids;	/* run identities seen (jobs.c) */
+	struct dirpool *dirs;	/* the jobs' direction records (jobs.c) */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */

@@ -43,22 +43,27 @@ static char *slurp(const char *file, size_t *len)
 	static char *buf;
 	static size_t cap;
 	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
-	size_t n = 0;
+	size_t n = 0, whole = 0;
 	struct stat st;
-	ssize_t r;
+	ssize_t r = 0;
 
 	if (fd < 0)
 		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size + 1 + SJ_PADDING > cap &&
-	    (uint64_t)st.st_size < SIZE_MAX / 2) {
-		cap = (size_t)st.st_size + 1 + SJ_PADDING;
-		buf = xrealloc(buf, cap);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX / 2) {
+		/* a regular file: its size is known, one read() takes it */
+		whole = (size_t)st.st_size;
+		if (whole + 1 + SJ_PADDING > cap) {
+			cap = whole + 1 + SJ_PADDING;
+			buf = xrealloc(buf, cap);
+		}
 	}
 	if (!buf) {
 		cap = 65536;
 		buf = xmalloc(cap);
 	}
 	for (;;) {
+		if (whole && n == whole)
+			break;	/* no second read() to see the end */
 		if (n + 1 + SJ_PADDING >= cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);

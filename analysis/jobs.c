@@ -53,9 +53,8 @@ struct opts {
 };
 
 /*
- * cJSON_GetObjectItemCaseSensitive(), the first member named @name, with
- * the first byte compared before strcmp(): most members differ there, and
- * a job is a few hundred lookups.
+ * cJSON_GetObjectItemCaseSensitive(), the first member named @name,
+ * compared inline: names are short, and a job is a few hundred lookups.
  */
 static const cJSON *member(const cJSON *o, const char *name)
 {
@@ -63,9 +62,16 @@ static const cJSON *member(const cJSON *o, const char *name)
 
 	if (!o)
 		return NULL;
-	for (c = o->child; c; c = c->next)
-		if (c->string && c->string[0] == name[0] && !strcmp(c->string, name))
+	for (c = o->child; c; c = c->next) {
+		const char *a = c->string, *b = name;
+
+		if (!a)
+			continue;
+		while (*a && *a == *b)	/* short names: no call to strcmp() */
+			a++, b++;
+		if (*a == *b)
 			return c;
+	}
 	return NULL;
 }
 #define cJSON_GetObjectItemCaseSensitive(o, n) member((o), (n))
@@ -419,45 +425,71 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 }
 
 /*
- * A job's direction records live in blocks kept until exit (like interned
- * strings), not in the job: most jobs run one direction of four, and the
+ * A job's direction records live in the jobset's blocks, not in the job
+ * (freed with the jobset): most jobs run one direction of four, and the
  * records of the others (no bytes moved) are alike from job to job, so
  * such a record equal to one of the last few stored is shared.  A job then
  * costs one record per direction it ran.
  */
-static const struct dirstat *dir_store(const struct dirstat *d)
+enum { DIRBLOCK = 1024, DIRRECENT = 8 };
+
+struct dirblk {
+	struct dirblk *prev;
+	struct dirstat v[DIRBLOCK];
+};
+
+struct dirpool {
+	struct dirblk *blk;	/* the newest block, the others behind it */
+	size_t used;		/* records used in blk */
+	const struct dirstat *recent[DIRRECENT];
+	unsigned next;
+};
+
+static const struct dirstat *dir_store(struct jobset *js, const struct dirstat *d)
 {
-	enum { BLOCK = 1024, RECENT = 8 };
-	static struct dirstat *block;
-	static size_t used = BLOCK;
-	static const struct dirstat *recent[RECENT];
-	static unsigned next;
+	struct dirpool *p = js->dirs;
 	struct dirstat *n;
 	unsigned k;
 
+	if (!p)
+		p = js->dirs = xcalloc(1, sizeof(*p));
 	if (!d->present)
-		for (k = 0; k < RECENT; k++)
-			if (recent[k] && !memcmp(recent[k], d, sizeof(*d)))
-				return recent[k];
-	if (used == BLOCK) {
-		block = xmalloc(BLOCK * sizeof(*block));
-		used = 0;
+		for (k = 0; k < DIRRECENT; k++)
+			if (p->recent[k] && !memcmp(p->recent[k], d, sizeof(*d)))
+				return p->recent[k];
+	if (!p->blk || p->used == DIRBLOCK) {
+		struct dirblk *b = xmalloc(sizeof(*b));
+
+		b->prev = p->blk;
+		p->blk = b;
+		p->used = 0;
 	}
-	n = &block[used++];
+	n = &p->blk->v[p->used++];
 	memcpy(n, d, sizeof(*d));
 	if (!d->present) {
-		recent[next] = n;
-		next = (next + 1) % RECENT;
+		p->recent[p->next] = n;
+		p->next = (p->next + 1) % DIRRECENT;
 	}
 	return n;
+}
+
+static void dirpool_free(struct dirpool *p)
+{
+	while (p && p->blk) {
+		struct dirblk *b = p->blk;
+
+		p->blk = b->prev;
+		free(b);
+	}
+	free(p);
 }
 
 /*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
-static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJSON *global,
-		    int want_bins, char **why)
+static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJSON *jopts,
+		    const cJSON *global, int want_bins, char **why)
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
@@ -560,7 +592,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
-		j->d[i] = dir_store(d);
+		j->d[i] = dir_store(js, d);
 	}
 	if (r.why) {
 		*why = r.why;
@@ -589,6 +621,7 @@ void jobset_free(struct jobset *js)
 		job_free(&js->v[i]);
 	free(js->v);
 	free(js->versions);
+	dirpool_free(js->dirs);
 	if (js->runids) {
 		map_free(&js->runids->map);
 		free(js->runids->seen);
@@ -868,7 +901,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j->seq = js->n;
 		j->run = js->ndocs;
 		js->n++;
-		if (job_from(j, jo, jopts, global, js->want_bins, why))
+		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
 	}
 	if (agg != SIZE_MAX) {

@@ -68,7 +68,20 @@ struct copier {
 		return n;
 	}
 
+	/*
+	 * simdjson's DOM keeps each string NUL-terminated in its string buffer,
+	 * which lives until the next parse: the tree points there (it is read
+	 * and reset before the next document is parsed), and copies only a
+	 * string that would not be terminated.
+	 */
 	char *str(std::string_view s)
+	{
+		if (!s.data()[s.size()])
+			return const_cast<char *>(s.data());
+		return copy_str(s);
+	}
+
+	char *copy_str(std::string_view s)
 	{
 		char *o = static_cast<char *>(alloc(s.size() + 1));
 
@@ -86,6 +99,14 @@ struct copier {
 	static constexpr unsigned NSLOT = 256;	/* > 2 x the 64 names at most */
 	std::string_view slot[NSLOT];
 	bool used[NSLOT];
+
+	/* short names: compared inline, not by a call to memcmp() */
+	static bool same(const char *a, const char *b, size_t n)
+	{
+		while (n && *a == *b)
+			a++, b++, n--;
+		return !n;
+	}
 
 	static unsigned hash(std::string_view k)
 	{
@@ -125,7 +146,7 @@ struct copier {
 		if (!nskip || k.empty() || !(filter[fbit(k) >> 6] >> (fbit(k) & 63) & 1))
 			return false;
 		for (unsigned i = hash(k); used[i]; i = (i + 1) & (NSLOT - 1))
-			if (slot[i] == k)
+			if (slot[i].size() == k.size() && same(slot[i].data(), k.data(), k.size()))
 				return true;
 		return false;
 	}
