@@ -3,8 +3,12 @@
  * fiotab: the job model every table is computed from.
  *
  * Input files are parsed one fio JSON document at a time; each job of a
- * document becomes one flat struct job (the parsed tree is freed before the
- * next document, so memory is bounded by the largest document, not the sum).
+ * document becomes one struct job (the parsed tree is freed before the next
+ * document: the reading is bounded by the largest document).  What the jobs
+ * keep grows with their number, so a job is small: interned strings, one
+ * pointer to its configuration (shared by every job of that configuration),
+ * and pointers to its direction records, one per direction it ran (those of
+ * the directions it did not run are shared), 216 + 72 bytes.
  */
 #ifndef FIOTAB_H
 #define FIOTAB_H

@@ -376,7 +376,7 @@ static void add_iter(struct series *s, const struct job *j, int dir, const char 
 		g->cap[dir] = g->cap[dir] ? 2 * g->cap[dir] : 4;
 		g->it[dir] = xrealloc(g->it[dir], g->cap[dir] * sizeof(struct iter));
 	}
-	g->it[dir][g->n[dir]++] = (struct iter){ j, d->runtime_s, d->io_bytes };
+	g->it[dir][g->n[dir]++] = (struct iter){ d };
 }
 
 /* Appends "k=v" to *@s with @sep, and to *@t as a tag. */
@@ -859,8 +859,8 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < g->n[dir]; i++)
-		if (g->it[dir][i].t > 0)
-			out[(*n)++] = g->it[dir][i].bytes / g->it[dir][i].t;
+		if (g->it[dir][i].d->runtime_s > 0)
+			out[(*n)++] = g->it[dir][i].d->io_bytes / g->it[dir][i].d->runtime_s;
 	return out;
 }
 

@@ -835,7 +835,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver, *runid;
+	const char *ver, *runid, *ifile;
 	double ts, ts_ms;
 	size_t first = js->n, agg = SIZE_MAX, i;
 
@@ -852,6 +852,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
+	ifile = intern(file);	/* once per document, not per job */
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
 	ts = num0(&r, doc, "", "timestamp");
 	ts_ms = num(&r, doc, "", "timestamp_ms");
@@ -896,7 +897,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j = &js->v[js->n];
 		memset(j, 0, sizeof(*j));
 		j->version = ver;
-		j->file = intern(file);
+		j->file = ifile;
 		j->timestamp = ts;
 		j->seq = js->n;
 		j->run = js->ndocs;

@@ -154,7 +154,7 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 				continue;
 			}
 			for (i = 0; i < bg->n[dir]; i++)
-				table_num(t, row, c0 + (int)i, bg->it[dir][i].t);
+				table_num(t, row, c0 + (int)i, bg->it[dir][i].d->runtime_s);
 			if (!bg->n[dir])
 				continue;
 			r = bsgroup_rates(bg, dir, &n);
