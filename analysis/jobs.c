@@ -258,10 +258,8 @@ static const char *opt(const struct opts *o, const char *name)
  * beyond, a conversion to an integer type (the sizes of iozone and Bonnie)
  * would be undefined.  @path names the object holding it ("write.").
  */
-static double num(struct reader *r, const cJSON *obj, const char *path, const char *name)
+static double numv(struct reader *r, const cJSON *v, const char *path, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-
 	if (!cJSON_IsNumber(v))
 		return NAN;
 	if (!(v->valuedouble >= 0 && v->valuedouble < EXACT_MAX)) {
@@ -270,6 +268,50 @@ static double num(struct reader *r, const cJSON *obj, const char *path, const ch
 		return NAN;
 	}
 	return v->valuedouble;
+}
+
+static double num(struct reader *r, const cJSON *obj, const char *path, const char *name)
+{
+	return numv(r, cJSON_GetObjectItemCaseSensitive(obj, name), path, name);
+}
+
+static double num0v(struct reader *r, const cJSON *v, const char *path, const char *name)
+{
+	double x = numv(r, v, path, name);
+
+	return isnan(x) ? 0 : x;
+}
+
+/*
+ * The first member of @o named each of @names[0..@n), in one pass over @o
+ * (what a lookup per name returns, for the fields read together).
+ */
+static void members(const cJSON *o, const char *const *names, int n, const cJSON **out)
+{
+	const cJSON *c;
+	int k, left = n;
+
+	for (k = 0; k < n; k++)
+		out[k] = NULL;
+	for (c = o ? o->child : NULL; c && left; c = c->next) {
+		const char *a = c->string;
+
+		if (!a)
+			continue;
+		for (k = 0; k < n; k++) {
+			const char *x = a, *y = names[k];
+
+			if (out[k] || *x != *y)
+				continue;
+			while (*x && *x == *y)
+				x++, y++;
+			if (*x == *y) {
+				out[k] = c;
+				left--;
+				break;
+			}
+		}
+	}
 }
 
 static double num0(struct reader *r, const cJSON *obj, const char *path, const char *name)
@@ -385,10 +427,16 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	double to_us = 1e-3;
 	char path[64];
 
+	enum { IO_BYTES, IO_KBYTES, RUNTIME, IOPS, BW_BYTES, BW, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	static const char *const names[NF] = { "io_bytes", "io_kbytes", "runtime", "iops",
+					       "bw_bytes", "bw", "total_ios", "clat_ns", "clat" };
+	const cJSON *f[NF];
+
+	members(o, names, NF, f);
 	path2(path, dir, ".");
-	d->io_bytes = num0(r, o, path, "io_bytes");
+	d->io_bytes = num0v(r, f[IO_BYTES], path, "io_bytes");
 	if (!d->io_bytes) {
-		d->io_bytes = num0(r, o, path, "io_kbytes") * 1024;
+		d->io_bytes = num0v(r, f[IO_KBYTES], path, "io_kbytes") * 1024;
 		if (d->io_bytes >= EXACT_MAX) {
 			bad(r, "\"%sio_kbytes\" is %g, out of range (fio writes byte counts up to 2^53, 2^43 KiB)",
 			    path, d->io_bytes / 1024);
@@ -396,19 +444,19 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		}
 	}
 	d->present = d->io_bytes > 0;
-	d->runtime_s = num0(r, o, path, "runtime") / 1000.0 * scale;
-	d->iops = num0(r, o, path, "iops") / scale;
+	d->runtime_s = num0v(r, f[RUNTIME], path, "runtime") / 1000.0 * scale;
+	d->iops = num0v(r, f[IOPS], path, "iops") / scale;
 	/*
 	 * No table reads fio's bandwidth or mean latency (they come from
 	 * io_bytes / runtime and the percentiles): checked, not kept.
 	 */
-	if (isnan(num(r, o, path, "bw_bytes")))
-		(void)num0(r, o, path, "bw");
-	d->total_ios = num0(r, o, path, "total_ios");
-	clat = cJSON_GetObjectItemCaseSensitive(o, "clat_ns");
+	if (isnan(numv(r, f[BW_BYTES], path, "bw_bytes")))
+		(void)num0v(r, f[BW], path, "bw");
+	d->total_ios = num0v(r, f[TOTAL_IOS], path, "total_ios");
+	clat = f[CLAT_NS];
 	path2(path, dir, ".clat_ns.");
 	if (!clat) {	/* fio 2.x reported microseconds */
-		clat = cJSON_GetObjectItemCaseSensitive(o, "clat");
+		clat = f[CLAT];
 		path2(path, dir, ".clat.");
 		to_us = 1;
 	}
@@ -500,7 +548,15 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	double port;
 	int i, mean_bs;
 
-	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+	enum { F_JOBNAME, F_PORT, F_HOSTNAME, F_GROUPID, F_USR, F_SYS, F_DIR, NF = F_DIR + NDIR };
+	static const char *const names[NF] = { "jobname", "port", "hostname", "groupid",
+					       "usr_cpu", "sys_cpu", "read", "write", "trim",
+					       "mixed" };
+	const cJSON *f[NF];
+
+	/* the members read here, in one pass over the job (dir_name[] order) */
+	members(jo, names, NF, f);
+	v = f[F_JOBNAME];
 	if (!cJSON_IsString(v)) {
 		*why = xstrdup("job without a \"jobname\"");
 		return -1;
@@ -509,11 +565,11 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	r.job = j->name;
 	j->aggregate = !strcmp(j->name, "All clients");
 	/* A TCP port or nothing: a double outside int's range must not be cast. */
-	v = cJSON_GetObjectItemCaseSensitive(jo, "port");
+	v = f[F_PORT];
 	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
 	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
 	/* several fio servers may share a hostname (one per port) */
-	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
+	v = f[F_HOSTNAME];
 	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
 		j->host = intern(j->aggregate ? "All clients" :
 				 cJSON_IsString(v) ? v->valuestring : "-");
@@ -526,7 +582,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	if (!j->aggregate && cJSON_IsString(v))
 		j->hostname = intern(v->valuestring);
 
-	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
 		     (int)v->valuedouble : -1;
 	read_opts(j, &o);
@@ -572,19 +628,19 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 			}
 		}
 	}
-	j->usr_cpu = num0(&r, jo, "", "usr_cpu");
-	j->sys_cpu = num0(&r, jo, "", "sys_cpu");
+	j->usr_cpu = num0v(&r, f[F_USR], "", "usr_cpu");
+	j->sys_cpu = num0v(&r, f[F_SYS], "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
 		struct dirstat tmp, *d = &tmp;
 
 		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
 
-		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
+		read_dir(&r, d, f[F_DIR + i], dir_name[i],
 			 j->scale);
 		if (want_bins) {
 			if (!j->bins)
 				j->bins = xcalloc(NDIR, sizeof(*j->bins));
-			read_dir_bins(&r, j->bins[i], cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
+			read_dir_bins(&r, j->bins[i], f[F_DIR + i],
 				      dir_name[i]);
 		}
 		/* mixed: the block size when reads and writes share one */
