@@ -29,7 +29,7 @@ static const char *const phases[] = { "putc", "write", "rewrite", "getc", "read"
 
 static double kps(const struct job *j, int ph)
 {
-	const struct dirstat *r = &j->d[DIR_READ], *w = &j->d[DIR_WRITE];
+	const struct dirstat *r = j->d[DIR_READ], *w = j->d[DIR_WRITE];
 	double t;
 
 	switch (ph) {
@@ -63,7 +63,7 @@ static struct table *render(const struct phase_table *pt)
 	table_pre(t, "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-");
 	snprintf(line, sizeof(line),
 		 "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --%02uk (%02d)-",
-		 sk ? (unsigned)(sk->d[DIR_READ].bs / 1024) : 4, sk ? sk->numjobs : 1);
+		 sk ? (unsigned)(sk->d[DIR_READ]->bs / 1024) : 4, sk ? sk->numjobs : 1);
 	table_pre(t, line);
 
 	c = table_col(t, "machine", NULL, COL_STR, 10, 0, "");
@@ -96,7 +96,7 @@ static struct table *render(const struct phase_table *pt)
 				size = r->ph[k]->size;
 		}
 	if (!size && any)
-		size = (uint64_t)fmax(any->d[DIR_WRITE].io_bytes, any->d[DIR_READ].io_bytes);
+		size = (uint64_t)fmax(any->d[DIR_WRITE]->io_bytes, any->d[DIR_READ]->io_bytes);
 	if (strcmp(pt->host, "-")) {
 		snprintf(machine, sizeof(machine), "%.9s", pt->host);
 	} else if (strcmp(pt->target, ".")) {

@@ -64,7 +64,7 @@ static struct table *dd_of(const struct partition *p)
 		const struct job *j = p->jobs[i];
 
 		for (d = 0; d < NDIR; d++) {
-			const struct dirstat *x = &j->d[d];
+			const struct dirstat *x = j->d[d];
 			char size[32], rate[32], *line;
 
 			if (!x->present || !(x->runtime_s > 0))
@@ -121,7 +121,7 @@ static struct table *iostat_of(const struct partition *p)
 		const struct job *j = p->jobs[i];
 
 		for (d = 0; d < NDIR; d++) {
-			const struct dirstat *x = &j->d[d];
+			const struct dirstat *x = j->d[d];
 
 			if (!x->present)
 				continue;

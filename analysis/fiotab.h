@@ -3,8 +3,12 @@
  * fiotab: the job model every table is computed from.
  *
  * Input files are parsed one fio JSON document at a time; each job of a
- * document becomes one flat struct job (the parsed tree is freed before the
- * next document, so memory is bounded by the largest document, not the sum).
+ * document becomes one struct job (the parsed tree is freed before the next
+ * document: the reading is bounded by the largest document).  What the jobs
+ * keep grows with their number, so a job is small: interned strings, one
+ * pointer to its configuration (shared by every job of that configuration),
+ * and pointers to its direction records, one per direction it ran (those of
+ * the directions it did not run are shared), 216 + 72 bytes.
  */
 #ifndef FIOTAB_H
 #define FIOTAB_H
@@ -44,16 +48,13 @@ struct dirstat {
 	double io_bytes;
 	double runtime_s;	/* fio's per-direction runtime, scaled if modeled */
 	double iops;
-	double bw_bytes;	/* bytes/s */
 	double total_ios;
-	double clat_mean_us;	/* NAN when absent */
 	double clat_p50_us, clat_p99_us, clat_p999_us;
 	uint64_t bs;		/* block size of this direction, bytes */
-	struct latbins *bins[NLAT];	/* json+ bins, only when jobset.want_bins */
 };
 
 struct job {
-	char *name;
+	const char *name;	/* interned */
 	const char *host;	/* "-" for a local run (interned, like target, rw) */
 	const char *target;	/* filename, else directory, else "." */
 	const char *rw;
@@ -73,7 +74,14 @@ struct job {
 	const char *runid;	/* hash of the document's content (interned hex) */
 	const char *hostname;	/* fio's "hostname", NULL for a local run */
 	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
-	struct dirstat d[NDIR];
+	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */
+	const struct dirstat *d[NDIR];
+	/*
+	 * json+ bins per direction and latency, only when jobset.want_bins
+	 * (fiotab hist), else NULL: every other command keeps no pointer for
+	 * them in each of its jobs.
+	 */
+	struct latbins *(*bins)[NLAT];	/* [NDIR][NLAT] */
 	/*
 	 * The job's configuration: every option fio recorded ("job options"
 	 * over "global options"; for fio's "All clients" aggregate those of
@@ -82,7 +90,7 @@ struct job {
 	 * without "name".  Two jobs with the same pairs differ only in their
 	 * name: iterations of one configuration (group.c).
 	 */
-	const char **opts;	/* [2k] key, [2k+1] value */
+	const char **opts;	/* [2k] key, [2k+1] value; shared by the jobs of one configuration */
 	size_t nopts;
 	int groupid;		/* fio's reporting group, -1 when not recorded */
 };
@@ -96,6 +104,7 @@ struct jobset {
 	unsigned ndocs;		/* documents read */
 	int want_bins;		/* keep json+ latency bins (fiotab hist) */
 	struct runids *runids;	/* run identities seen (jobs.c) */
+	struct dirpool *dirs;	/* the jobs' direction records (jobs.c) */
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */

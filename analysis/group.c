@@ -19,14 +19,92 @@
 #include "strmap.h"
 #include "table.h"
 
-/* The series label of @j, or NULL when --series patterns exclude it. */
+/*
+ * A map from fixed-size binary keys (structs of interned pointers and
+ * numbers, zeroed padding included) to indexes: the per-job lookups of
+ * series_build() without formatting a string key for each job.
+ */
+struct bmap {
+	unsigned char *keys;
+	size_t *vals;
+	unsigned char *used;
+	size_t cap, n, ksz;
+};
+
+static uint64_t bhash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; n; p++, n--)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	return h ^ (h >> 32);
+}
+
+/* The value of @key, inserting @newval when absent. */
+static size_t bmap_get(struct bmap *m, const void *key, size_t ksz, size_t newval)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct bmap nm = { 0 };
+
+		nm.cap = m->cap ? 2 * m->cap : 64;
+		nm.ksz = ksz;
+		nm.keys = xmalloc(nm.cap * ksz);
+		nm.vals = xmalloc(nm.cap * sizeof(size_t));
+		nm.used = xcalloc(nm.cap, 1);
+		for (i = 0; i < m->cap; i++)
+			if (m->used[i])
+				bmap_get(&nm, m->keys + i * ksz, ksz, m->vals[i]);
+		free(m->keys);
+		free(m->vals);
+		free(m->used);
+		*m = nm;
+	}
+	for (i = bhash(key, ksz) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (!memcmp(m->keys + i * ksz, key, ksz))
+			return m->vals[i];
+	memcpy(m->keys + i * ksz, key, ksz);
+	m->used[i] = 1;
+	m->vals[i] = newval;
+	m->n++;
+	return newval;
+}
+
+/* Sets the value of @key, which is in @m. */
+static void bmap_set(struct bmap *m, const void *key, size_t ksz, size_t val)
+{
+	size_t i;
+
+	for (i = bhash(key, ksz) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (!memcmp(m->keys + i * ksz, key, ksz)) {
+			m->vals[i] = val;
+			return;
+		}
+	bmap_get(m, key, ksz, val);
+}
+
+static void bmap_free(struct bmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The series label of @j (interned), or NULL when --series patterns exclude it. */
 static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
 {
 	regmatch_t m[2];
 	int i;
 
 	if (!sel->npatterns)
-		return xstrdup(j->target);
+		return (char *)j->target;	/* interned, like every label */
 	for (i = 0; i < sel->npatterns; i++) {
 		const char *subj[2] = { j->name, sel->match_target ? j->target : NULL };
 		int s;
@@ -34,10 +112,15 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 		for (s = 0; s < 2 && subj[s]; s++) {
 			if (regexec(&re[i], subj[s], 2, m, 0))
 				continue;
-			if (re[i].re_nsub >= 1 && m[1].rm_so >= 0)
-				return strndup(subj[s] + m[1].rm_so,
-					       (size_t)(m[1].rm_eo - m[1].rm_so));
-			return xstrdup(sel->patterns[i]);
+			if (re[i].re_nsub >= 1 && m[1].rm_so >= 0) {
+				char *l = strndup(subj[s] + m[1].rm_so,
+						  (size_t)(m[1].rm_eo - m[1].rm_so));
+				const char *il = intern(l);
+
+				free(l);
+				return (char *)il;
+			}
+			return (char *)intern(sel->patterns[i]);
 		}
 	}
 	return NULL;
@@ -84,7 +167,7 @@ struct params {
 
 static int has_rw(const struct job *j)
 {
-	return j->d[DIR_READ].present || j->d[DIR_WRITE].present || j->d[DIR_MIXED].present;
+	return j->d[DIR_READ]->present || j->d[DIR_WRITE]->present || j->d[DIR_MIXED]->present;
 }
 
 static void push(struct params *p, const char *k, const char *v)
@@ -129,18 +212,69 @@ static void job_params(const struct job *j, struct params *p)
 	push(p, "numjobs", buf);
 	buf[0] = '\0';
 	for (d = 0; d < NDIR; d++) {
-		if (d == DIR_TRIM || !j->d[d].present)
+		if (d == DIR_TRIM || !j->d[d]->present)
 			continue;
-		for (i = 0; i < nb && b[i] != j->d[d].bs; i++)
+		for (i = 0; i < nb && b[i] != j->d[d]->bs; i++)
 			;
 		if (i == nb) {
-			b[nb++] = j->d[d].bs;
+			b[nb++] = j->d[d]->bs;
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%llu",
-				 nb > 1 ? "," : "", (unsigned long long)j->d[d].bs);
+				 nb > 1 ? "," : "", (unsigned long long)j->d[d]->bs);
 		}
 	}
 	push(p, "bs", buf);
 	qsort(p->kv, p->n, 2 * sizeof(*p->kv), kv_cmp);
+}
+
+/*
+ * job_params() once per configuration, not per job: iterations and repeated
+ * runs share their pairs (@cache maps the configuration to its index in
+ * *@uniq, which owns the pairs).
+ */
+struct params_cache {
+	struct bmap map;
+	struct params *v;
+	size_t n;
+};
+
+static void job_params_cached(const struct job *j, struct params *p, struct params_cache *c)
+{
+	struct {
+		const void *opts, *rw;
+		size_t nopts;
+		int iodepth, numjobs;
+		uint64_t bs[NDIR];
+		int present[NDIR];
+	} k;
+	size_t idx;
+	int d;
+
+	memset(&k, 0, sizeof(k));	/* the padding too: the bytes are the key */
+	k.opts = j->opts;
+	k.rw = j->rw;
+	k.nopts = j->nopts;
+	k.iodepth = j->iodepth;
+	k.numjobs = j->numjobs;
+	for (d = 0; d < NDIR; d++) {
+		k.bs[d] = j->d[d]->bs;
+		k.present[d] = j->d[d]->present;
+	}
+	idx = bmap_get(&c->map, &k, sizeof(k), c->n);
+	if (idx == c->n) {
+		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+		job_params(j, &c->v[c->n++]);
+	}
+	*p = c->v[idx];
+}
+
+static void params_cache_free(struct params_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].kv);
+	free(c->v);
+	bmap_free(&c->map);
 }
 
 /* The value of @k in @p, NULL when the job has no such option. */
@@ -219,7 +353,7 @@ static double as_number(const char *v)
 static void add_iter(struct series *s, const struct job *j, int dir, const char *xs,
 		     double x, int is_bs)
 {
-	const struct dirstat *d = &j->d[dir];
+	const struct dirstat *d = j->d[dir];
 	struct bsgroup *g = NULL;
 	size_t i;
 
@@ -242,7 +376,7 @@ static void add_iter(struct series *s, const struct job *j, int dir, const char 
 		g->cap[dir] = g->cap[dir] ? 2 * g->cap[dir] : 4;
 		g->it[dir] = xrealloc(g->it[dir], g->cap[dir] * sizeof(struct iter));
 	}
-	g->it[dir][g->n[dir]++] = (struct iter){ j, d->runtime_s, d->io_bytes };
+	g->it[dir][g->n[dir]++] = (struct iter){ d };
 }
 
 /* Appends "k=v" to *@s with @sep, and to *@t as a tag. */
@@ -344,7 +478,10 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out)
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
-	struct strmap map = { 0 }, fams = { 0 }, all = { 0 }, side = { 0 };
+	struct strmap map = { 0 }, all = { 0 };
+	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 };
+	struct params_cache pc = { 0 };
+	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
 	struct params *jp = xcalloc(js->n ? js->n : 1, sizeof(*jp));
 	struct params *ref = NULL;
@@ -373,15 +510,21 @@ int series_build(const struct jobset *js, const struct selector *sel,
 	/* 1: each job's family (label, host, mode) and parameters; what varies */
 	for (i = 0; i < js->n; i++) {
 		const struct job *j = &js->v[i];
-		char *key;
 
 		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
 			continue;
-		key = xasprintf("%s\x1f%s\x1f%d\x1f%.17g", labels[i], j->host, j->modeled,
-				j->scale);
-		f = map_get(&fams, key, nfam);
-		free(key);
-		job_params(j, &jp[i]);
+		{
+			/* label and host are interned: their addresses name them */
+			struct { const void *l, *h; double sc; int m; } fk;
+
+			memset(&fk, 0, sizeof(fk));
+			fk.l = labels[i];
+			fk.h = j->host;
+			fk.sc = j->scale;
+			fk.m = j->modeled;
+			f = bmap_get(&fams, &fk, sizeof(fk), nfam);
+		}
+		job_params_cached(j, &jp[i], &pc);
 		jp[i].fam = f;
 		if (f == nfam) {
 			nfam++;
@@ -455,6 +598,14 @@ int series_build(const struct jobset *js, const struct selector *sel,
 		if (!labels[i])
 			continue;
 		f = jp[i].fam;
+		/* the same family and configuration: the same series */
+		{
+			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
+
+			idx = bmap_get(&memo, &mkv, sizeof(mkv), SIZE_MAX);
+			if (idx != SIZE_MAX)
+				goto have_series;
+		}
 		key = xasprintf("%zu", f);
 		params = xstrdup("");
 		ptags = xstrdup("");
@@ -490,8 +641,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			}
 			s = &out->v[out->n++];
 			memset(s, 0, sizeof(*s));
-			s->label = labels[i];
-			labels[i] = NULL;
+			s->label = xstrdup(labels[i]);
 			s->host = xstrdup(j->host);
 			s->modeled = j->modeled;
 			s->scale = j->scale;
@@ -510,6 +660,13 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			free(params);
 			free(ptags);
 		}
+		{
+			/* (SIZE_MAX above reserved the slot: set it) */
+			struct { size_t f; const void *kv; } mkv = { f, jp[i].kv };
+
+			bmap_set(&memo, &mkv, sizeof(mkv), idx);
+		}
+have_series:
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
 		for (dir = 0; dir < NDIR; dir++) {
@@ -517,10 +674,10 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			char buf[32];
 			double x;
 
-			if (dir == DIR_TRIM || !j->d[dir].present)
+			if (dir == DIR_TRIM || !j->d[dir]->present)
 				continue;
 			if (is_bs) {
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir].bs);
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir]->bs);
 				xs = buf;
 			} else if (!xs) {
 				xs = "(unset)";
@@ -534,11 +691,24 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			 * no stonewall between them): not iterations.
 			 */
 			if (j->groupid >= 0) {
-				char *ck = xasprintf("%zu\x1f%s\x1f%d\x1f%u\x1f%d", idx, xs, dir, j->run,
-						     j->groupid);
-				size_t first = map_get(&side, ck, i);
+				struct { size_t idx; const void *xp; uint64_t bsv; int dir, gid; } sk;
+				size_t first;
 
-				free(ck);
+				/* one run's jobs are contiguous: remember one run at a time */
+				if (j->run != side_run) {
+					bmap_free(&side);
+					side_run = j->run;
+				}
+				/* the point: its block size, else its (interned) axis value */
+				memset(&sk, 0, sizeof(sk));
+				sk.idx = idx;
+				if (is_bs)
+					sk.bsv = j->d[dir]->bs;
+				else
+					sk.xp = intern(xs);
+				sk.dir = dir;
+				sk.gid = j->groupid;
+				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
 					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
 					       j->file, js->v[first].name, j->name);
@@ -559,8 +729,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 	rc = 0;
 out:
 	map_free(&map);
-	map_free(&side);
-	map_free(&fams);
+	bmap_free(&side);
+	bmap_free(&fams);
 	map_free(&all);
 	for (f = 0; f < nfam; f++) {
 		map_free(&vary[f]);
@@ -570,10 +740,8 @@ out:
 	free(vary);
 	free(tied);
 	free(ref);
-	for (i = 0; i < js->n; i++) {
-		free(jp[i].kv);
-		free(labels[i]);
-	}
+	bmap_free(&memo);
+	params_cache_free(&pc);
 	free(jp);
 	free(labels);
 	for (k = 0; k < sel->npatterns; k++)
@@ -691,8 +859,8 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < g->n[dir]; i++)
-		if (g->it[dir][i].t > 0)
-			out[(*n)++] = g->it[dir][i].bytes / g->it[dir][i].t;
+		if (g->it[dir][i].d->runtime_s > 0)
+			out[(*n)++] = g->it[dir][i].d->io_bytes / g->it[dir][i].d->runtime_s;
 	return out;
 }
 

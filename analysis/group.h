@@ -8,10 +8,9 @@
 
 #include "fiotab.h"
 
+/* One iteration of a point: the direction record it ran (runtime_s, io_bytes, clat). */
 struct iter {
-	const struct job *j;
-	double t;		/* seconds */
-	double bytes;
+	const struct dirstat *d;
 };
 
 /*

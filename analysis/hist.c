@@ -144,7 +144,7 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 		}
 		for (d = 0; d < NDIR; d++)
 			for (l = 0; l < NLAT; l++) {
-				const struct latbins *b = j->d[d].bins[l];
+				const struct latbins *b = j->bins ? j->bins[d][l] : NULL;
 				struct hseries *h;
 
 				if (!b || !b->n)

@@ -43,22 +43,27 @@ static char *slurp(const char *file, size_t *len)
 	static char *buf;
 	static size_t cap;
 	int fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
-	size_t n = 0;
+	size_t n = 0, whole = 0;
 	struct stat st;
-	ssize_t r;
+	ssize_t r = 0;
 
 	if (fd < 0)
 		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size + 1 + SJ_PADDING > cap &&
-	    (uint64_t)st.st_size < SIZE_MAX / 2) {
-		cap = (size_t)st.st_size + 1 + SJ_PADDING;
-		buf = xrealloc(buf, cap);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size < SIZE_MAX / 2) {
+		/* a regular file: its size is known, one read() takes it */
+		whole = (size_t)st.st_size;
+		if (whole + 1 + SJ_PADDING > cap) {
+			cap = whole + 1 + SJ_PADDING;
+			buf = xrealloc(buf, cap);
+		}
 	}
 	if (!buf) {
 		cap = 65536;
 		buf = xmalloc(cap);
 	}
 	for (;;) {
+		if (whole && n == whole)
+			break;	/* no second read() to see the end */
 		if (n + 1 + SJ_PADDING >= cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
@@ -201,7 +206,22 @@ static const char *after_doc(const char *file, struct lines *lt, size_t len, con
  */
 static const char *const skip_names[] = {
 	"bins", "slat_ns", "lat_ns", "iodepth_level", "iodepth_submit", "iodepth_complete",
-	"latency_ns", "latency_us", "latency_ms", NULL
+	"latency_ns", "latency_us", "latency_ms",
+	/*
+	 * ... and every other statistic fio writes that no table reads: not
+	 * built means not copied, not searched by the lookups after it.  None
+	 * of these is a fio option name or alias (fio 3.33 options.c), so no
+	 * "job options" member is ever left out; fio's "sync" and "disk_util"
+	 * are options, so they stay.
+	 */
+	"min", "max", "stddev", "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
+	"bw_samples", "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples",
+	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed", "job_runtime",
+	"latency_depth",
+	/* the percentiles but the 50th, 99th and 99.9th (fio's default list) */
+	"1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000",
+	"60.000000", "70.000000", "80.000000", "90.000000", "95.000000", "99.500000",
+	"99.950000", "99.990000", NULL
 };
 static int keep_all;
 

@@ -50,12 +50,12 @@ static int by_order(const struct job *j, struct phase_row *r)
 {
 	int rnd = !strncmp(j->rw, "rand", 4);
 
-	if (j->d[DIR_WRITE].present && !j->d[DIR_READ].present) {
+	if (j->d[DIR_WRITE]->present && !j->d[DIR_READ]->present) {
 		if (rnd)
 			return P_RANDWRITE;
 		return r->ph[P_WRITE] ? P_REWRITE : P_WRITE;
 	}
-	if (j->d[DIR_READ].present && !j->d[DIR_WRITE].present) {
+	if (j->d[DIR_READ]->present && !j->d[DIR_WRITE]->present) {
 		if (rnd)
 			return P_RANDREAD;
 		return r->ph[P_READ] ? P_REREAD : P_READ;
@@ -101,7 +101,7 @@ static struct table *render(const struct phase_table *pt)
 
 			if (!r->ph[k])
 				continue;
-			d = &r->ph[k]->d[dir_of(k)];
+			d = r->ph[k]->d[dir_of(k)];
 			if (d->runtime_s > 0)
 				table_set(t, row, keys[k], round(d->io_bytes / 1024 / d->runtime_s));
 		}
@@ -138,11 +138,11 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (named && ph < 0)
 			continue;
 		if (ph < 0)
-			reclen = j->d[j->d[DIR_WRITE].present ? DIR_WRITE : DIR_READ].bs;
-		d = ph >= 0 ? dir_of(ph) : (j->d[DIR_WRITE].present ? DIR_WRITE : DIR_READ);
-		if (!j->d[d].present)
+			reclen = j->d[j->d[DIR_WRITE]->present ? DIR_WRITE : DIR_READ]->bs;
+		d = ph >= 0 ? dir_of(ph) : (j->d[DIR_WRITE]->present ? DIR_WRITE : DIR_READ);
+		if (!j->d[d]->present)
 			continue;
-		kb = (j->size ? j->size : (uint64_t)j->d[d].io_bytes) / 1024;
+		kb = (j->size ? j->size : (uint64_t)j->d[d]->io_bytes) / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);
 		if (ph < 0)

@@ -40,8 +40,7 @@ const char *intern(const char *s)
 {
 	static struct strmap map;
 
-	map_get(&map, s, 0);
-	return map_key(&map, s);
+	return map_intern(&map, s, 0, NULL);
 }
 
 struct runids {
@@ -52,6 +51,30 @@ struct runids {
 struct opts {
 	const cJSON *job, *global;
 };
+
+/*
+ * cJSON_GetObjectItemCaseSensitive(), the first member named @name,
+ * compared inline: names are short, and a job is a few hundred lookups.
+ */
+static const cJSON *member(const cJSON *o, const char *name)
+{
+	const cJSON *c;
+
+	if (!o)
+		return NULL;
+	for (c = o->child; c; c = c->next) {
+		const char *a = c->string, *b = name;
+
+		if (!a)
+			continue;
+		while (*a && *a == *b)	/* short names: no call to strcmp() */
+			a++, b++;
+		if (*a == *b)
+			return c;
+	}
+	return NULL;
+}
+#define cJSON_GetObjectItemCaseSensitive(o, n) member((o), (n))
 
 /* What is being read, for the messages. */
 struct reader {
@@ -89,25 +112,72 @@ static const char *canon(const char *k)
 	return k;
 }
 
-static void put_opt(const char ***v, size_t *n, const char *k, const char *val)
-{
-	size_t i;
-
-	k = intern(canon(k));
-	for (i = 0; i < *n; i++)
-		if ((*v)[2 * i] == k) {
-			(*v)[2 * i + 1] = intern(val);	/* the later one wins, as in fio */
-			return;
-		}
-	*v = xrealloc(*v, (*n + 1) * 2 * sizeof(**v));
-	(*v)[2 * *n] = k;
-	(*v)[2 * *n + 1] = intern(val);
-	(*n)++;
-}
-
 static int pair_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Configurations are interned whole: thousands of jobs (iterations, the
+ * same profile run again) share a handful, so a job holds one pointer to
+ * its sorted pairs, not a copy of them, and the pairs are interned once
+ * per distinct configuration, not once per job.  The key of a
+ * configuration is its pairs length-prefixed ("4:name3:val..."), which no
+ * two different configurations share.
+ */
+struct optset {
+	const char **kv;
+	size_t n;
+};
+
+static char *put_len(char *o, const char *s)
+{
+	size_t n = strlen(s);
+	char digits[24];
+	int k = 0;
+
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10));
+	while (k)
+		*o++ = digits[--k];
+	*o++ = ':';
+	n = strlen(s);
+	memcpy(o, s, n);
+	return o + n;
+}
+
+static const char **intern_opts(const char **kv, size_t n)
+{
+	static struct strmap sets;
+	static struct optset *setv;
+	static size_t nsets;
+	static char *key;
+	static size_t keycap;
+	size_t need = 1, i, idx;
+	char *o;
+
+	for (i = 0; i < 2 * n; i++)
+		need += strlen(kv[i]) + 24;
+	if (need > keycap) {
+		keycap = need * 2;
+		key = xrealloc(key, keycap);
+	}
+	o = key;
+	for (i = 0; i < 2 * n; i++)
+		o = put_len(o, kv[i]);
+	*o = '\0';
+	map_intern(&sets, key, nsets, &idx);
+	if (idx == nsets) {
+		const char **v = xmalloc((2 * n + 1) * sizeof(*v));
+
+		for (i = 0; i < 2 * n; i++)
+			v[i] = intern(kv[i]);
+		setv = xrealloc(setv, (nsets + 1) * sizeof(*setv));
+		setv[nsets].kv = v;
+		setv[nsets++].n = n;
+	}
+	return setv[idx].kv;
 }
 
 /*
@@ -116,18 +186,39 @@ static int pair_cmp(const void *a, const void *b)
  */
 static void read_opts(struct job *j, const struct opts *o)
 {
+	static const char **kv;	/* scratch pairs, reused from job to job */
+	static size_t cap;
 	const cJSON *src[2] = { o->global, o->job }, *v;
+	size_t n = 0, i;
 	int k;
 
 	for (k = 0; k < 2; k++)
 		cJSON_ArrayForEach(v, src[k]) {
+			const char *key, *val;
+
 			if (!v->string || !strcmp(v->string, "name"))
 				continue;
-			put_opt(&j->opts, &j->nopts, v->string,
-				cJSON_IsString(v) ? v->valuestring : "");
+			key = canon(v->string);
+			val = cJSON_IsString(v) ? v->valuestring : "";
+			for (i = 0; i < n; i++)
+				if (!strcmp(kv[2 * i], key))
+					break;
+			if (i < n) {
+				kv[2 * i + 1] = val;	/* the later one wins, as in fio */
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 32;
+				kv = xrealloc(kv, 2 * cap * sizeof(*kv));
+			}
+			kv[2 * n] = key;
+			kv[2 * n + 1] = val;
+			n++;
 		}
-	if (j->nopts)
-		qsort(j->opts, j->nopts, 2 * sizeof(*j->opts), pair_cmp);
+	if (n)
+		qsort(kv, n, 2 * sizeof(*kv), pair_cmp);
+	j->nopts = n;
+	j->opts = n ? intern_opts(kv, n) : NULL;
 }
 
 const char *job_opt(const struct job *j, const char *key)
@@ -167,10 +258,8 @@ static const char *opt(const struct opts *o, const char *name)
  * beyond, a conversion to an integer type (the sizes of iozone and Bonnie)
  * would be undefined.  @path names the object holding it ("write.").
  */
-static double num(struct reader *r, const cJSON *obj, const char *path, const char *name)
+static double numv(struct reader *r, const cJSON *v, const char *path, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-
 	if (!cJSON_IsNumber(v))
 		return NAN;
 	if (!(v->valuedouble >= 0 && v->valuedouble < EXACT_MAX)) {
@@ -179,6 +268,50 @@ static double num(struct reader *r, const cJSON *obj, const char *path, const ch
 		return NAN;
 	}
 	return v->valuedouble;
+}
+
+static double num(struct reader *r, const cJSON *obj, const char *path, const char *name)
+{
+	return numv(r, cJSON_GetObjectItemCaseSensitive(obj, name), path, name);
+}
+
+static double num0v(struct reader *r, const cJSON *v, const char *path, const char *name)
+{
+	double x = numv(r, v, path, name);
+
+	return isnan(x) ? 0 : x;
+}
+
+/*
+ * The first member of @o named each of @names[0..@n), in one pass over @o
+ * (what a lookup per name returns, for the fields read together).
+ */
+static void members(const cJSON *o, const char *const *names, int n, const cJSON **out)
+{
+	const cJSON *c;
+	int k, left = n;
+
+	for (k = 0; k < n; k++)
+		out[k] = NULL;
+	for (c = o ? o->child : NULL; c && left; c = c->next) {
+		const char *a = c->string;
+
+		if (!a)
+			continue;
+		for (k = 0; k < n; k++) {
+			const char *x = a, *y = names[k];
+
+			if (out[k] || *x != *y)
+				continue;
+			while (*x && *x == *y)
+				x++, y++;
+			if (*x == *y) {
+				out[k] = c;
+				left--;
+				break;
+			}
+		}
+	}
 }
 
 static double num0(struct reader *r, const cJSON *obj, const char *path, const char *name)
@@ -263,7 +396,7 @@ static void latbins_free(struct latbins *lb)
 	free(lb);
 }
 
-static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir)
+static void read_dir_bins(struct reader *r, struct latbins **out, const cJSON *o, const char *dir)
 {
 	static const char *const key[NLAT] = { "clat_ns", "slat_ns", "lat_ns" };
 	char path[64];
@@ -271,8 +404,20 @@ static void read_dir_bins(struct reader *r, struct dirstat *d, const cJSON *o, c
 
 	for (l = 0; l < NLAT; l++) {
 		snprintf(path, sizeof(path), "%s.%s.", dir, key[l]);
-		d->bins[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
+		out[l] = read_bins(r, cJSON_GetObjectItemCaseSensitive(o, key[l]), path);
 	}
+}
+
+/* "@a@b" into @path (64 bytes; @a is a direction name, @b a short literal) */
+static void path2(char path[64], const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+
+	if (na + nb >= 64)
+		nb = 0;	/* never: the names are fiotab's own */
+	memcpy(path, a, na);
+	memcpy(path + na, b, nb);
+	path[na + nb] = '\0';
 }
 
 static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
@@ -282,10 +427,16 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	double to_us = 1e-3;
 	char path[64];
 
-	snprintf(path, sizeof(path), "%s.", dir);
-	d->io_bytes = num0(r, o, path, "io_bytes");
+	enum { IO_BYTES, IO_KBYTES, RUNTIME, IOPS, BW_BYTES, BW, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	static const char *const names[NF] = { "io_bytes", "io_kbytes", "runtime", "iops",
+					       "bw_bytes", "bw", "total_ios", "clat_ns", "clat" };
+	const cJSON *f[NF];
+
+	members(o, names, NF, f);
+	path2(path, dir, ".");
+	d->io_bytes = num0v(r, f[IO_BYTES], path, "io_bytes");
 	if (!d->io_bytes) {
-		d->io_bytes = num0(r, o, path, "io_kbytes") * 1024;
+		d->io_bytes = num0v(r, f[IO_KBYTES], path, "io_kbytes") * 1024;
 		if (d->io_bytes >= EXACT_MAX) {
 			bad(r, "\"%sio_kbytes\" is %g, out of range (fio writes byte counts up to 2^53, 2^43 KiB)",
 			    path, d->io_bytes / 1024);
@@ -293,21 +444,23 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		}
 	}
 	d->present = d->io_bytes > 0;
-	d->runtime_s = num0(r, o, path, "runtime") / 1000.0 * scale;
-	d->iops = num0(r, o, path, "iops") / scale;
-	d->bw_bytes = num(r, o, path, "bw_bytes");
-	if (isnan(d->bw_bytes))
-		d->bw_bytes = num0(r, o, path, "bw") * 1024;
-	d->bw_bytes /= scale;
-	d->total_ios = num0(r, o, path, "total_ios");
-	clat = cJSON_GetObjectItemCaseSensitive(o, "clat_ns");
-	snprintf(path, sizeof(path), "%s.clat_ns.", dir);
+	d->runtime_s = num0v(r, f[RUNTIME], path, "runtime") / 1000.0 * scale;
+	d->iops = num0v(r, f[IOPS], path, "iops") / scale;
+	/*
+	 * No table reads fio's bandwidth or mean latency (they come from
+	 * io_bytes / runtime and the percentiles): checked, not kept.
+	 */
+	if (isnan(numv(r, f[BW_BYTES], path, "bw_bytes")))
+		(void)num0v(r, f[BW], path, "bw");
+	d->total_ios = num0v(r, f[TOTAL_IOS], path, "total_ios");
+	clat = f[CLAT_NS];
+	path2(path, dir, ".clat_ns.");
 	if (!clat) {	/* fio 2.x reported microseconds */
-		clat = cJSON_GetObjectItemCaseSensitive(o, "clat");
-		snprintf(path, sizeof(path), "%s.clat.", dir);
+		clat = f[CLAT];
+		path2(path, dir, ".clat.");
 		to_us = 1;
 	}
-	d->clat_mean_us = num(r, clat, path, "mean") * to_us * scale;
+	(void)num(r, clat, path, "mean");
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
@@ -320,11 +473,71 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 }
 
 /*
+ * A job's direction records live in the jobset's blocks, not in the job
+ * (freed with the jobset): most jobs run one direction of four, and the
+ * records of the others (no bytes moved) are alike from job to job, so
+ * such a record equal to one of the last few stored is shared.  A job then
+ * costs one record per direction it ran.
+ */
+enum { DIRBLOCK = 1024, DIRRECENT = 8 };
+
+struct dirblk {
+	struct dirblk *prev;
+	struct dirstat v[DIRBLOCK];
+};
+
+struct dirpool {
+	struct dirblk *blk;	/* the newest block, the others behind it */
+	size_t used;		/* records used in blk */
+	const struct dirstat *recent[DIRRECENT];
+	unsigned next;
+};
+
+static const struct dirstat *dir_store(struct jobset *js, const struct dirstat *d)
+{
+	struct dirpool *p = js->dirs;
+	struct dirstat *n;
+	unsigned k;
+
+	if (!p)
+		p = js->dirs = xcalloc(1, sizeof(*p));
+	if (!d->present)
+		for (k = 0; k < DIRRECENT; k++)
+			if (p->recent[k] && !memcmp(p->recent[k], d, sizeof(*d)))
+				return p->recent[k];
+	if (!p->blk || p->used == DIRBLOCK) {
+		struct dirblk *b = xmalloc(sizeof(*b));
+
+		b->prev = p->blk;
+		p->blk = b;
+		p->used = 0;
+	}
+	n = &p->blk->v[p->used++];
+	memcpy(n, d, sizeof(*d));
+	if (!d->present) {
+		p->recent[p->next] = n;
+		p->next = (p->next + 1) % DIRRECENT;
+	}
+	return n;
+}
+
+static void dirpool_free(struct dirpool *p)
+{
+	while (p && p->blk) {
+		struct dirblk *b = p->blk;
+
+		p->blk = b->prev;
+		free(b);
+	}
+	free(p);
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
-static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJSON *global,
-		    int want_bins, char **why)
+static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJSON *jopts,
+		    const cJSON *global, int want_bins, char **why)
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
@@ -335,20 +548,28 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 	double port;
 	int i, mean_bs;
 
-	v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+	enum { F_JOBNAME, F_PORT, F_HOSTNAME, F_GROUPID, F_USR, F_SYS, F_DIR, NF = F_DIR + NDIR };
+	static const char *const names[NF] = { "jobname", "port", "hostname", "groupid",
+					       "usr_cpu", "sys_cpu", "read", "write", "trim",
+					       "mixed" };
+	const cJSON *f[NF];
+
+	/* the members read here, in one pass over the job (dir_name[] order) */
+	members(jo, names, NF, f);
+	v = f[F_JOBNAME];
 	if (!cJSON_IsString(v)) {
 		*why = xstrdup("job without a \"jobname\"");
 		return -1;
 	}
-	j->name = xstrdup(v->valuestring);
+	j->name = intern(v->valuestring);	/* iterations of a sweep share names */
 	r.job = j->name;
 	j->aggregate = !strcmp(j->name, "All clients");
 	/* A TCP port or nothing: a double outside int's range must not be cast. */
-	v = cJSON_GetObjectItemCaseSensitive(jo, "port");
+	v = f[F_PORT];
 	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
 	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
 	/* several fio servers may share a hostname (one per port) */
-	v = cJSON_GetObjectItemCaseSensitive(jo, "hostname");
+	v = f[F_HOSTNAME];
 	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
 		j->host = intern(j->aggregate ? "All clients" :
 				 cJSON_IsString(v) ? v->valuestring : "-");
@@ -361,7 +582,7 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 	if (!j->aggregate && cJSON_IsString(v))
 		j->hostname = intern(v->valuestring);
 
-	v = cJSON_GetObjectItemCaseSensitive(jo, "groupid");
+	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
 		     (int)v->valuedouble : -1;
 	read_opts(j, &o);
@@ -407,21 +628,27 @@ static int job_from(struct job *j, const cJSON *jo, const cJSON *jopts, const cJ
 			}
 		}
 	}
-	j->usr_cpu = num0(&r, jo, "", "usr_cpu");
-	j->sys_cpu = num0(&r, jo, "", "sys_cpu");
+	j->usr_cpu = num0v(&r, f[F_USR], "", "usr_cpu");
+	j->sys_cpu = num0v(&r, f[F_SYS], "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
-		struct dirstat *d = &j->d[i];
+		struct dirstat tmp, *d = &tmp;
 
-		read_dir(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]), dir_name[i],
+		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
+
+		read_dir(&r, d, f[F_DIR + i], dir_name[i],
 			 j->scale);
-		if (want_bins)
-			read_dir_bins(&r, d, cJSON_GetObjectItemCaseSensitive(jo, dir_name[i]),
+		if (want_bins) {
+			if (!j->bins)
+				j->bins = xcalloc(NDIR, sizeof(*j->bins));
+			read_dir_bins(&r, j->bins[i], f[F_DIR + i],
 				      dir_name[i]);
+		}
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
+		j->d[i] = dir_store(js, d);
 	}
 	if (r.why) {
 		*why = r.why;
@@ -434,11 +661,12 @@ static void job_free(struct job *j)
 {
 	int d, l;
 
-	free(j->name);
-	for (d = 0; d < NDIR; d++)
-		for (l = 0; l < NLAT; l++)
-			latbins_free(j->d[d].bins[l]);
-	free(j->opts);
+	if (j->bins) {
+		for (d = 0; d < NDIR; d++)
+			for (l = 0; l < NLAT; l++)
+				latbins_free(j->bins[d][l]);
+		free(j->bins);
+	}
 }
 
 void jobset_free(struct jobset *js)
@@ -449,6 +677,7 @@ void jobset_free(struct jobset *js)
 		job_free(&js->v[i]);
 	free(js->v);
 	free(js->versions);
+	dirpool_free(js->dirs);
 	if (js->runids) {
 		map_free(&js->runids->map);
 		free(js->runids->seen);
@@ -643,11 +872,11 @@ static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, c
 	for (i = first; i < js->n; i++)
 		if (i != agg)
 			for (d = 0; d < NDIR; d++)
-				sum[d] += js->v[i].d[d].io_bytes;
+				sum[d] += js->v[i].d[d]->io_bytes;
 	for (d = 0; d < NDIR; d++)
-		if (sum[d] != js->v[agg].d[d].io_bytes) {
+		if (sum[d] != js->v[agg].d[d]->io_bytes) {
 			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
-					 dir_name[d], js->v[agg].d[d].io_bytes, sum[d]);
+					 dir_name[d], js->v[agg].d[d]->io_bytes, sum[d]);
 			return -1;
 		}
 	return 0;
@@ -662,7 +891,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver, *runid;
+	const char *ver, *runid, *ifile;
 	double ts, ts_ms;
 	size_t first = js->n, agg = SIZE_MAX, i;
 
@@ -679,6 +908,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
+	ifile = intern(file);	/* once per document, not per job */
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
 	ts = num0(&r, doc, "", "timestamp");
 	ts_ms = num(&r, doc, "", "timestamp_ms");
@@ -723,12 +953,12 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		j = &js->v[js->n];
 		memset(j, 0, sizeof(*j));
 		j->version = ver;
-		j->file = intern(file);
+		j->file = ifile;
 		j->timestamp = ts;
 		j->seq = js->n;
 		j->run = js->ndocs;
 		js->n++;
-		if (job_from(j, jo, jopts, global, js->want_bins, why))
+		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
 	}
 	if (agg != SIZE_MAX) {

@@ -38,8 +38,15 @@ struct rd {
 	const char *p, *end;
 	const char *err;	/* the first byte that is not JSON */
 	const char *const *skip;
+	/* bit (length, first and last byte) of each skipped name: most names miss here */
+	uint64_t filter[16];
 	int depth;
 };
+
+static unsigned fbit(const char *k, size_t n)
+{
+	return (unsigned)(n * 31 + (unsigned char)k[0] * 7 + (unsigned char)k[n - 1]) & 1023;
+}
 
 static inline int fail(struct rd *r, const char *at)
 {
@@ -382,8 +389,14 @@ static int literal(struct rd *r, const char *word, size_t n)
 static int skipped(const struct rd *r, const char *key, size_t n)
 {
 	const char *const *s;
+	unsigned b;
 
-	for (s = r->skip; s && *s; s++)
+	if (!n || !r->skip)
+		return 0;
+	b = fbit(key, n);
+	if (!(r->filter[b >> 6] >> (b & 63) & 1))
+		return 0;
+	for (s = r->skip; *s; s++)
 		if ((*s)[0] == key[0] && !strncmp(*s, key, n) && !(*s)[n])
 			return 1;
 	return 0;
@@ -549,7 +562,15 @@ static int value(struct rd *r, cJSON **out)
 cJSON *json_read(const char *buf, size_t len, size_t start, struct jsonread *jr)
 {
 	struct rd r = { .p = buf + start, .end = buf + len, .skip = jr->skip };
+	const char *const *s;
 	cJSON *root = NULL;
+
+	for (s = r.skip; s && *s; s++)
+		if (**s) {
+			unsigned b = fbit(*s, strlen(*s));
+
+			r.filter[b >> 6] |= 1ull << (b & 63);
+		}
 
 	blanks(&r);
 	if (value(&r, &root)) {

@@ -61,7 +61,7 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 	int zero[NDIR] = { 0 };	/* a W or R half the series did not run */
 	struct col *c = NULL;
 	double ts = 0;
-	int dir, row;
+	int dir, row, c0 = 0;
 	char key[64], tags[64];
 
 	t->title = series_title(s);
@@ -140,16 +140,21 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 
 			dir = order[o];
 			L = dir_letter[dir];
+			if (iters[dir]) {
+				/* the iteration columns were made one after another */
+				snprintf(key, sizeof(key), "%s1_s", L);
+				c0 = table_colidx(t, key);
+			}
 			if (zero[dir]) {
 				for (i = 0; i < nrw; i++)
-					table_setf(t, row, 0, "%s%zu_s", L, i + 1);
+					table_num(t, row, c0 + (int)i, 0);
 				table_setf(t, row, 0, "%s_avg_MBps", L);
 				table_setf(t, row, 0, "%s_std_MBps", L);
 				table_setf(t, row, 0, "%s_IOPS", L);
 				continue;
 			}
 			for (i = 0; i < bg->n[dir]; i++)
-				table_setf(t, row, bg->it[dir][i].t, "%s%zu_s", L, i + 1);
+				table_num(t, row, c0 + (int)i, bg->it[dir][i].d->runtime_s);
 			if (!bg->n[dir])
 				continue;
 			r = bsgroup_rates(bg, dir, &n);

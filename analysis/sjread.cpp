@@ -34,7 +34,6 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 struct copier {
-	std::string_view skip[16];
 	int nskip;
 	int depth;
 	bool ok;
@@ -69,7 +68,20 @@ struct copier {
 		return n;
 	}
 
+	/*
+	 * simdjson's DOM keeps each string NUL-terminated in its string buffer,
+	 * which lives until the next parse: the tree points there (it is read
+	 * and reset before the next document is parsed), and copies only a
+	 * string that would not be terminated.
+	 */
 	char *str(std::string_view s)
+	{
+		if (!s.data()[s.size()])
+			return const_cast<char *>(s.data());
+		return copy_str(s);
+	}
+
+	char *copy_str(std::string_view s)
 	{
 		char *o = static_cast<char *>(alloc(s.size() + 1));
 
@@ -78,23 +90,63 @@ struct copier {
 		return o;
 	}
 
-	/* bit (first byte & 63) of filter[size & 63]: a name that may be skipped */
-	uint64_t filter[64];
+	/*
+	 * The skipped names in an open-addressed hash table (FNV-1a of the
+	 * whole name): one hash and mostly one compare per member name, however
+	 * many names are skipped and however alike they are ("99.000000" is
+	 * read, "99.500000" is not).
+	 */
+	static constexpr unsigned NSLOT = 256;	/* > 2 x the 64 names at most */
+	std::string_view slot[NSLOT];
+	bool used[NSLOT];
+
+	/* short names: compared inline, not by a call to memcmp() */
+	static bool same(const char *a, const char *b, size_t n)
+	{
+		while (n && *a == *b)
+			a++, b++, n--;
+		return !n;
+	}
+
+	static unsigned hash(std::string_view k)
+	{
+		uint32_t h = 2166136261u;
+
+		for (unsigned char c : k)
+			h = (h ^ c) * 16777619u;
+		return h & (NSLOT - 1);
+	}
+
+	/* bit (length, first and last byte) of a skipped name: most names miss here */
+	uint64_t filter[16];
+
+	static unsigned fbit(std::string_view k)
+	{
+		return (unsigned)(k.size() * 31 + (unsigned char)k[0] * 7 +
+				  (unsigned char)k[k.size() - 1]) & 1023;
+	}
 
 	void add_skip(const char *name)
 	{
-		skip[nskip] = name;
-		if (*name)
-			filter[skip[nskip].size() & 63] |= 1ull << (name[0] & 63);
+		std::string_view k(name);
+		unsigned i = hash(k);
+
+		if (!k.empty())
+			filter[fbit(k) >> 6] |= 1ull << (fbit(k) & 63);
+
+		while (used[i] && slot[i] != k)
+			i = (i + 1) & (NSLOT - 1);
+		slot[i] = k;
+		used[i] = true;
 		nskip++;
 	}
 
 	bool skipped(std::string_view k) const
 	{
-		if (k.empty() || !(filter[k.size() & 63] >> (k[0] & 63) & 1))
-			return false;	/* most names: one lookup */
-		for (int i = 0; i < nskip; i++)
-			if (k.size() == skip[i].size() && k[0] == skip[i][0] && k == skip[i])
+		if (!nskip || k.empty() || !(filter[fbit(k) >> 6] >> (fbit(k) & 63) & 1))
+			return false;
+		for (unsigned i = hash(k); used[i]; i = (i + 1) & (NSLOT - 1))
+			if (slot[i].size() == k.size() && same(slot[i].data(), k.data(), k.size()))
 				return true;
 		return false;
 	}
@@ -257,7 +309,7 @@ extern "C" cJSON *sj_read(const char *buf, size_t len, int padded, const char *c
 
 	c.ok = true;
 	for (const char *const *s = skip; s && *s; s++) {
-		if (c.nskip == 16)
+		if (c.nskip == 64)
 			return nullptr;	/* jsonread.c takes any number */
 		c.add_skip(*s);
 	}

@@ -21,7 +21,9 @@ struct cJSON;
  * the member names in @skip (NULL-terminated, or NULL) left out.  NULL when
  * simdjson rejects it or when its tree could differ from jsonread.c's (a NUL
  * in a string, nesting deeper than cJSON's limit): the caller reads it with
- * jsonread.c then, which accepts or names the error.
+ * jsonread.c then, which accepts or names the error.  The tree's strings
+ * point into the parser's buffers: it lives until the next sj_read() (and
+ * the next arena_reset()).
  */
 struct cJSON *sj_read(const char *buf, size_t len, int padded, const char *const *skip);
 

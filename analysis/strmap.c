@@ -82,3 +82,18 @@ const char *map_key(const struct strmap *m, const char *key)
 
 	return found ? m->keys[v - m->vals] : NULL;
 }
+
+const char *map_intern(struct strmap *m, const char *key, size_t newval, size_t *val)
+{
+	int found;
+	size_t *v = map_slot(m, key, &found);
+
+	if (!found) {
+		m->keys[v - m->vals] = xstrdup(key);
+		m->n++;
+		*v = newval;
+	}
+	if (val)
+		*val = *v;
+	return m->keys[v - m->vals];
+}

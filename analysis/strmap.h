@@ -15,6 +15,8 @@ struct strmap {
 size_t map_get(struct strmap *m, const char *key, size_t newval);
 /* The map's own copy of @key, or NULL. */
 const char *map_key(const struct strmap *m, const char *key);
+/* The map's own copy of @key, inserted (with @newval) when absent: one lookup. */
+const char *map_intern(struct strmap *m, const char *key, size_t newval, size_t *val);
 void map_free(struct strmap *m);
 
 #endif

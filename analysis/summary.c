@@ -60,7 +60,7 @@ static struct table *summary_of(const struct partition *p)
 		if (j->timestamp > ts)
 			ts = j->timestamp;
 		for (d = 0; d < NDIR; d++) {
-			const struct dirstat *x = &j->d[d];
+			const struct dirstat *x = j->d[d];
 
 			if (!x->present)
 				continue;

@@ -201,7 +201,7 @@ static void point_latency(struct point *p, const struct bsgroup *bg, int dir)
 	for (k = 0; k < NPCT; k++)
 		p->lat[k] = 0;
 	for (i = 0; i < bg->n[dir]; i++) {
-		const struct dirstat *d = &bg->it[dir][i].j->d[dir];
+		const struct dirstat *d = bg->it[dir][i].d;
 		double v[NPCT] = { d->clat_p50_us, d->clat_p99_us, d->clat_p999_us };
 
 		for (k = 0; k < NPCT; k++) {

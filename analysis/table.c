@@ -40,7 +40,7 @@ struct col *table_col(struct table *t, const char *key, const char *unit, int ki
 	/* a key names one column (perftest renames its "" keys at once) */
 	if (*key && map_get(t->colidx, key, (size_t)t->ncols - 1) != (size_t)t->ncols - 1)
 		die("internal: column '%s' twice in table %s", key, t->name);
-	c->unit = unit ? xstrdup(unit) : NULL;
+	c->unit = unit ? (char *)intern(unit) : NULL;
 	c->kind = kind;
 	c->width = width;
 	c->prec = prec;
@@ -63,21 +63,21 @@ struct col *label_col(struct table *t, const char *key, const char *hdr, const c
 
 void col_hdr(struct col *c, const char *h0, const char *h1, const char *h2)
 {
-	c->hdr[0] = h0 ? xstrdup(h0) : NULL;
-	c->hdr[1] = h1 ? xstrdup(h1) : NULL;
-	c->hdr[2] = h2 ? xstrdup(h2) : NULL;
+	c->hdr[0] = h0 ? (char *)intern(h0) : NULL;
+	c->hdr[1] = h1 ? (char *)intern(h1) : NULL;
+	c->hdr[2] = h2 ? (char *)intern(h2) : NULL;
 }
 
 void col_metric(struct col *c, const char *field, double scale, const char *ftags)
 {
-	c->field = xstrdup(field);
+	c->field = (char *)intern(field);
 	c->fscale = scale;
 	c->ftags = ftags ? xstrdup(ftags) : NULL;
 }
 
 void col_tag(struct col *c, const char *tag)
 {
-	c->tag = xstrdup(tag);
+	c->tag = (char *)intern(tag);
 }
 
 struct col *run_col(struct table *t, const char *sep)
@@ -133,7 +133,8 @@ void table_pre(struct table *t, const char *line)
 int table_row(struct table *t)
 {
 	if (t->nrows == t->caprows) {
-		t->caprows = t->caprows ? 2 * t->caprows : 16;
+		/* from 1: a perftest table is a few rows of thousands of columns */
+		t->caprows = t->caprows ? 2 * t->caprows : 1;
 		t->cells = xrealloc(t->cells,
 				    (size_t)t->caprows * t->ncols * sizeof(struct cell));
 	}
@@ -236,17 +237,13 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 
 void table_free(struct table *t)
 {
-	int i, k;
+	int i;
 
 	for (i = 0; i < t->ncols; i++) {
 		struct col *c = &t->cols[i];
 
+		/* unit, headers, field and tag are interned: a few for thousands of columns */
 		free(c->key);
-		free(c->unit);
-		for (k = 0; k < MAX_HDR; k++)
-			free(c->hdr[k]);
-		free(c->tag);
-		free(c->field);
 		free(c->ftags);
 	}
 	for (i = 0; i < t->nrows * t->ncols; i++)

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What fiotab's memory grows by per job: peak RSS (GNU time) of
+# `fiotab perftest` over N and 10 N files of the same shape (one fio
+# document of 18 jobs each: 3 block sizes x write/read x 3 iterations, 4
+# targets), and the growth per job between them.  A job used to keep a
+# 624-byte record, its own copy of its options and, in the grouping, its
+# own parameter list and string keys: ~1.1 KB a job.  Now a job is a
+# pointer to its shared configuration and the one direction record it ran,
+# so what grows is that record and the table's own cell and column share.
+# The limit (MEM_PER_JOB, 700 bytes) sits between the two.
+source "$TOP/tests/lib.sh"
+[ -x /usr/bin/time ] || skip "GNU time (package time) not installed"
+N=${MEM_FILES:-300}
+LIMIT=${MEM_PER_JOB:-700}
+
+# gen DIR COUNT: COUNT files of one document each
+gen() {
+	mkdir -p "$1"
+	awk -v n="$2" -v dir="$1" 'BEGIN {
+		srand(7)
+		for (k = 1; k <= n; k++) {
+			f = sprintf("%s/r%05d.json", dir, k)
+			printf "{\n  \"fio version\" : \"fio-3.33\",\n  \"timestamp\" : %d,\n  \"timestamp_ms\" : %d000,\n", 1795980457 + k, 1795980457 + k > f
+			printf "  \"global options\" : { \"ioengine\" : \"null\", \"size\" : \"2m\", \"filename\" : \"/dev/memdisk%d\" },\n  \"jobs\" : [\n", k % 4 > f
+			nj = 0
+			for (b = 0; b < 3; b++) {
+				bs = b == 0 ? 1048576 : b == 1 ? 65536 : 4096
+				for (d = 0; d < 2; d++) {
+					dir_ = d ? "read" : "write"
+					for (i = 1; i <= 3; i++) {
+						rt = 3 + int(4 * rand())
+						printf "%s    { \"jobname\" : \"perftest-%s-%d-%d\", \"groupid\" : %d, \"error\" : 0,\n", nj ? ",\n" : "", substr(dir_, 1, 1), bs, i, nj > f
+						printf "      \"job options\" : { \"name\" : \"perftest-%s-%d-%d\", \"rw\" : \"%s\", \"bs\" : \"%d\" },\n", substr(dir_, 1, 1), bs, i, dir_, bs > f
+						printf "      \"%s\" : { \"io_bytes\" : 2097152, \"runtime\" : %d, \"total_ios\" : %d, \"iops\" : %.3f,\n", dir_, rt, 2097152 / bs, 2097152 / bs * 1000 / rt > f
+						printf "        \"clat_ns\" : { \"mean\" : 1500.5, \"percentile\" : { \"50.000000\" : 1400, \"99.000000\" : 2100, \"99.900000\" : 3000 } } },\n" > f
+						printf "      \"%s\" : { \"io_bytes\" : 0, \"runtime\" : 0, \"total_ios\" : 0 },\n", d ? "write" : "read" > f
+						printf "      \"trim\" : { \"io_bytes\" : 0, \"runtime\" : 0, \"total_ios\" : 0 },\n" > f
+						printf "      \"usr_cpu\" : 1.5, \"sys_cpu\" : 2.5 }" > f
+						nj++
+					}
+				}
+			}
+			printf "\n  ]\n}\n" > f
+			close(f)
+		}
+	}'
+}
+gen "$T/small" "$N"
+gen "$T/big" $((10 * N))
+"$FIOTAB" perftest "$T/small/r00001.json" > "$T/one" || fail "fiotab perftest on one generated file"
+grep -q '^  1048576' "$T/one" || fail "the generated file is not read as a perftest sweep: $(head -5 "$T/one")"
+
+# rss DIR: peak RSS in KiB of fiotab perftest over DIR's files (the least of 3)
+rss() {
+	local best= m r
+	for r in 1 2 3; do
+		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" perftest "$1"/*.json > /dev/null 2> "$T/err" ||
+			fail "fiotab perftest on $1: $(head -3 "$T/err")"
+		m=$(tail -1 "$T/time")
+		[ -z "$best" ] || [ "$m" -lt "$best" ] && best=$m
+	done
+	echo "$best"
+}
+small=$(rss "$T/small")
+big=$(rss "$T/big")
+jobs=$((9 * N * 18))
+per=$(( (big - small) * 1024 / jobs ))
+note "peak RSS: $small KiB at $N files, $big KiB at $((10 * N)) files: $per bytes per job more (limit $LIMIT)"
+[ "$per" -le "$LIMIT" ] ||
+	fail "fiotab's memory grows by $per bytes a job (limit $LIMIT): $small KiB at $N files, $big KiB at $((10 * N))"
+exit 0
