@@ -76,6 +76,18 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * How many completions a worker may hold back (worker.c): a quarter of
+ * its share of the iodepth, so that while the job's thread waits for a
+ * batch the workers still have three quarters of theirs queued.
+ */
+static unsigned int coop_hold_batch(unsigned int depth, unsigned int threads)
+{
+	unsigned int b = depth / (COOP_HOLD_DIV * threads);
+
+	return b ? b : 1;
+}
+
 int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 		     char *err, size_t errlen)
 {
@@ -116,6 +128,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	for (i = 0; i < cfg->threads; i++) {
 		p->w[i].p = p;
 		p->w[i].idx = i;
+		p->w[i].batch = coop_hold_batch(p->cfg.depth, cfg->threads);
 		atomic_init(&p->w[i].cpu_usr_us, 0);
 		atomic_init(&p->w[i].cpu_sys_us, 0);
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",

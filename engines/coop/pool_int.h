@@ -17,6 +17,8 @@
 
 /* Readahead windows in flight at once; more are dropped (and counted). */
 #define COOP_RA_SLOTS		64
+/* A worker holds back at most its share of the iodepth over this. */
+#define COOP_HOLD_DIV		4
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
@@ -49,7 +51,13 @@ struct coop_worker {
 
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;
-	unsigned int owed;	/* completions whose wake-up is deferred */
+	/*
+	 * Completions not yet published (worker.c, complete_req()): a chain
+	 * newest first, pushed onto the completion stack in one go.
+	 */
+	struct coop_req *held_head, *held_tail;
+	unsigned int held;
+	unsigned int batch;	/* most completions held back (pool.c) */
 
 	/*
 	 * The worker's own CPU time (getrusage(RUSAGE_THREAD)), in us,

@@ -132,39 +132,53 @@ static void wake_reaper(struct coop_pool *p)
 }
 
 /*
- * Put @req on the completion stack; wake the job's thread unless @defer
- * leaves that to flush_wake().
+ * Publish the completions this worker holds: one count and one push of
+ * the whole chain, then wake the job's thread if it sleeps for them.  Each
+ * completion published alone would cost a cache line or two crossing
+ * between the CPUs and a look at the reaper's state; held back a few at a
+ * time they cost that once per batch.
  */
-static void complete_req(struct coop_pool *p, struct coop_req *req, bool defer)
+static void flush_done(struct coop_worker *w)
 {
+	struct coop_pool *p = w->p;
 	struct coop_req *head;
 
-	req->error = coop_split_error(&req->st);
-	req->resid = coop_split_resid(&req->st);
+	if (!w->held)
+		return;
 	/* Count first: the reaper never takes more than it was told of. */
-	atomic_fetch_add_explicit(&p->done.ndone, 1, memory_order_seq_cst);
+	atomic_fetch_add_explicit(&p->done.ndone, w->held, memory_order_seq_cst);
 	head = atomic_load_explicit(&p->done.head, memory_order_relaxed);
 	do {
-		req->done_next = head;
-	} while (!atomic_compare_exchange_weak_explicit(&p->done.head, &head, req,
+		w->held_tail->done_next = head;
+	} while (!atomic_compare_exchange_weak_explicit(&p->done.head, &head,
+							w->held_head,
 							memory_order_release,
 							memory_order_relaxed));
-	if (!defer)
-		wake_reaper(p);
-}
-
-/* Deliver a wake-up complete_req() deferred. */
-static void flush_wake(struct coop_worker *w)
-{
-	if (!w->owed)
-		return;
-	w->owed = 0;
-	wake_reaper(w->p);
+	w->held_head = w->held_tail = NULL;
+	w->held = 0;
+	wake_reaper(p);
 }
 
 /*
- * @part finished with @res (bytes or -errno).  With @defer, a wake-up the
- * job's thread is owed may wait for flush_wake(): see run_psync().
+ * @req is done: hold it for flush_done(), which runs now unless @defer
+ * and fewer than w->batch are held.
+ */
+static void complete_req(struct coop_worker *w, struct coop_req *req, bool defer)
+{
+	req->error = coop_split_error(&req->st);
+	req->resid = coop_split_resid(&req->st);
+	/* Newest first, like the stack it joins (pool.c, take_done()). */
+	req->done_next = w->held_head;
+	w->held_head = req;
+	if (!w->held_tail)
+		w->held_tail = req;
+	if (++w->held >= w->batch || !defer)
+		flush_done(w);
+}
+
+/*
+ * @part finished with @res (bytes or -errno).  With @defer, its request's
+ * completion may be held back until flush_done(): see run_psync().
  */
 static void finish(struct coop_worker *w, struct coop_part *part, long res,
 		   bool defer)
@@ -188,13 +202,10 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 	}
 	if (res > 0 && part->op != COOP_OP_TRIM)
 		w->st.bytes += (uint64_t)res;
-	if (coop_split_done(&req->st, error, resid)) {
-		complete_req(w->p, req, defer);
-		if (defer)
-			w->owed++;
-		else
-			w->owed = 0;	/* our wake-up covered the owed ones */
-	}
+	if (coop_split_done(&req->st, error, resid))
+		complete_req(w, req, defer);
+	else if (!defer)
+		flush_done(w);
 }
 
 static struct coop_part *take(struct coop_worker *w, bool wait)
@@ -203,39 +214,56 @@ static struct coop_part *take(struct coop_worker *w, bool wait)
 }
 
 /*
- * Waking the job's thread costs about as much as a page-cache read, so a
- * worker that is busy with fast commands defers the wake-up: until its
- * queue runs dry, a command takes longer than COOP_DEFER_NS, or it owes
- * COOP_DEFER_MAX completions.  Slow storage is never delayed.
+ * Publishing a completion costs about as much as a page-cache read's
+ * copy, so a worker that is busy with fast commands holds completions
+ * back: until its queue runs dry, a command takes longer than
+ * COOP_DEFER_NS, or it holds w->batch of them (pool.c: a quarter of the
+ * job's iodepth over the workers, so the job's thread gets them in time
+ * to keep every worker's queue filled).  Slow storage is never delayed.
  */
 #define COOP_DEFER_NS	10000
-#define COOP_DEFER_MAX	16
 
 static void run_psync(struct coop_worker *w)
 {
-	struct coop_part *part;
+	struct coop_part *part, *next = NULL;
 	uint64_t t0, t;
 	long res;
 
 	for (;;) {
-		part = take(w, false);
+		part = next ? next : take(w, false);
 		if (!part) {
-			flush_wake(w);
+			flush_done(w);
 			publish_cpu(w, true, false);
 			part = take(w, true);
 			if (!part)
 				break;
 		}
+		/*
+		 * Claim the next command now: its cache lines, written by the
+		 * job's thread on another CPU, then cross while this one runs
+		 * instead of stalling the worker after it.  One command ahead
+		 * only, so other workers still find the rest queued.
+		 */
+		next = take(w, false);
+		if (next)
+			__builtin_prefetch(next, 0);
 		t0 = now_ns();
 		note_start(w, part);
 		res = exec_sync(w, part);
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
-		finish(w, part, res, t < COOP_DEFER_NS && w->owed < COOP_DEFER_MAX);
+		if (next && next->req)
+			__builtin_prefetch(&next->req->st, 1);
+		/*
+		 * Held back only while more data moves are queued (a sync
+		 * next may take milliseconds): see COOP_DEFER_NS.
+		 */
+		finish(w, part, res, next && t < COOP_DEFER_NS &&
+		       (next->op == COOP_OP_READ || next->op == COOP_OP_WRITE));
 		if (t0 - w->cpu_pub_ns >= COOP_CPU_PUBLISH_NS)
 			publish_cpu(w, false, false);
 	}
-	flush_wake(w);
+	flush_done(w);
 }
 
 /* Queue @part on the worker's ring; false if it was done synchronously. */
@@ -344,11 +372,13 @@ static void run_uring(struct coop_worker *w)
 			inflight -= ring_failed(w, ret);
 		}
 		n = 0;
+		/* What one pass reaps is published together (w->batch at most). */
 		io_uring_for_each_cqe(&w->ring, head, cqe) {
-			finish(w, io_uring_cqe_get_data(cqe), cqe->res, false);
+			finish(w, io_uring_cqe_get_data(cqe), cqe->res, true);
 			n++;
 		}
 		io_uring_cq_advance(&w->ring, n);
+		flush_done(w);
 		inflight -= n;
 		if (!inflight)
 			w->st.busy_ns += now_ns() - busy_since;
