@@ -118,17 +118,21 @@ static long exec_sync(struct coop_worker *w, const struct coop_part *part)
 	return -EINVAL;
 }
 
-/* Wake the job's thread if it sleeps for what is done by now. */
-static void wake_reaper(struct coop_pool *p)
+/*
+ * Wake the job's thread if it sleeps for what is done by now.  True when
+ * it was asleep (woken now or still waiting for more).
+ */
+static bool wake_reaper(struct coop_pool *p)
 {
 	/* seq_cst, against the reaper's announce-then-look (pool.c). */
 	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
-		return;
+		return false;
 	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
 	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
-		return;
+		return true;
 	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed))
 		coop_event_wake(&p->done.ev, 1);
+	return true;
 }
 
 /*
@@ -156,7 +160,7 @@ static void flush_done(struct coop_worker *w)
 							memory_order_relaxed));
 	w->held_head = w->held_tail = NULL;
 	w->held = 0;
-	wake_reaper(p);
+	w->reaper_slept = wake_reaper(p);
 }
 
 /*
@@ -210,7 +214,23 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 
 static struct coop_part *take(struct coop_worker *w, bool wait)
 {
-	return coop_dispatch_pop(&w->p->disp, w->idx, wait);
+	enum coop_pop_wait how = COOP_POP_TRY;
+
+	/*
+	 * Poll for the next command only while the job's thread is awake.
+	 * When it sleeps for completions (its waits are longer than a
+	 * wake-up: large or direct I/O), or the last completions had to
+	 * wake it, nothing can come before its wake-up latency has passed
+	 * and it has run: polling through that would burn this CPU for
+	 * nothing (measured: about the wake-up latency per I/O, 2.4x
+	 * psync's CPU for 256 KiB iodepth-1 reads), so sleep at once.
+	 */
+	if (wait)
+		how = w->reaper_slept ||
+		      atomic_load_explicit(&w->p->done.waiting, memory_order_relaxed) ?
+		      COOP_POP_SLEEP : COOP_POP_WAIT;
+	w->reaper_slept = false;
+	return coop_dispatch_pop(&w->p->disp, w->idx, how);
 }
 
 /*
