@@ -58,6 +58,7 @@ struct coop_worker {
 	struct coop_req *held_head, *held_tail;
 	unsigned int held;
 	unsigned int batch;	/* most completions held back (pool.c) */
+	int64_t avg_ns;		/* mean command time, 1/8 weight (psync) */
 	bool reaper_slept;	/* the last publish found the job's thread asleep */
 
 	/*

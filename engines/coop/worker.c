@@ -276,9 +276,14 @@ static void run_psync(struct coop_worker *w)
 			__builtin_prefetch(&next->req->st, 1);
 		/*
 		 * Held back only while more data moves are queued (a sync
-		 * next may take milliseconds): see COOP_DEFER_NS.
+		 * next may take milliseconds) and commands have been fast
+		 * lately, not just this one: a completion held back waits
+		 * for the next command, which on storage that misses now and
+		 * then may be a slow one.  See COOP_DEFER_NS.
 		 */
+		w->avg_ns += ((int64_t)t - w->avg_ns) / 8;
 		finish(w, part, res, next && t < COOP_DEFER_NS &&
+		       w->avg_ns < COOP_DEFER_NS / 4 &&
 		       (next->op == COOP_OP_READ || next->op == COOP_OP_WRITE));
 		if (t0 - w->cpu_pub_ns >= COOP_CPU_PUBLISH_NS)
 			publish_cpu(w, false, false);

@@ -203,6 +203,23 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	echo
 	echo "Wake-up latency coop measured in a 4 KiB iodepth-1 run (µs; its polls are capped at that,"
 	echo "within 4–64 µs, engines/coop/sync.h): ${wake:-not reported}."
+	echo
+	echo "## Where polling stops (iodepth 1, coop_threads=1)"
+	echo
+	echo "The job's thread polls for a completion while its mean wait is below the wake-up latency it"
+	echo "measured (the cap, 4–64 µs), and sleeps after one look when the wait is longer; a worker"
+	echo "whose job's thread sleeps sleeps too.  The wait at iodepth 1 is about one I/O's latency:"
+	echo
+	echo "| workload | coop µs per I/O (1/IOPS) | psync µs per I/O | cap (µs) | job's thread | IOPS ratio | CPU per I/O ratio |"
+	echo "|---|---|---|---|---|---|---|"
+	cap=$(echo "$wake" | sed -n 's/.*wake_us_job=\([0-9.]*\).*/\1/p')
+	cap=$(awk -v c="${cap:-16}" 'BEGIN { if (c < 4) c = 4; if (c > 64) c = 64; print c }')
+	for k in tmpfs-4k-t1q1 q1-16k q1-64k q1-256k q1-1m; do
+		printf '| %s | %.1f | %.1f | %.0f | %s | %.2f× | %.2f× |\n' $k \
+			"$(calc "1000000 / $(m $k-c)")" "$(calc "1000000 / $(m $k-b)")" "$cap" \
+			"$(awk -v l="$(calc "1000000 / $(m $k-c)")" -v c="$cap" 'BEGIN { print l < c ? "polls" : "sleeps" }')" \
+			"$(m $k-iops)" "$(m $k-cpuio)"
+	done
 } >"$T/bench.md"
 
 # --- the readahead case ----------------------------------------------------
