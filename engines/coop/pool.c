@@ -483,11 +483,14 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 			continue;
 		if (expired)
 			return n;
-		if (!waited_since)
+		if (!waited_since) {
 			waited_since = mono_ns();
+			p->reap_waits++;
+		}
 		goal.want = min - n;
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			continue;
+		p->reap_sleeps++;
 		lat = sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
 		if (lat > 0)
 			woken += lat;
@@ -566,6 +569,14 @@ void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
 {
 	*reaper_ns = coop_event_latency(&p->done.ev);
 	*worker_ns = coop_event_latency(&p->disp.q[0].wake);
+}
+
+void coop_pool_reap_stats(const struct coop_pool *p, uint64_t *waits,
+			  uint64_t *sleeps, int64_t *wait_avg_ns)
+{
+	*waits = p->reap_waits;
+	*sleeps = p->reap_sleeps;
+	*wait_avg_ns = p->wait_avg_ns;
 }
 
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)

@@ -93,6 +93,7 @@ struct coop_pool {
 	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
 	struct coop_order order;	/* submitted, not yet taken */
 	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
+	uint64_t reap_waits, reap_sleeps;	/* getevents that waited; slept */
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));
 					/* highest stream seq started (coop_stats) */
