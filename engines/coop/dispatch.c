@@ -175,6 +175,11 @@ static bool queue_ready(const void *arg)
 				    memory_order_relaxed) == pos + 1;
 }
 
+bool coop_dispatch_pending(const struct coop_dispatch *d, unsigned int w)
+{
+	return queue_ready(&d->q[coop_dispatch_queue_for(d->mode, w)]);
+}
+
 static int stopping(struct coop_dispatch *d)
 {
 	return atomic_load_explicit(&d->stopping, memory_order_acquire);

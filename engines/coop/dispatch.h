@@ -112,6 +112,9 @@ enum coop_pop_wait { COOP_POP_TRY, COOP_POP_WAIT, COOP_POP_SLEEP };
 void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 			enum coop_pop_wait wait);
 
+/* Whether a command is queued for worker @w (a hint: it may be taken). */
+bool coop_dispatch_pending(const struct coop_dispatch *d, unsigned int w);
+
 /* Wake every worker; pops return NULL once their queue is empty. */
 void coop_dispatch_stop(struct coop_dispatch *d);
 

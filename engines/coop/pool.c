@@ -129,6 +129,8 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 		p->w[i].p = p;
 		p->w[i].idx = i;
 		p->w[i].batch = coop_hold_batch(p->cfg.depth, cfg->threads);
+		p->w[i].lookahead = cfg->threads == 1 ||
+				    cfg->dispatch == COOP_DISPATCH_RR;
 		atomic_init(&p->w[i].cpu_usr_us, 0);
 		atomic_init(&p->w[i].cpu_sys_us, 0);
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",

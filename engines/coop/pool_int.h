@@ -59,6 +59,7 @@ struct coop_worker {
 	unsigned int held;
 	unsigned int batch;	/* most completions held back (pool.c) */
 	int64_t avg_ns;		/* mean command time, 1/8 weight (psync) */
+	bool lookahead;		/* psync: claim the next command early */
 	bool reaper_slept;	/* the last publish found the job's thread asleep */
 
 	/*

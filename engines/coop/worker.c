@@ -247,6 +247,7 @@ static void run_psync(struct coop_worker *w)
 {
 	struct coop_part *part, *next = NULL;
 	uint64_t t0, t;
+	bool more;
 	long res;
 
 	for (;;) {
@@ -261,10 +262,12 @@ static void run_psync(struct coop_worker *w)
 		/*
 		 * Claim the next command now: its cache lines, written by the
 		 * job's thread on another CPU, then cross while this one runs
-		 * instead of stalling the worker after it.  One command ahead
-		 * only, so other workers still find the rest queued.
+		 * instead of stalling the worker after it.  Only from a queue
+		 * of its own (one worker, or coop_dispatch=rr): from a shared
+		 * one it would hold a command another, idle, worker could run
+		 * now (w->lookahead, pool.c).
 		 */
-		next = take(w, false);
+		next = w->lookahead ? take(w, false) : NULL;
 		if (next)
 			__builtin_prefetch(next, 0);
 		t0 = now_ns();
@@ -282,9 +285,10 @@ static void run_psync(struct coop_worker *w)
 		 * then may be a slow one.  See COOP_DEFER_NS.
 		 */
 		w->avg_ns += ((int64_t)t - w->avg_ns) / 8;
-		finish(w, part, res, next && t < COOP_DEFER_NS &&
-		       w->avg_ns < COOP_DEFER_NS / 4 &&
-		       (next->op == COOP_OP_READ || next->op == COOP_OP_WRITE));
+		more = next ? next->op == COOP_OP_READ || next->op == COOP_OP_WRITE :
+			      coop_dispatch_pending(&w->p->disp, w->idx);
+		finish(w, part, res, more && t < COOP_DEFER_NS &&
+		       w->avg_ns < COOP_DEFER_NS / 4);
 		if (t0 - w->cpu_pub_ns >= COOP_CPU_PUBLISH_NS)
 			publish_cpu(w, false, false);
 	}
