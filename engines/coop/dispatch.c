@@ -175,34 +175,45 @@ static bool queue_ready(const void *arg)
 				    memory_order_relaxed) == pos + 1;
 }
 
+bool coop_dispatch_pending(const struct coop_dispatch *d, unsigned int w)
+{
+	return queue_ready(&d->q[coop_dispatch_queue_for(d->mode, w)]);
+}
+
 static int stopping(struct coop_dispatch *d)
 {
 	return atomic_load_explicit(&d->stopping, memory_order_acquire);
 }
 
-void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w, bool wait)
+void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
+			enum coop_pop_wait wait)
 {
 	struct coop_queue *q = &d->q[coop_dispatch_queue_for(d->mode, w)];
+	bool poll = wait == COOP_POP_WAIT;
 	unsigned int seen;
 	bool polled;
 	void *item;
 
 	item = try_pop(q);
-	if (item || !wait)
+	if (item || wait == COOP_POP_TRY)
 		return item;
-	for (;;) {
+	for (;; poll = true) {
 		/*
 		 * Commands often arrive back to back: poll for as long as
 		 * polling has been paying off lately (sync.h), but never with
 		 * more workers than there are CPUs to poll on.
 		 */
-		polled = atomic_fetch_add_explicit(&q->spinners, 1, memory_order_relaxed) <
-			 d->max_spinners &&
-			 coop_spin_while(&d->wspin[w].spin, queue_ready, q);
-		atomic_fetch_sub_explicit(&q->spinners, 1, memory_order_relaxed);
-		item = try_pop(q);
-		if (item)
-			return item;
+		polled = false;
+		if (poll) {
+			polled = atomic_fetch_add_explicit(&q->spinners, 1,
+							   memory_order_relaxed) <
+				 d->max_spinners &&
+				 coop_spin_while(&d->wspin[w].spin, queue_ready, q);
+			atomic_fetch_sub_explicit(&q->spinners, 1, memory_order_relaxed);
+			item = try_pop(q);
+			if (item)
+				return item;
+		}
 		if (polled && !stopping(d))
 			continue;	/* another worker was quicker: poll again */
 

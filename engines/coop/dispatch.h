@@ -102,11 +102,19 @@ void coop_dispatch_destroy(struct coop_dispatch *d);
 unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item);
 
 /*
- * Take worker @w's next command.  With @wait, poll then sleep until there
- * is one or the dispatcher stops (then NULL); without, NULL when none is
- * queued.
+ * How coop_dispatch_pop() waits: not at all (NULL when nothing is
+ * queued), polling then sleeping until there is a command or the
+ * dispatcher stops (then NULL), or sleeping without polling first (the
+ * caller knows nothing can come soon).
  */
-void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w, bool wait);
+enum coop_pop_wait { COOP_POP_TRY, COOP_POP_WAIT, COOP_POP_SLEEP };
+
+/* Take worker @w's next command. */
+void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
+			enum coop_pop_wait wait);
+
+/* Whether a command is queued for worker @w (a hint: it may be taken). */
+bool coop_dispatch_pending(const struct coop_dispatch *d, unsigned int w);
 
 /* Wake every worker; pops return NULL once their queue is empty. */
 void coop_dispatch_stop(struct coop_dispatch *d);

@@ -76,6 +76,18 @@ static int setup_rings(struct coop_pool *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * How many completions a worker may hold back (worker.c): a quarter of
+ * its share of the iodepth, so that while the job's thread waits for a
+ * batch the workers still have three quarters of theirs queued.
+ */
+static unsigned int coop_hold_batch(unsigned int depth, unsigned int threads)
+{
+	unsigned int b = depth / (COOP_HOLD_DIV * threads);
+
+	return b ? b : 1;
+}
+
 int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 		     char *err, size_t errlen)
 {
@@ -116,6 +128,9 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	for (i = 0; i < cfg->threads; i++) {
 		p->w[i].p = p;
 		p->w[i].idx = i;
+		p->w[i].batch = coop_hold_batch(p->cfg.depth, cfg->threads);
+		p->w[i].lookahead = cfg->threads == 1 ||
+				    cfg->dispatch == COOP_DISPATCH_RR;
 		atomic_init(&p->w[i].cpu_usr_us, 0);
 		atomic_init(&p->w[i].cpu_sys_us, 0);
 		snprintf(p->w[i].name, sizeof(p->w[i].name), "coop-w%hu",
@@ -470,11 +485,14 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 			continue;
 		if (expired)
 			return n;
-		if (!waited_since)
+		if (!waited_since) {
 			waited_since = mono_ns();
+			p->reap_waits++;
+		}
 		goal.want = min - n;
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			continue;
+		p->reap_sleeps++;
 		lat = sleep_for(p, min - n, timeout_ns < 0 ? 0 : deadline);
 		if (lat > 0)
 			woken += lat;
@@ -553,6 +571,14 @@ void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
 {
 	*reaper_ns = coop_event_latency(&p->done.ev);
 	*worker_ns = coop_event_latency(&p->disp.q[0].wake);
+}
+
+void coop_pool_reap_stats(const struct coop_pool *p, uint64_t *waits,
+			  uint64_t *sleeps, int64_t *wait_avg_ns)
+{
+	*waits = p->reap_waits;
+	*sleeps = p->reap_sleeps;
+	*wait_avg_ns = p->wait_avg_ns;
 }
 
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)

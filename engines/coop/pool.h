@@ -218,6 +218,14 @@ unsigned int coop_pool_cpu_gen(const struct coop_pool *p);
 void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
 			    int64_t *worker_ns);
 
+/*
+ * How the job's thread waited for completions (job's thread only): calls
+ * of coop_pool_reap() that had to wait, how often it slept (after
+ * polling up to its cap, see pool.c), and its mean wait in ns.
+ */
+void coop_pool_reap_stats(const struct coop_pool *p, uint64_t *waits,
+			  uint64_t *sleeps, int64_t *wait_avg_ns);
+
 /* Readahead windows dropped because every readahead slot was busy. */
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p);
 

@@ -17,6 +17,8 @@
 
 /* Readahead windows in flight at once; more are dropped (and counted). */
 #define COOP_RA_SLOTS		64
+/* A worker holds back at most its share of the iodepth over this. */
+#define COOP_HOLD_DIV		4
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
@@ -49,7 +51,16 @@ struct coop_worker {
 
 	/* Written by the worker only; read after it was joined. */
 	struct coop_worker_stats st;
-	unsigned int owed;	/* completions whose wake-up is deferred */
+	/*
+	 * Completions not yet published (worker.c, complete_req()): a chain
+	 * newest first, pushed onto the completion stack in one go.
+	 */
+	struct coop_req *held_head, *held_tail;
+	unsigned int held;
+	unsigned int batch;	/* most completions held back (pool.c) */
+	int64_t avg_ns;		/* mean command time, 1/8 weight (psync) */
+	bool lookahead;		/* psync: claim the next command early */
+	bool reaper_slept;	/* the last publish found the job's thread asleep */
 
 	/*
 	 * The worker's own CPU time (getrusage(RUSAGE_THREAD)), in us,
@@ -83,6 +94,7 @@ struct coop_pool {
 	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
 	struct coop_order order;	/* submitted, not yet taken */
 	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
+	uint64_t reap_waits, reap_sleeps;	/* getevents that waited; slept */
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));
 					/* highest stream seq started (coop_stats) */

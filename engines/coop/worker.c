@@ -118,53 +118,71 @@ static long exec_sync(struct coop_worker *w, const struct coop_part *part)
 	return -EINVAL;
 }
 
-/* Wake the job's thread if it sleeps for what is done by now. */
-static void wake_reaper(struct coop_pool *p)
+/*
+ * Wake the job's thread if it sleeps for what is done by now.  True when
+ * it was asleep (woken now or still waiting for more).
+ */
+static bool wake_reaper(struct coop_pool *p)
 {
 	/* seq_cst, against the reaper's announce-then-look (pool.c). */
 	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
-		return;
+		return false;
 	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
 	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
-		return;
+		return true;
 	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed))
 		coop_event_wake(&p->done.ev, 1);
+	return true;
 }
 
 /*
- * Put @req on the completion stack; wake the job's thread unless @defer
- * leaves that to flush_wake().
+ * Publish the completions this worker holds: one count and one push of
+ * the whole chain, then wake the job's thread if it sleeps for them.  Each
+ * completion published alone would cost a cache line or two crossing
+ * between the CPUs and a look at the reaper's state; held back a few at a
+ * time they cost that once per batch.
  */
-static void complete_req(struct coop_pool *p, struct coop_req *req, bool defer)
+static void flush_done(struct coop_worker *w)
 {
+	struct coop_pool *p = w->p;
 	struct coop_req *head;
 
-	req->error = coop_split_error(&req->st);
-	req->resid = coop_split_resid(&req->st);
+	if (!w->held)
+		return;
 	/* Count first: the reaper never takes more than it was told of. */
-	atomic_fetch_add_explicit(&p->done.ndone, 1, memory_order_seq_cst);
+	atomic_fetch_add_explicit(&p->done.ndone, w->held, memory_order_seq_cst);
 	head = atomic_load_explicit(&p->done.head, memory_order_relaxed);
 	do {
-		req->done_next = head;
-	} while (!atomic_compare_exchange_weak_explicit(&p->done.head, &head, req,
+		w->held_tail->done_next = head;
+	} while (!atomic_compare_exchange_weak_explicit(&p->done.head, &head,
+							w->held_head,
 							memory_order_release,
 							memory_order_relaxed));
-	if (!defer)
-		wake_reaper(p);
-}
-
-/* Deliver a wake-up complete_req() deferred. */
-static void flush_wake(struct coop_worker *w)
-{
-	if (!w->owed)
-		return;
-	w->owed = 0;
-	wake_reaper(w->p);
+	w->held_head = w->held_tail = NULL;
+	w->held = 0;
+	w->reaper_slept = wake_reaper(p);
 }
 
 /*
- * @part finished with @res (bytes or -errno).  With @defer, a wake-up the
- * job's thread is owed may wait for flush_wake(): see run_psync().
+ * @req is done: hold it for flush_done(), which runs now unless @defer
+ * and fewer than w->batch are held.
+ */
+static void complete_req(struct coop_worker *w, struct coop_req *req, bool defer)
+{
+	req->error = coop_split_error(&req->st);
+	req->resid = coop_split_resid(&req->st);
+	/* Newest first, like the stack it joins (pool.c, take_done()). */
+	req->done_next = w->held_head;
+	w->held_head = req;
+	if (!w->held_tail)
+		w->held_tail = req;
+	if (++w->held >= w->batch || !defer)
+		flush_done(w);
+}
+
+/*
+ * @part finished with @res (bytes or -errno).  With @defer, its request's
+ * completion may be held back until flush_done(): see run_psync().
  */
 static void finish(struct coop_worker *w, struct coop_part *part, long res,
 		   bool defer)
@@ -188,54 +206,93 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 	}
 	if (res > 0 && part->op != COOP_OP_TRIM)
 		w->st.bytes += (uint64_t)res;
-	if (coop_split_done(&req->st, error, resid)) {
-		complete_req(w->p, req, defer);
-		if (defer)
-			w->owed++;
-		else
-			w->owed = 0;	/* our wake-up covered the owed ones */
-	}
+	if (coop_split_done(&req->st, error, resid))
+		complete_req(w, req, defer);
+	else if (!defer)
+		flush_done(w);
 }
 
 static struct coop_part *take(struct coop_worker *w, bool wait)
 {
-	return coop_dispatch_pop(&w->p->disp, w->idx, wait);
+	enum coop_pop_wait how = COOP_POP_TRY;
+
+	/*
+	 * Poll for the next command only while the job's thread is awake.
+	 * When it sleeps for completions (its waits are longer than a
+	 * wake-up: large or direct I/O), or the last completions had to
+	 * wake it, nothing can come before its wake-up latency has passed
+	 * and it has run: polling through that would burn this CPU for
+	 * nothing (measured: about the wake-up latency per I/O, 2.4x
+	 * psync's CPU for 256 KiB iodepth-1 reads), so sleep at once.
+	 */
+	if (wait)
+		how = w->reaper_slept ||
+		      atomic_load_explicit(&w->p->done.waiting, memory_order_relaxed) ?
+		      COOP_POP_SLEEP : COOP_POP_WAIT;
+	w->reaper_slept = false;
+	return coop_dispatch_pop(&w->p->disp, w->idx, how);
 }
 
 /*
- * Waking the job's thread costs about as much as a page-cache read, so a
- * worker that is busy with fast commands defers the wake-up: until its
- * queue runs dry, a command takes longer than COOP_DEFER_NS, or it owes
- * COOP_DEFER_MAX completions.  Slow storage is never delayed.
+ * Publishing a completion costs about as much as a page-cache read's
+ * copy, so a worker that is busy with fast commands holds completions
+ * back: until its queue runs dry, a command takes longer than
+ * COOP_DEFER_NS, or it holds w->batch of them (pool.c: a quarter of the
+ * job's iodepth over the workers, so the job's thread gets them in time
+ * to keep every worker's queue filled).  Slow storage is never delayed.
  */
 #define COOP_DEFER_NS	10000
-#define COOP_DEFER_MAX	16
 
 static void run_psync(struct coop_worker *w)
 {
-	struct coop_part *part;
+	struct coop_part *part, *next = NULL;
 	uint64_t t0, t;
+	bool more;
 	long res;
 
 	for (;;) {
-		part = take(w, false);
+		part = next ? next : take(w, false);
 		if (!part) {
-			flush_wake(w);
+			flush_done(w);
 			publish_cpu(w, true, false);
 			part = take(w, true);
 			if (!part)
 				break;
 		}
+		/*
+		 * Claim the next command now: its cache lines, written by the
+		 * job's thread on another CPU, then cross while this one runs
+		 * instead of stalling the worker after it.  Only from a queue
+		 * of its own (one worker, or coop_dispatch=rr): from a shared
+		 * one it would hold a command another, idle, worker could run
+		 * now (w->lookahead, pool.c).
+		 */
+		next = w->lookahead ? take(w, false) : NULL;
+		if (next)
+			__builtin_prefetch(next, 0);
 		t0 = now_ns();
 		note_start(w, part);
 		res = exec_sync(w, part);
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
-		finish(w, part, res, t < COOP_DEFER_NS && w->owed < COOP_DEFER_MAX);
+		if (next && next->req)
+			__builtin_prefetch(&next->req->st, 1);
+		/*
+		 * Held back only while more data moves are queued (a sync
+		 * next may take milliseconds) and commands have been fast
+		 * lately, not just this one: a completion held back waits
+		 * for the next command, which on storage that misses now and
+		 * then may be a slow one.  See COOP_DEFER_NS.
+		 */
+		w->avg_ns += ((int64_t)t - w->avg_ns) / 8;
+		more = next ? next->op == COOP_OP_READ || next->op == COOP_OP_WRITE :
+			      coop_dispatch_pending(&w->p->disp, w->idx);
+		finish(w, part, res, more && t < COOP_DEFER_NS &&
+		       w->avg_ns < COOP_DEFER_NS / 4);
 		if (t0 - w->cpu_pub_ns >= COOP_CPU_PUBLISH_NS)
 			publish_cpu(w, false, false);
 	}
-	flush_wake(w);
+	flush_done(w);
 }
 
 /* Queue @part on the worker's ring; false if it was done synchronously. */
@@ -344,11 +401,13 @@ static void run_uring(struct coop_worker *w)
 			inflight -= ring_failed(w, ret);
 		}
 		n = 0;
+		/* What one pass reaps is published together (w->batch at most). */
 		io_uring_for_each_cqe(&w->ring, head, cqe) {
-			finish(w, io_uring_cqe_get_data(cqe), cqe->res, false);
+			finish(w, io_uring_cqe_get_data(cqe), cqe->res, true);
 			n++;
 		}
 		io_uring_cq_advance(&w->ring, n);
+		flush_done(w);
 		inflight -= n;
 		if (!inflight)
 			w->st.busy_ns += now_ns() - busy_since;

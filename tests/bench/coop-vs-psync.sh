@@ -143,11 +143,19 @@ for ((i = 0; i < rounds; i++)); do
 	done
 done
 
-# The wake-up latencies coop measured (what caps its polling), once.
-"$FIO" --output-format=json --name=lat --filename="$T/shm/cached" --size=256m \
-	--invalidate=0 --time_based --runtime="$secs" "${coop[@]}" "${rr[@]}" \
-	--coop_threads=1 --iodepth=1 --coop_stats=1 >/dev/null 2>"$T/lat.err"
-wake=$(grep -o 'wake_us_job=[0-9.]* wake_us_workers=[0-9.]*' "$T/lat.err" | head -n 1)
+# How coop's job's thread waited at iodepth 1 (coop_stats: its mean wait,
+# how many waits ended in a sleep, the wake-up latency that caps its
+# polls), one run per block size: where polling stops.
+declare -A ST
+for bs in 4k 16k 64k 256k 1m; do
+	"$FIO" --output-format=json --name=lat --filename="$T/shm/cached" --size=256m \
+		--invalidate=0 --time_based --runtime="$secs" "${coop[@]}" --rw=randread --bs=$bs \
+		--coop_threads=1 --iodepth=1 --coop_stats=1 >/dev/null 2>"$T/lat.err"
+	ST[$bs]=$(grep -o 'wake_us_job=.*' "$T/lat.err" | head -n 1)
+done
+wake=$(echo "${ST[4k]}" | grep -o 'wake_us_job=[0-9.]* wake_us_workers=[0-9.]*')
+# st_of BS KEY: KEY's value in BS's stream line.
+st_of() { echo "${ST[$1]}" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -203,6 +211,25 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	echo
 	echo "Wake-up latency coop measured in a 4 KiB iodepth-1 run (µs; its polls are capped at that,"
 	echo "within 4–64 µs, engines/coop/sync.h): ${wake:-not reported}."
+	echo
+	echo "## Where polling stops (iodepth 1, coop_threads=1)"
+	echo
+	echo "The job's thread polls for a completion while its mean wait is below the wake-up latency it"
+	echo "measured (the cap, clamped to 4–64 µs), and sleeps after one look when the wait is longer; a"
+	echo "worker whose job's thread sleeps sleeps too.  From one coop_stats=1 run per block size (its"
+	echo "mean wait, the share of its waits that ended in a sleep, its measured wake-up latencies),"
+	echo "beside the pairs' ratios above:"
+	echo
+	echo "| reads | mean wait µs | waits that slept | wake-up µs job / workers | IOPS ratio | CPU per I/O ratio |"
+	echo "|---|---|---|---|---|---|"
+	for bs in 4k 16k 64k 256k 1m; do
+		k=q1-$bs
+		[ $bs = 4k ] && k=tmpfs-4k-t1q1
+		w=$(st_of $bs job_waits)
+		printf '| %s | %s | %s | %s / %s | %.2f× | %.2f× |\n' $bs "$(st_of $bs wait_us_job)" \
+			"$(awk -v s="$(st_of $bs job_sleeps)" -v w="${w:-0}" 'BEGIN { if (w > 0) printf "%.0f%%", 100 * s / w; else print "-" }')" \
+			"$(st_of $bs wake_us_job)" "$(st_of $bs wake_us_workers)" "$(m $k-iops)" "$(m $k-cpuio)"
+	done
 } >"$T/bench.md"
 
 # --- the readahead case ----------------------------------------------------
