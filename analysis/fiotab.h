@@ -142,6 +142,9 @@ char *xstrdup(const char *s);
 char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *fmt_double(char *buf, size_t len, double v);
+/* The second string of the pair in @tab whose first is @key, else @key. */
+const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);
+#define PAIR_LOOKUP(tab, key) pair_lookup(tab, sizeof(tab) / sizeof(*(tab)), key)
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

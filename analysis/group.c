@@ -150,12 +150,8 @@ static const char *rw_class(const char *rw)
 		{ "randread", "randread/randwrite" }, { "randwrite", "randread/randwrite" },
 		{ "readwrite", "rw" }, { "rw", "rw" },
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(cls) / sizeof(*cls); i++)
-		if (!strcmp(rw, cls[i][0]))
-			return cls[i][1];
-	return rw;
+	return PAIR_LOOKUP(cls, rw);
 }
 
 /* A job's parameters: interned name, value pairs sorted by name. */

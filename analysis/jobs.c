@@ -98,18 +98,24 @@ static void bad(struct reader *r, const char *fmt, ...)
 	free(what);
 }
 
+const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(key, tab[i][0]))
+			return tab[i][1];
+	return key;
+}
+
 /* fio's aliases of the options the tables read, under one name */
 static const char *canon(const char *k)
 {
 	static const char *const alias[][2] = {
 		{ "readwrite", "rw" }, { "blocksize", "bs" },
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(alias) / sizeof(*alias); i++)
-		if (!strcmp(k, alias[i][0]))
-			return alias[i][1];
-	return k;
+	return PAIR_LOOKUP(alias, k);
 }
 
 static int pair_cmp(const void *a, const void *b)
