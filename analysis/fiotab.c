@@ -446,10 +446,10 @@ print:
 			out_markdown(stdout, &tl);
 			break;
 		case F_INFLUX:
-			out_influx(stdout, &tl);
+			rc = out_influx(stdout, &tl) ? 1 : 0;
 			break;
 		case F_PROM:
-			out_prom(stdout, &tl);
+			rc = out_prom(stdout, &tl) ? 1 : 0;
 			break;
 		}
 		if (fflush(stdout) || ferror(stdout)) {

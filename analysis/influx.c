@@ -74,14 +74,18 @@ static void one(const struct sample *s, void *arg)
 	fprintf(ln->f, "=%s", fmt_double(num, sizeof(num), s->value));
 }
 
-void out_influx(FILE *f, const struct tablist *l)
+int out_influx(FILE *f, const struct tablist *l)
 {
 	struct line ln = { .f = f };
 	int i, r;
 
+	/* a refusal before the first line, never half the lines */
+	if (metrics_check(l))
+		return -1;
 	for (i = 0; i < l->n; i++)
 		for (r = 0; r < l->v[i]->nrows; r++) {
 			metrics_row(l->v[i], r, one, &ln);
 			end_line(&ln, table_time(l->v[i], r));
 		}
+	return 0;
 }

@@ -8,31 +8,38 @@
 #include "fiotab.h"
 #include "metrics.h"
 
-/* A label more than a sample holds is refused, never dropped (series would merge). */
-static void tag_room(const struct sample *s, const char *key)
+/*
+ * A label more than a sample holds is refused, never dropped (series would
+ * merge): -1 after saying so.
+ */
+static int tag_room(const struct sample *s, const char *key)
 {
-	if (s->ntags == MAX_TAGS)
-		die("%s: more than %d labels on one sample (at '%s'): too many parameters vary; select fewer jobs or --tag less",
-		    s->t->name, MAX_TAGS, key);
+	if (s->ntags < MAX_TAGS)
+		return 0;
+	warnx_("%s: more than %d labels on one sample (at '%s'): too many parameters vary; select fewer jobs or --tag less",
+	       s->t->name, MAX_TAGS, key);
+	return -1;
 }
 
 /* Splits "k=v" TAGSEP "k=v" in place into @s (kept while the sample lives). */
-static void add_tags(struct sample *s, char *list)
+static int add_tags(struct sample *s, char *list)
 {
 	char *tok, *save = NULL;
 
 	if (!list)
-		return;
+		return 0;
 	for (tok = strtok_r(list, TAGSEP, &save); tok; tok = strtok_r(NULL, TAGSEP, &save)) {
 		char *eq = strchr(tok, '=');
 
 		if (!eq || !eq[1])
 			continue;
 		*eq = '\0';
-		tag_room(s, tok);
+		if (tag_room(s, tok))
+			return -1;
 		s->tags[s->ntags].k = tok;
 		s->tags[s->ntags++].v = eq + 1;
 	}
+	return 0;
 }
 
 struct tagkv user_tags[MAX_TAGS];
@@ -118,7 +125,7 @@ const char *local_host(void)
 }
 
 /* --tag values replace a tag of the same key, or come last. */
-static void apply_user_tags(struct sample *s)
+static int apply_user_tags(struct sample *s)
 {
 	int i, k;
 
@@ -127,29 +134,32 @@ static void apply_user_tags(struct sample *s)
 			if (!strcmp(s->tags[k].k, user_tags[i].k))
 				break;
 		if (k == s->ntags) {
-			tag_room(s, user_tags[i].k);
+			if (tag_room(s, user_tags[i].k))
+				return -1;
 			s->ntags++;
 		}
 		s->tags[k] = user_tags[i];
 	}
+	return 0;
 }
 
-void metrics_row(const struct table *t, int row,
-		 void (*fn)(const struct sample *s, void *arg), void *arg)
+int metrics_row(const struct table *t, int row,
+		void (*fn)(const struct sample *s, void *arg), void *arg)
 {
 	char *ttags = t->tags ? xstrdup(t->tags) : NULL;
 	char *ibuf[MAX_TAGS];	/* the numeric tag values, as text */
 	struct sample base = { .t = t, .row = row };
-	int ci, ni = 0, k;
+	int ci, ni = 0, k, rc;
 
-	add_tags(&base, ttags);
-	for (ci = 0; ci < t->ncols; ci++) {
+	rc = add_tags(&base, ttags);
+	for (ci = 0; !rc && ci < t->ncols; ci++) {
 		const struct col *c = &t->cols[ci];
 		const struct cell *x = &t->cells[(size_t)row * t->ncols + ci];
 
 		if (!c->tag || !x->set)
 			continue;
-		tag_room(&base, c->tag);
+		if ((rc = tag_room(&base, c->tag)))
+			break;
 		if (c->kind == COL_STR) {
 			if (!x->s || !*x->s)
 				continue;
@@ -160,7 +170,7 @@ void metrics_row(const struct table *t, int row,
 		}
 		base.tags[base.ntags++].k = c->tag;
 	}
-	for (ci = 0; ci < t->ncols; ci++) {
+	for (ci = 0; !rc && ci < t->ncols; ci++) {
 		const struct col *c = &t->cols[ci];
 		const struct cell *x = &t->cells[(size_t)row * t->ncols + ci];
 		struct sample s;
@@ -175,12 +185,26 @@ void metrics_row(const struct table *t, int row,
 				s.tags[k].v = local_host();
 		s.value = x->v * (c->fscale ? c->fscale : 1);
 		ft = c->ftags ? xstrdup(c->ftags) : NULL;
-		add_tags(&s, ft);
-		apply_user_tags(&s);
-		fn(&s, arg);
+		rc = add_tags(&s, ft);
+		if (!rc)
+			rc = apply_user_tags(&s);
+		if (!rc && fn)
+			fn(&s, arg);
 		free(ft);
 	}
 	while (ni--)
 		free(ibuf[ni]);
 	free(ttags);
+	return rc;
+}
+
+int metrics_check(const struct tablist *l)
+{
+	int i, r;
+
+	for (i = 0; i < l->n; i++)
+		for (r = 0; r < l->v[i]->nrows; r++)
+			if (metrics_row(l->v[i], r, NULL, NULL))
+				return -1;
+	return 0;
 }

@@ -42,8 +42,13 @@ const char *local_host(void);
 /* The same without the note (plots say it in their subtitle). */
 const char *local_host_quiet(void);
 
-/* Calls @fn for each sample of row @row of @t, in column order. */
-void metrics_row(const struct table *t, int row,
-		 void (*fn)(const struct sample *s, void *arg), void *arg);
+/*
+ * Calls @fn (if set) for each sample of row @row of @t, in column order;
+ * -1, after saying why, when a sample would hold more than MAX_TAGS labels.
+ */
+int metrics_row(const struct table *t, int row,
+		void (*fn)(const struct sample *s, void *arg), void *arg);
+/* Whether every sample of every table fits (0), checked before any output. */
+int metrics_check(const struct tablist *l);
 
 #endif

@@ -147,12 +147,15 @@ static int cmp(const void *a, const void *b)
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-void out_prom(FILE *f, const struct tablist *l)
+int out_prom(FILE *f, const struct tablist *l)
 {
 	struct pcoll pc = { 0 };
 	size_t i;
 	int t, r;
 
+	/* a refusal before the first line, never half the lines */
+	if (metrics_check(l))
+		return -1;
 	for (t = 0; t < l->n; t++)
 		for (r = 0; r < l->v[t]->nrows; r++)
 			metrics_row(l->v[t], r, add, &pc);
@@ -174,4 +177,5 @@ void out_prom(FILE *f, const struct tablist *l)
 		free(pc.v[i].line);
 	}
 	free(pc.v);
+	return 0;
 }

@@ -131,7 +131,8 @@ void out_text(FILE *f, const struct tablist *l);
 void out_csv(FILE *f, const struct tablist *l);
 void out_json(FILE *f, const struct tablist *l);
 void out_markdown(FILE *f, const struct tablist *l);
-void out_influx(FILE *f, const struct tablist *l);
-void out_prom(FILE *f, const struct tablist *l);
+/* -1 (nothing written) when a sample would hold more labels than MAX_TAGS */
+int out_influx(FILE *f, const struct tablist *l);
+int out_prom(FILE *f, const struct tablist *l);
 
 #endif

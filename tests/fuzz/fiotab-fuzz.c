@@ -38,7 +38,7 @@ static void all_formats(struct tablist *tl)
 	out_csv(f, tl);
 	out_json(f, tl);
 	out_markdown(f, tl);
-	out_influx(f, tl);
+	out_influx(f, tl);	/* may refuse (too many labels): nothing written */
 	out_prom(f, tl);
 	fclose(f);
 	free(buf);
