@@ -213,13 +213,16 @@ def execute(ctx, pl, variants):
     tgt = target.Target(ctx)
     ctx.teardown = tgt.teardown
     k = 0
-    for v in variants:
-        steps = [s for s in pl.steps if s.variant == v]
-        if not steps:
-            continue
-        fio_target, env = _variant(ctx, pl, v, tgt)
-        la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
-        k = _variant_runs(ctx, pl, la, fio_target, tgt, prog, k)
+    try:
+        for v in variants:
+            steps = [s for s in pl.steps if s.variant == v]
+            if not steps:
+                continue
+            fio_target, env = _variant(ctx, pl, v, tgt)
+            la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
+            k = _variant_runs(ctx, pl, la, fio_target, tgt, prog, k)
+    finally:
+        prog.close()
     tgt.teardown()
     bundle.finish(ctx)
     ctx.out.finish()

@@ -18,12 +18,24 @@ class Refusal(Exception):
         self.status = status
 
 
+# A status line being redrawn on the terminal (progress.Progress): it is
+# erased before a message so the message starts at column 0, and redrawn
+# on its next tick.
+live_line = None
+
+
+def _message(text):
+    if live_line is not None:
+        live_line.erase()
+    print(text, file=sys.stderr, flush=True)
+
+
 def warn(msg):
-    print('%s: %s' % (PROG, msg), file=sys.stderr, flush=True)
+    _message('%s: %s' % (PROG, msg))
 
 
 def info(msg):
-    print(msg, file=sys.stderr, flush=True)
+    _message(msg)
 
 
 _SIZE = re.compile(r'^([0-9]+)([kmgt]?)(i?b)?$')
