@@ -49,6 +49,14 @@ static bool tgt_congested(void *ctx)
 	return blkq_congested(&t->q);
 }
 
+/* blk_run_backing_dev() -> generic_unplug_device(): runs a plugged queue */
+static void tgt_run_queue(void *ctx)
+{
+	struct target *t = ctx;
+
+	blkq_unplug(&t->q);
+}
+
 static void disk_done_ev(void *ctx, uint64_t arg);
 
 /*
@@ -332,6 +340,12 @@ static void thread_run(void *ctx, uint64_t arg)
 		if (fread_step(&t->rc, ra, &th->rd, &wp)) {
 			th->waiting = true;
 			th->wait_page = wp;
+			/*
+			 * lock_page_killable() on a page under I/O: sync_page()
+			 * -> block_sync_page() -> blk_run_backing_dev() runs the
+			 * queue if it is plugged, then the thread sleeps
+			 */
+			blkq_unplug(&t->q);
 			return;
 		}
 	} while (next_segment(t, th));
@@ -394,12 +408,16 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 		t->idle[t->nidle++] = (int)i;
 	}
 	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
-				 .congested = tgt_congested, .ctx = t };
+				 .congested = tgt_congested, .ctx = t,
+				 .run_queue = p->server_ra_unplug ? tgt_run_queue : NULL };
 	disk_init(&t->disk, p);
 	if (blkq_init(&t->q, clk, sim_elevator(p->sched), p, p->server_cfq_lone_mult, p->disk_qdepth,
 		      (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&t->q, p->server_nr_requests);
+	/* 2.6.29 blk_queue_make_request(): unplug_thresh 4, unplug_delay 3 ms */
+	if (p->server_unplug_ms)
+		blkq_set_plugging(&t->q, p->hz, p->server_unplug_ms, 4);
 	t->q.start = disk_start;
 	t->q.dev = t;
 	t->q.done = disk_data;
