@@ -38,6 +38,7 @@
 	X(a, b, target_cmd_us, 20, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources)") \
+	X(a, b, target_copy_paced, 1, "The vdisk thread copies each page as it reads it (2.6.29 filemap.c do_generic_file_read() calls file_read_actor() per page): it meets a marker or a locked page after copying the pages before it; 0 = the copy after the whole readv()") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread, us (wake_up() in scst_cmd_init_done() path; CPU: not in the sources)") \
 	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \

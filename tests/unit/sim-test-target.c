@@ -311,10 +311,13 @@ static void plug_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limi
 	plug_responses++;
 }
 
+static uint32_t plug_cmd2_page = 60;
+static const char *plug_copy_paced = "1";
+
 static void plug_cmd2(void *ctx, uint64_t arg)
 {
 	(void)arg;
-	target_cmd(ctx, 60 << 12, 128 << 10, NULL);
+	target_cmd(ctx, (uint64_t)plug_cmd2_page << 12, 128 << 10, NULL);
 }
 
 static sim_ns plug_run(const char *unplug_ms, const char *ra_unplug, uint64_t *timer_unplugs)
@@ -332,6 +335,7 @@ static sim_ns plug_run(const char *unplug_ms, const char *ra_unplug, uint64_t *t
 	CHECK(!sim_params_set(&p, "ra", "classic", err, sizeof(err)), "%s", err);
 	CHECK(!sim_params_set(&p, "server_unplug_ms", unplug_ms, err, sizeof(err)), "%s", err);
 	CHECK(!sim_params_set(&p, "server_ra_unplug", ra_unplug, err, sizeof(err)), "%s", err);
+	CHECK(!sim_params_set(&p, "target_copy_paced", plug_copy_paced, err, sizeof(err)), "%s", err);
 	clk_init(&clk);
 	link_init(&l, &p);
 	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
@@ -370,6 +374,33 @@ static void test_tgt_plug_ra_patch(void)
 	CHECK_EQ(end_never, end_patch);
 }
 
+/*
+ * The vdisk thread copies each page as do_generic_file_read() gets to it
+ * (file_read_actor()), so it meets a marker after copying the pages before
+ * it.  plug_run's command 1, then command 2 = pages [44,76) at 100 ms, all
+ * cached: the thread runs at 100.070 ms, copies pages 44..59 (unmarked,
+ * 64 KiB at sim_target_copy_mbps 2000 = 32.768 us) and reaches page 60's
+ * marker: window [92,124) reaches the disk (the readahead patch runs the
+ * queue) at 100.102768 ms.  Copied after the whole readv()
+ * (sim_target_copy_paced 0) it is read ahead at once: 100.070 ms.
+ */
+static void test_tgt_copy_paced(void)
+{
+	uint64_t tu;
+	sim_ns paced, whole;
+
+	plug_cmd2_page = 44;
+	plug_copy_paced = "1";
+	paced = plug_run("3", "1", &tu);
+	CHECK_EQ(tu, 0);
+	plug_copy_paced = "0";
+	whole = plug_run("3", "1", &tu);
+	plug_copy_paced = "1";
+	plug_cmd2_page = 60;
+	CHECK_EQ(whole, 100 * SIM_MS + 70 * SIM_US);
+	CHECK_EQ(paced, 100 * SIM_MS + 70 * SIM_US + 32768);
+}
+
 void sim_test_target(void)
 {
 	test_noise_on_wake();
@@ -380,4 +411,5 @@ void sim_test_target(void)
 	test_file_ra_at_open();
 	test_file_ra_per_page();
 	test_tgt_plug_ra_patch();
+	test_tgt_copy_paced();
 }
