@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "engines/sim/blkq.h"
+#include "engines/sim/trace.h"
 
 static void *xmalloc(size_t n)
 {
@@ -15,9 +16,19 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
+/*
+ * blk_start_queueing() (2.6.26/2.6.29 blk-core.c), as CFQ's
+ * cfq_kick_queue() calls it when its idle timer fires: a plugged queue is
+ * unplugged, an unplugged one run.
+ */
 static void blkq_run(void *ctx)
 {
-	blkq_kick(ctx);
+	struct blkq *q = ctx;
+
+	if (q->plugged)
+		blkq_unplug(q);
+	else
+		blkq_kick(q);
 }
 
 int blkq_init(struct blkq *q, struct sim_clock *clk, const struct elv_ops *elv,
@@ -119,11 +130,18 @@ void blkq_set_plugging(struct blkq *q, unsigned int hz, unsigned int delay_ms,
 	q->unplug_thresh = thresh;
 }
 
+/* requests allocated and not in the driver: elv_queue_empty() is 0 of them */
+static uint32_t queued(const struct blkq *q)
+{
+	return q->nr_rq - q->in_flight;
+}
+
 static void unplug_timer(void *ctx, uint64_t gen)
 {
 	struct blkq *q = ctx;
 
 	if (gen == q->plug_gen && q->plugged) {
+		SIM_TRACE(q->clk, "blkq  unplug timer (%u queued)", queued(q));
 		q->timer_unplugs++;
 		blkq_unplug(q);
 	}
@@ -154,14 +172,11 @@ void blkq_unplug(struct blkq *q)
 	blkq_kick(q);
 }
 
-/* requests allocated and not in the driver: elv_queue_empty() is 0 of them */
-static uint32_t queued(const struct blkq *q)
-{
-	return q->nr_rq - q->in_flight;
-}
 
 void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 {
+	int add;
+
 	while (len) {
 		uint64_t n = len < q->max_bytes ? len : q->max_bytes;
 		struct sim_req *r = req_alloc(q);
@@ -174,13 +189,16 @@ void blkq_submit(struct blkq *q, uint64_t off, uint64_t len, int ioctx)
 		q->st.submitted++;
 		if (!queued(q))
 			blkq_plug(q);	/* __make_request(): empty queue -> plug */
-		if (q->ops->add(q->e, r)) {
+		add = q->ops->add(q->e, r);
+		if (add == ELV_ADD_MERGED) {
 			q->st.merged++;
 			req_put(q, r);	/* merged: the bio needed no request */
 		} else {
 			rq_allocated(q);
+			if (add == ELV_ADD_START)
+				blkq_run(q);
 			/* elv_insert(): enough queued requests unplug it */
-			if (q->plugged && queued(q) >= q->unplug_thresh)
+			else if (q->plugged && queued(q) >= q->unplug_thresh)
 				blkq_unplug(q);
 		}
 		off += n;

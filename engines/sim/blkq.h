@@ -59,11 +59,13 @@ struct blkq {
 	uint32_t dl_n;
 	bool dispatch_list;
 	/*
-	 * Plugging (2.6.26 blk-core.c __make_request(), blk_plug_device(),
-	 * elevator.c elv_insert()): a request added to an empty queue plugs
-	 * it; it is run by the unplug_thresh'th queued request, the unplug
-	 * timer (unplug_delay jiffies after the current tick), a completion
-	 * (scsi_run_queue()), or blkq_unplug() (sync_page()).  plug_hz 0:
+	 * Plugging (2.6.26/2.6.29 blk-core.c __make_request(),
+	 * blk_plug_device(), elevator.c elv_insert()): a request added to an
+	 * empty queue plugs it; it is run by the unplug_thresh'th queued
+	 * request, the unplug timer (unplug_delay jiffies after the current
+	 * tick), a completion (scsi_run_queue()), blkq_unplug() (sync_page(),
+	 * the readahead patch's blk_run_backing_dev()), or the elevator
+	 * (ELV_ADD_START, its idle timer: blk_start_queueing()).  plug_hz 0:
 	 * never plugged (the queue runs at once).
 	 */
 	unsigned int plug_hz, plug_delay_ms, unplug_thresh;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engines/sim/client.h"
+#include "engines/sim/sched_cfq.h"
 #include "engines/sim/trace.h"
 
 #define UNPLUG_THRESH	4	/* 2.6.26 blk_queue_make_request(): q->unplug_thresh */
@@ -332,6 +333,8 @@ int client_init(struct client *c, struct sim_clock *clk, const struct sim_params
 		return -1;
 	blkq_set_nr_requests(&c->q, p->client_nr_requests);
 	blkq_set_plugging(&c->q, p->client_hz, p->client_unplug_ms, UNPLUG_THRESH);
+	if (p->client_sched == SIM_SCHED_CFQ)
+		elv_cfq_set_idle_in_flight(c->q.e, p->client_cfq_idle_in_flight);
 	c->q.start = iscsi_start;
 	c->held_cap = p->client_qdepth + 1;
 	if (!(c->held = calloc(c->held_cap, sizeof(*c->held))))

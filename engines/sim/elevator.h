@@ -27,6 +27,8 @@ struct elv_conf {
 	void *run_ctx;
 };
 
+enum { ELV_ADD_QUEUED, ELV_ADD_MERGED, ELV_ADD_START };
+
 /* An elevator's name is its SIM_SCHEDS entry (params.h), not a field here. */
 struct elv_ops {
 	/*
@@ -36,8 +38,14 @@ struct elv_ops {
 	 */
 	bool dispatch_batch;
 	void *(*init)(const struct elv_conf *conf);
-	/* true: @r was merged into a queued request (the queue frees it) */
-	bool (*add)(void *e, struct sim_req *r);
+	/*
+	 * ELV_ADD_MERGED: @r was merged into a queued request (the queue
+	 * frees it); ELV_ADD_QUEUED: queued; ELV_ADD_START: queued, and the
+	 * elevator runs the queue now even if it is plugged (2.6.26/2.6.29
+	 * cfq_rq_enqueued(): a request of the queue CFQ idles for, or one
+	 * that preempts, calls blk_start_queueing(), which unplugs)
+	 */
+	int (*add)(void *e, struct sim_req *r);
 	/* the next request for the device, or NULL (maybe waiting on a timer) */
 	struct sim_req *(*next)(void *e);
 	void (*completed)(void *e, struct sim_req *r);

@@ -86,6 +86,10 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->disk_qdepth >= 1 && p->disk_qdepth <= 32, "sim_disk_qdepth must be 1..32");
 	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
 	NEED(p->client_hz >= 100 && p->client_hz <= 1000, "sim_client_hz must be 100..1000");
+	NEED(p->server_unplug_ms <= 1000, "sim_server_unplug_ms must be <= 1000");
+	NEED(p->client_cfq_idle_in_flight <= 1, "sim_client_cfq_idle_in_flight must be 0 or 1");
+	NEED(p->target_copy_paced <= 1, "sim_target_copy_paced must be 0 or 1");
+	NEED(p->server_ra_unplug <= 1, "sim_server_ra_unplug must be 0 or 1");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
 	NEED(p->dl_fifo_batch >= 1, "sim_dl_fifo_batch must be >= 1");
 	return 0;

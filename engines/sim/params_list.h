@@ -14,6 +14,7 @@
 	X(a, b, client_max_sectors_kb, 512, "Initiator max_sectors_kb = largest iSCSI command (2.6.26 blkdev.h BLK_DEF_MAX_SECTORS)") \
 	X(a, b, client_qdepth, 32, "iSCSI commands outstanding on the LUN (open-iscsi iscsid.conf node.session.queue_depth)") \
 	X(a, b, client_cfq_lone_mult, 4, "Initiator CFQ: a lone queue dispatches up to this x quantum (2.6.26 cfq_dispatch_requests()); 0 = no cap") \
+	X(a, b, client_cfq_idle_in_flight, 1, "Initiator CFQ idles on dd's empty queue with commands outstanding (2.6.26 cfq_arm_slice_timer() has no rq_in_driver check; 2.6.29's has); 0 = as 2.6.29") \
 	X(a, b, client_host_blocked, 7, "Closed CmdSN window blocks the host for N zero-depth runs (2.6.26 iscsi_queuecommand() HOST_BUSY, scsi_host_queue_ready(), SCSI_DEFAULT_HOST_BLOCKED); 0 = wait for the window") \
 	X(a, b, client_hz, 250, "Initiator CONFIG_HZ: jiffy of the unplug timer (Debian lenny config; not in the sources)") \
 	X(a, b, client_unplug_ms, 3, "Initiator queue unplug_delay, ms (2.6.26 blk_queue_make_request(); 1 jiffy at HZ 250)") \
@@ -30,11 +31,14 @@
 	X(a, b, server_cfq_lone_mult, 0, "Target CFQ: a lone queue dispatches up to this x quantum; 0 = no cap (2.6.29 cfq_dispatch_requests() breaks at quantum only with busy_queues > 1)") \
 	X(a, b, dispatch_list, 1, "Elevator fills the driver's dispatch list only when empty, CFQ a whole round (2.6.26/2.6.29 elevator.c __elv_next_request(), scsi_request_fn()); 0 = pick when a slot frees") \
 	X(a, b, server_nr_requests, 128, "Target queue nr_requests (2.6.29 BLKDEV_MAX_RQ); congested at 113 -> page_cache_async_readahead() skips") \
+	X(a, b, server_unplug_ms, 3, "Target queue unplug_delay, ms: a request on an empty queue plugs it; run by the 4th queued request, the timer (1 jiffy at HZ 250), a completion, or a thread sleeping on a page (2.6.29 blk-core.c __make_request(), blk-settings.c blk_queue_make_request(), filemap.c sync_page()); 0 = never plugged") \
+	X(a, b, server_ra_unplug, 1, "SCST readahead-2.6.29.patch: page_cache_async_readahead() runs the queue (blk_run_backing_dev()) when the marker page is up to date; 0 = 2.6.29 as released (the window waits for the unplug timer)") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
 	X(a, b, sn_at_release, 1, "MaxCmdSN stops counting a command at xmit_response, before its data is sent (iscsi.c iscsi_xmit_response() -> req_cmnd_release(), cmnd_set_sn()); 0 = when its response left") \
 	X(a, b, target_cmd_us, 20, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources)") \
+	X(a, b, target_copy_paced, 1, "The vdisk thread copies each page as it reads it (2.6.29 filemap.c do_generic_file_read() calls file_read_actor() per page): it meets a marker or a locked page after copying the pages before it; 0 = the copy after the whole readv()") \
 	X(a, b, handoff_us, 50, "Waking a sleeping SCST thread, us (wake_up() in scst_cmd_init_done() path; CPU: not in the sources)") \
 	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \

@@ -192,6 +192,13 @@ void ra_async(struct ra_ctx *rc, struct ra_state *ra, uint32_t offset, uint32_t 
 		return;
 	}
 	ondemand_readahead(rc, ra, 1, offset, req);
+	/*
+	 * readahead-2.6.29.patch: a reader that will not sleep on this page
+	 * (it is up to date) would otherwise leave the new window in a
+	 * plugged queue until the unplug timer
+	 */
+	if (rc->run_queue && offset < rc->pc->npages && pc_uptodate(rc->pc, offset))
+		rc->run_queue(rc->ctx);
 }
 
 void fread_begin(struct file_read *r, uint64_t pos, uint64_t len)

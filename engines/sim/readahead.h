@@ -36,6 +36,11 @@ struct ra_ctx {
 	int algo;			/* enum sim_ra */
 	ra_io_fn io;
 	ra_congested_fn congested;
+	/*
+	 * optional: run the device's queue after an async readahead whose
+	 * marker page is up to date (SCST's readahead-2.6.29.patch)
+	 */
+	void (*run_queue)(void *ctx);
 	void *ctx;
 	uint64_t ra_calls, ra_pages_read;	/* stats */
 	uint64_t asis_reads, window_reads;	/* standalone vs readahead windows */

@@ -52,6 +52,7 @@ struct cfq {
 	uint64_t last_position;		/* sectors */
 	int rq_in_driver, hw_tag;
 	int lone_max;			/* a lone queue's dispatch cap, 0 = none */
+	bool idle_in_flight;		/* 2.6.26: idle with requests in the driver */
 	sim_ns jiffy, idle_since;
 	int64_t slice_idle, slice_sync, fifo_expire;	/* jiffies */
 	struct cfq_stats st;
@@ -87,6 +88,11 @@ static void *cfq_init(const struct elv_conf *conf)
 const struct cfq_stats *elv_cfq_stats(void *e)
 {
 	return &((struct cfq *)e)->st;
+}
+
+void elv_cfq_set_idle_in_flight(void *e, bool on)
+{
+	((struct cfq *)e)->idle_in_flight = on;
 }
 
 static struct cfqq *cfqq_get(struct cfq *c, int ioctx)
@@ -268,7 +274,7 @@ static void arm_slice_timer(struct cfq *c)
 	struct cfqq *q = &c->qs[c->active];
 	int64_t sl = c->slice_idle, now = jiffies(c);
 
-	if (!c->slice_idle || !q->idle_window || c->rq_in_driver)
+	if (!c->slice_idle || !q->idle_window || (c->rq_in_driver && !c->idle_in_flight))
 		return;
 	if (close_cooperator(c, c->active) >= 0)
 		return;
@@ -321,7 +327,7 @@ static void update_stats_on_enqueue(struct cfq *c, struct cfqq *q, struct sim_re
 	q->last_request_pos = sector + r->len / 512;
 }
 
-static bool cfq_add(void *e, struct sim_req *r)
+static int cfq_add(void *e, struct sim_req *r)
 {
 	struct cfq *c = e;
 	struct cfqq *q = cfqq_get(c, r->ioctx);
@@ -329,7 +335,7 @@ static bool cfq_add(void *e, struct sim_req *r)
 
 	/* cfq_allow_merge(): only into a request of the same io_context */
 	if (rql_merge(&q->rq, r, c->max_bytes))
-		return true;
+		return ELV_ADD_MERGED;
 	rql_insert(&q->rq, r);
 	/* the active queue is served directly, the others wait in the tree */
 	if (!q->on_rr && id != c->active)
@@ -342,6 +348,7 @@ static bool cfq_add(void *e, struct sim_req *r)
 		if (c->wait_request) {
 			c->st.idle_hits++;
 			idle_end(c);
+			return ELV_ADD_START;	/* "let it rip": blk_start_queueing() */
 		}
 	} else if (c->active >= 0) {
 		/* cfq_should_preempt(), 2.6.29, both queues sync, same class */
@@ -355,9 +362,10 @@ static bool cfq_add(void *e, struct sim_req *r)
 			SIM_TRACE(c->clk, "cfq   preempt q%d by q%d", c->active, id);
 			slice_expired(c);
 			rr_add(c, id, true);
+			return ELV_ADD_START;
 		}
 	}
-	return false;
+	return ELV_ADD_QUEUED;
 }
 
 static struct sim_req *cfq_next(void *e)

@@ -5,6 +5,7 @@
 #ifndef PERFPACK_SIM_SCHED_CFQ_H
 #define PERFPACK_SIM_SCHED_CFQ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engines/sim/clock.h"
@@ -22,5 +23,11 @@ struct cfq_stats {
 
 /* The counters of a CFQ instance (a queue's elevator data). */
 const struct cfq_stats *elv_cfq_stats(void *e);
+/*
+ * 2.6.26 CFQ: idle on an empty active queue even with requests in the
+ * driver (2.6.26 cfq_arm_slice_timer() has no rq_in_driver check; 2.6.29
+ * added "still requests with the driver, don't idle").  Default: 2.6.29.
+ */
+void elv_cfq_set_idle_in_flight(void *e, bool on);
 
 #endif

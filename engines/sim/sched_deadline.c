@@ -31,14 +31,14 @@ static void *dl_init(const struct elv_conf *conf)
 	return d;
 }
 
-static bool dl_add(void *e, struct sim_req *r)
+static int dl_add(void *e, struct sim_req *r)
 {
 	struct deadline *d = e;
 
 	if (rql_merge(&d->rq, r, d->max_bytes))
-		return true;
+		return ELV_ADD_MERGED;
 	rql_insert(&d->rq, r);
-	return false;
+	return ELV_ADD_QUEUED;
 }
 
 static struct sim_req *dl_next(void *e)

@@ -20,14 +20,14 @@ static void *noop_init(const struct elv_conf *conf)
 	return n;
 }
 
-static bool noop_add(void *e, struct sim_req *r)
+static int noop_add(void *e, struct sim_req *r)
 {
 	struct noop *n = e;
 
 	if (rql_merge(&n->rq, r, n->max_bytes))
-		return true;
+		return ELV_ADD_MERGED;
 	rql_insert(&n->rq, r);
-	return false;
+	return ELV_ADD_QUEUED;
 }
 
 static struct sim_req *noop_next(void *e)

@@ -134,6 +134,8 @@ void sim_report(const struct sim *s, FILE *f)
 		s->cli.q.st.max_rq, s->cli.rc.async_skipped);
 	fprintf(f, " cli_plugs=%" PRIu64 " cli_timer_unplugs=%" PRIu64,
 		s->cli.q.plugs, s->cli.q.timer_unplugs);
+	fprintf(f, " tgt_plugs=%" PRIu64 " tgt_timer_unplugs=%" PRIu64,
+		t->q.plugs, t->q.timer_unplugs);
 	fprintf(f, " cli_nagle_held=%" PRIu64 " cli_nagle_ms=%.1f", s->cli.nagle_held,
 		(double)s->cli.nagle_wait_ns / SIM_MS);
 	fprintf(f, " cli_window_closed=%" PRIu64 " cli_blocked_runs=%" PRIu64

@@ -49,6 +49,14 @@ static bool tgt_congested(void *ctx)
 	return blkq_congested(&t->q);
 }
 
+/* blk_run_backing_dev() -> generic_unplug_device(): runs a plugged queue */
+static void tgt_run_queue(void *ctx)
+{
+	struct target *t = ctx;
+
+	blkq_unplug(&t->q);
+}
+
 static void disk_done_ev(void *ctx, uint64_t arg);
 
 /*
@@ -318,24 +326,81 @@ static void thread_begin(struct target *t, struct tthread *th)
 	next_segment(t, th);
 }
 
+/* file_read_actor(): copying @n pages of the page cache into SCST's buffers */
+static sim_ns copy_ns(const struct target *t, uint64_t n)
+{
+	return (sim_ns)((double)(n << PC_SHIFT) * 1000.0 / t->p->target_copy_mbps);
+}
+
+/*
+ * The thread has copied what it read so far and goes to lock the page it
+ * stopped at: lock_page_killable() on a page under I/O runs the plugged
+ * queue (sync_page() -> block_sync_page() -> blk_run_backing_dev()), then
+ * the thread sleeps until the page is read.
+ */
+static void thread_lock_page(void *ctx, uint64_t arg)
+{
+	struct target *t = ctx;
+	struct tthread *th = &t->th[arg];
+
+	if (pc_uptodate(&t->pc, th->wait_page)) {
+		thread_run(t, arg);
+		return;
+	}
+	th->waiting = true;
+	blkq_unplug(&t->q);
+}
+
+/*
+ * One run of the thread over its command's readv() segments.  With
+ * target_copy_paced (2.6.29 do_generic_file_read() calls the actor on each
+ * page as it gets to it) the copy of the pages read so far is charged
+ * before the thread meets a marker or a locked page; without it, after
+ * the whole read (the model before).
+ */
 static void thread_run(void *ctx, uint64_t arg)
 {
 	struct target *t = ctx;
 	struct tthread *th = &t->th[arg];
 	struct ra_state *ra = t->p->fd_shared ? &t->shared_ra : &th->ra;
+	bool paced = t->p->target_copy_paced;
+	uint64_t n = 0;		/* pages copied in this run, not yet charged */
 	uint32_t wp;
+	int st;
 
 	t->cur = (int)arg;
 	if (!th->begun)
 		thread_begin(t, th);
-	do {
-		if (fread_step(&t->rc, ra, &th->rd, &wp)) {
-			th->waiting = true;
-			th->wait_page = wp;
+	th->rd.pace_markers = paced;
+	for (;;) {
+		uint32_t from = th->rd.index;
+
+		/* a marker at the start of the next segment: copy first */
+		if (paced && n && th->rd.index < th->rd.last && pc_present(&t->pc, th->rd.index) &&
+		    pc_marked(&t->pc, th->rd.index)) {
+			clk_after(t->clk, copy_ns(t, n), thread_run, t, arg);
 			return;
 		}
-	} while (next_segment(t, th));
-	clk_after(t->clk, (sim_ns)((double)th->cmd->len * 1000.0 / t->p->target_copy_mbps),
+		st = fread_step(&t->rc, ra, &th->rd, &wp);
+		n += th->rd.index - from;
+		if (st == 1) {
+			th->wait_page = wp;
+			if (paced && n)
+				clk_after(t->clk, copy_ns(t, n), thread_lock_page, t, arg);
+			else
+				thread_lock_page(t, arg);
+			return;
+		}
+		if (st == 2) {
+			clk_after(t->clk, copy_ns(t, n), thread_run, t, arg);
+			return;
+		}
+		if (!next_segment(t, th))
+			break;
+		th->rd.pace_markers = paced;
+	}
+	clk_after(t->clk, paced ? copy_ns(t, n)
+			 : (sim_ns)((double)th->cmd->len * 1000.0 / t->p->target_copy_mbps),
 		  thread_done, t, arg);
 }
 
@@ -394,12 +459,16 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 		t->idle[t->nidle++] = (int)i;
 	}
 	t->rc = (struct ra_ctx){ .pc = &t->pc, .algo = p->server_ra, .io = tgt_io,
-				 .congested = tgt_congested, .ctx = t };
+				 .congested = tgt_congested, .ctx = t,
+				 .run_queue = p->server_ra_unplug ? tgt_run_queue : NULL };
 	disk_init(&t->disk, p);
 	if (blkq_init(&t->q, clk, sim_elevator(p->sched), p, p->server_cfq_lone_mult, p->disk_qdepth,
 		      (uint64_t)p->server_max_sectors_kb * 1024))
 		return -1;
 	blkq_set_nr_requests(&t->q, p->server_nr_requests);
+	/* 2.6.29 blk_queue_make_request(): unplug_thresh 4, unplug_delay 3 ms */
+	if (p->server_unplug_ms)
+		blkq_set_plugging(&t->q, p->hz, p->server_unplug_ms, 4);
 	t->q.start = disk_start;
 	t->q.dev = t;
 	t->q.done = disk_data;

@@ -18,12 +18,22 @@
  * unplug_thresh 4).  do_generic_file_read() then finds page 0 with the
  * marker and reads [32,64) ahead before it waits on the page: that request
  * back-merges into the plugged one, and lock_page() -> sync_page() unplugs
- * a 256 KiB command.  Every later pair of windows does the same (marker on
- * the first page of the window just queued), up to [960,1024); the marker
- * on page 992 reads nothing past EOF.  4 MiB = 16 commands of 256 KiB,
- * 16 plugs, each ended by dd's wait, none by the timer (copy_to_user made
- * ~free here: with it, dd spends 64 us on the 32 pages before the marker,
- * and when a 4 ms tick falls in them the timer sends one window alone).
+ * a 256 KiB command.  dd then copies to page 32 (the marker on the first
+ * page of the window just queued) and reads [64,96) ahead:
+ *  - noop: the request waits in the plugged queue while dd copies on to
+ *    page 64, whose marker reads [96,128) ahead, which back-merges; dd
+ *    waits on page 64 and unplugs a 256 KiB command.  Every later pair the
+ *    same, up to [960,1024); the marker on page 992 reads nothing past
+ *    EOF: 16 commands of 256 KiB, 16 plugs, none ended by the timer;
+ *  - CFQ (the default): the completion of [0,64) left dd's queue empty, so
+ *    CFQ idles on it (cfq_completed_request() -> cfq_arm_slice_timer()), and
+ *    dd's request for [64,96) ends the idle and runs the plugged queue at
+ *    once (cfq_rq_enqueued() -> blk_start_queueing()): it goes alone;
+ *    [96,128) plugs again and goes when dd waits on page 64.  Every later
+ *    window goes alone the same way: 1 + 30 = 31 commands, 31 plugs, none
+ *    ended by the timer.
+ * (copy_to_user made ~free here: with it, dd spends 64 us on the 32 pages
+ * before the marker, see test_client_copy_paced.)
  */
 static void test_client_plug(void)
 {
@@ -33,6 +43,11 @@ static void test_client_plug(void)
 	sim_params_default(&p);
 	p.ioctx_shared = 1;
 	p.client_copy_mbps = 1000000;	/* dd gets to the next window at once */
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "iscsi_cmds="), 31);
+	CHECK_EQ(field(rep, "cli_plugs="), 31);
+	CHECK_EQ(field(rep, "cli_timer_unplugs="), 0);
+	p.client_sched = SIM_SCHED_NOOP;
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
 	CHECK(strstr(rep, " iscsi_avg_kb=256.0 ") != NULL, "%s", rep);
@@ -44,12 +59,19 @@ static void test_client_plug(void)
  * The reader copies page by page (file_read_actor() per page), so it
  * reaches a marker only after copying the pages before it.  Same read as
  * test_client_plug with copy_to_user at 16 MB/s: the 32 pages before a
- * marker take 8.2 ms, longer than the unplug timer (next 4 ms tick), so
- * every window read ahead at a marker is sent alone by the timer before dd
- * gets to it.  [0,64) goes out as one command (sync window + the async one
- * read at page 0 before dd waits); [64,96) ... [992,1024) are 30 windows
- * of 128 KiB, each a plug ended by the timer: 31 commands, 31 plugs, 30
- * timer unplugs.
+ * marker take 8.2 ms, longer than the unplug timer (next 4 ms tick).
+ *  - noop: every window read ahead at a marker is sent alone by the timer
+ *    before dd gets to the next one.  [0,64) goes out as one command (sync
+ *    window + the async one read at page 0 before dd waits); [64,96) ...
+ *    [992,1024) are 30 windows of 128 KiB, each a plug ended by the timer:
+ *    31 commands, 31 plugs, 30 timer unplugs;
+ *  - CFQ: dd's is the only queue, so CFQ idling on it keeps waiting when
+ *    its idle timer fires (cfq_idle_slice_timer(): no other busy queue)
+ *    and the next window dd reads ahead goes out at once
+ *    (blk_start_queueing()) -- except after dd's slice ends (slice_sync
+ *    100 ms; the run takes ~250 ms): twice the idle timer expires the
+ *    slice, and that window waits for the unplug timer: 31 commands, 31
+ *    plugs, 2 timer unplugs.
  */
 static void test_client_copy_paced(void)
 {
@@ -59,6 +81,11 @@ static void test_client_copy_paced(void)
 	sim_params_default(&p);
 	p.ioctx_shared = 1;
 	p.client_copy_mbps = 16;
+	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "iscsi_cmds="), 31);
+	CHECK_EQ(field(rep, "cli_plugs="), 31);
+	CHECK_EQ(field(rep, "cli_timer_unplugs="), 2);
+	p.client_sched = SIM_SCHED_NOOP;
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	CHECK_EQ(field(rep, "iscsi_cmds="), 31);
 	CHECK_EQ(field(rep, "cli_plugs="), 31);

@@ -66,7 +66,8 @@ static void test_link(void)
 
 /*
  * A queueing (NCQ) drive picks the command it can finish first.  Noop on
- * the target, 64 KiB requests: X at 1 MiB starts at once on the idle drive;
+ * the target, 64 KiB requests: X at 1 MiB starts at once on the idle drive
+ * (the queue it plugged is run by its reader sleeping on it);
  * then Y 512 KiB behind X and Z right after X are submitted.  Without NCQ
  * (disk_qdepth 1) the elevator hands them over in arrival order: Y, Z.
  * With NCQ both are in the drive when X ends; Z continues the media
@@ -102,6 +103,7 @@ static void ncq_run(unsigned int qdepth)
 	t.q.done = ncq_done;
 	ncq_n = 0;
 	blkq_submit(&t.q, x, 65536, 0);
+	blkq_unplug(&t.q);	/* its reader sleeps on it: sync_page() */
 	blkq_submit(&t.q, x - (512 << 10), 65536, 0);
 	blkq_submit(&t.q, x + 65536, 65536, 0);
 	while (clk_step(&clk))

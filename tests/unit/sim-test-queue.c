@@ -353,6 +353,105 @@ static void test_dispatch_list(void)
 	}
 }
 
+/*
+ * CFQ lets a request of the queue it idles for go at once, even on a plugged
+ * queue (2.6.26/2.6.29 cfq_rq_enqueued() -> blk_start_queueing(), which
+ * unplugs).  Plugging as 2.6.29 blk_queue_make_request() (HZ 250: unplug
+ * timer 1 jiffy = 4 ms after the tick, unplug_thresh 4), device 1 ms:
+ *  - R1 (64 KiB at 0) at t = 0 plugs the empty queue; CFQ has no active
+ *    queue, nothing unplugs it until the timer at 4 ms: served 4..5 ms;
+ *  - its completion leaves the queue empty with nothing in the driver:
+ *    CFQ idles on it (slice_idle 8 ms, until 13 ms);
+ *  - R2 (64 KiB at 64 KiB, same io_context) at t = 6 ms plugs the queue
+ *    again (timer at 8 ms) but ends the idle: dispatched at 6 ms, not at
+ *    the timer's 8 ms.
+ */
+static void test_cfq_start_queueing(void)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct blkq q = { 0 };
+	struct fakedev d = { .svc = SIM_MS };
+	struct submit_ev e1 = { &q, 0, 1 }, e2 = { &q, 65536, 1 };
+
+	sim_params_default(&p);
+	clk_init(&clk);
+	blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, 4, 1, 512 << 10);
+	blkq_set_plugging(&q, 250, 3, 4);
+	fake_attach(&d, &q, &clk);
+	clk_at(&clk, 0, submit_cb, &e1, 0);
+	clk_at(&clk, 6 * SIM_MS, submit_cb, &e2, 0);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(d.n, 2);
+	CHECK_EQ(d.t[0], 4 * SIM_MS);
+	CHECK_EQ(d.t[1], 6 * SIM_MS);
+	CHECK_EQ(q.timer_unplugs, 1);
+	CHECK_EQ(elv_cfq_stats(q.e)->idle_hits, 1);
+	blkq_free(&q);
+	clk_free(&clk);
+}
+
+/*
+ * 2.6.26's CFQ (the initiator's) idles on an empty active queue even with
+ * requests in the driver; 2.6.29's does not (cfq_arm_slice_timer(): "still
+ * requests with the driver, don't idle").  One io_context, plugging on
+ * (HZ 250), a device with 2 slots and 1 ms per request:
+ *  - R1 (0) at t = 0 and R2 (1 MiB) at 0.5 ms, each unplugged at once by
+ *    its reader: served 0..1 and 0.5..1.5 ms;
+ *  - R1's completion at 1 ms empties the queue with R2 in the driver:
+ *    2.6.26 idles, 2.6.29 does not;
+ *  - R3 (2 MiB) at 1.2 ms plugs the empty queue: 2.6.26 ends the idle and
+ *    runs the queue (blk_start_queueing()): dispatched at 1.2 ms; 2.6.29
+ *    leaves it plugged until R2's completion runs the queue: 1.5 ms.
+ */
+struct unplug_ev {
+	struct blkq *q;
+	uint64_t off;
+};
+
+static void submit_unplug_cb(void *ctx, uint64_t arg)
+{
+	struct unplug_ev *e = ctx;
+
+	(void)arg;
+	blkq_submit(e->q, e->off, 65536, 1);
+	blkq_unplug(e->q);
+}
+
+static void test_cfq_idle_in_flight(void)
+{
+	int v;
+
+	for (v = 0; v <= 1; v++) {
+		struct sim_params p;
+		struct sim_clock clk;
+		struct blkq q = { 0 };
+		struct fakedev d = { .svc = SIM_MS };
+		struct unplug_ev e1 = { &q, 0 }, e2 = { &q, 1 << 20 };
+		struct submit_ev e3 = { &q, 2 << 20, 1 };
+
+		sim_params_default(&p);
+		clk_init(&clk);
+		blkq_init(&q, &clk, sim_elevator(SIM_SCHED_CFQ), &p, 4, 2, 512 << 10);
+		blkq_set_plugging(&q, 250, 3, 4);
+		elv_cfq_set_idle_in_flight(q.e, v);
+		fake_attach(&d, &q, &clk);
+		clk_at(&clk, 0, submit_unplug_cb, &e1, 0);
+		clk_at(&clk, SIM_MS / 2, submit_unplug_cb, &e2, 0);
+		clk_at(&clk, 1200 * SIM_US, submit_cb, &e3, 0);
+		while (clk_step(&clk))
+			;
+		CHECK_EQ(d.n, 3);
+		CHECK_EQ(d.t[1], SIM_MS / 2);
+		CHECK_EQ(d.off[2], 2 << 20);
+		CHECK_EQ(d.t[2], v ? 1200 * SIM_US : 1500 * SIM_US);
+		CHECK_EQ(q.timer_unplugs, 0);
+		blkq_free(&q);
+		clk_free(&clk);
+	}
+}
+
 void sim_test_queue(void)
 {
 	test_congestion();
@@ -362,4 +461,6 @@ void sim_test_queue(void)
 	test_cfq_coop();
 	test_deadline_order();
 	test_dispatch_list();
+	test_cfq_start_queueing();
+	test_cfq_idle_in_flight();
 }

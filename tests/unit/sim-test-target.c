@@ -22,11 +22,12 @@ static void test_target_handoff(void)
 	p.threads = 2;
 	p.order = SIM_ORDER_ORDERED;
 	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
+	p.client_sched = SIM_SCHED_NOOP;	/* no CFQ idling sends a window alone */
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	/*
 	 * 4 MiB in one read: 256 KiB commands (two 128 KiB readahead windows
-	 * merge in the plugged queue, see test_client_plug) = 16 commands,
-	 * each a hand-off
+	 * merge in the plugged queue, see test_client_plug's noop case) = 16
+	 * commands, each a hand-off
 	 */
 	CHECK_EQ(field(rep, "iscsi_cmds="), 16);
 	CHECK_EQ(field(rep, "tgt_handoffs="), 16);
@@ -76,8 +77,8 @@ static void test_bind_at_run(void)
  * Which sleeping SCST thread a command wakes.  scst_cmd_thread() sleeps
  * with add_wait_queue_exclusive_head() and wake_up() wakes the first
  * exclusive waiter: the thread that went to sleep last.  One 4 MiB read
- * with read_ahead_kb 128 sends 16 commands of 256 KiB one at a time (see
- * test_client_plug), no scheduling noise: at start the threads slept in
+ * with read_ahead_kb 128 and noop on the initiator sends 16 commands of
+ * 256 KiB one at a time (see test_client_plug), no scheduling noise: at start the threads slept in
  * the order 0..4, so thread 4 takes the first command, sleeps again at the
  * head of the queue and takes every later one (16, the others 0).  Waking
  * the longest sleeper instead (wake_lifo 0) rotates: 0,1,2,3,4,0,... = 4,
@@ -96,6 +97,7 @@ static void wake_run(int lifo, uint64_t cmds[5])	/* lifo -1: the default */
 	p.ioctx_shared = 1;
 	p.jitter_us = 0;
 	p.client_copy_mbps = 1000000;	/* no unplug by the timer */
+	p.client_sched = SIM_SCHED_NOOP;
 	if (lifo >= 0)
 		p.wake_lifo = (unsigned int)lifo;
 	s = sim_new(&p, 4 << 20, err, sizeof(err));
@@ -272,6 +274,133 @@ static void test_noise_on_wake(void)
 	CHECK_EQ(field(rep, "tgt_noise_draws="), 32);
 }
 
+/*
+ * The target's queue plugs (2.6.29 __make_request()), and SCST's
+ * readahead-2.6.29.patch runs it after an async readahead whose marker page
+ * is up to date.  One thread, no noise, deadline (no CFQ idling to unplug
+ * it), classic readahead with 32-page windows, a page per iovec:
+ *  - command 1, pages [0,32) at t = 0: windows [0,4) (marker 1), [4,12),
+ *    [12,28), [28,60), [60,92): each one's reader sleeps on a page, which
+ *    unplugs the queue (sync_page()); the marker is left on page 60;
+ *  - command 2, pages [60,92) at t = 100 ms, all cached: the thread runs at
+ *    100 ms + hand-off 50 us + 20 us; page 60's marker pushes window
+ *    [92,124) and the thread does not sleep.  With the patch the window
+ *    goes to the disk at once; without it, it waits in the plugged queue
+ *    for the unplug timer, the next tick + 1 jiffy = 104 ms at HZ 250;
+ *    never plugged (sim_server_unplug_ms 0) it goes at once too.
+ * Observed: when the last request reaches the disk.
+ */
+static int plug_responses;
+static sim_ns plug_resp_at[2], plug_last_start;
+static struct sim_clock *plug_clk;
+static void (*plug_disk_start)(void *dev, struct sim_req *r);
+
+static void plug_start(void *dev, struct sim_req *r)
+{
+	plug_last_start = plug_clk->now;
+	plug_disk_start(dev, r);
+}
+
+static void plug_respond(void *ctx, void *cookie, sim_ns when, uint64_t cmd_limit)
+{
+	(void)ctx;
+	(void)cookie;
+	(void)cmd_limit;
+	if (plug_responses < 2)
+		plug_resp_at[plug_responses] = when;
+	plug_responses++;
+}
+
+static uint32_t plug_cmd2_page = 60;
+static const char *plug_copy_paced = "1";
+
+static void plug_cmd2(void *ctx, uint64_t arg)
+{
+	(void)arg;
+	target_cmd(ctx, (uint64_t)plug_cmd2_page << 12, 128 << 10, NULL);
+}
+
+static sim_ns plug_run(const char *unplug_ms, const char *ra_unplug, uint64_t *timer_unplugs)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+	char err[128];
+
+	sim_params_default(&p);
+	p.threads = 1;
+	p.jitter_us = 0;
+	CHECK(!sim_params_set(&p, "sched", "deadline", err, sizeof(err)), "%s", err);
+	CHECK(!sim_params_set(&p, "ra", "classic", err, sizeof(err)), "%s", err);
+	CHECK(!sim_params_set(&p, "server_unplug_ms", unplug_ms, err, sizeof(err)), "%s", err);
+	CHECK(!sim_params_set(&p, "server_ra_unplug", ra_unplug, err, sizeof(err)), "%s", err);
+	CHECK(!sim_params_set(&p, "target_copy_paced", plug_copy_paced, err, sizeof(err)), "%s", err);
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.respond = plug_respond;
+	plug_responses = 0;
+	plug_clk = &clk;
+	plug_disk_start = t.q.start;
+	t.q.start = plug_start;
+	target_cmd(&t, 0, 128 << 10, NULL);
+	clk_at(&clk, 100 * SIM_MS, plug_cmd2, &t, 0);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(plug_responses, 2);
+	CHECK_EQ(t.rc.window_reads, 6);
+	*timer_unplugs = t.q.timer_unplugs;
+	target_free(&t);
+	clk_free(&clk);
+	return plug_last_start;
+}
+
+static void test_tgt_plug_ra_patch(void)
+{
+	uint64_t tu_patch, tu_none, tu_never;
+	sim_ns end_patch, end_none, end_never, resp2;
+
+	end_patch = plug_run("3", "1", &tu_patch);
+	resp2 = plug_resp_at[1];
+	end_none = plug_run("3", "0", &tu_none);
+	CHECK_EQ(plug_resp_at[1], resp2);	/* the thread never waited */
+	end_never = plug_run("0", "1", &tu_never);
+	CHECK_EQ(tu_patch, 0);
+	CHECK_EQ(tu_none, 1);
+	CHECK_EQ(tu_never, 0);
+	CHECK_EQ(end_patch, 100 * SIM_MS + 70 * SIM_US);
+	CHECK_EQ(end_none, 104 * SIM_MS);
+	CHECK_EQ(end_never, end_patch);
+}
+
+/*
+ * The vdisk thread copies each page as do_generic_file_read() gets to it
+ * (file_read_actor()), so it meets a marker after copying the pages before
+ * it.  plug_run's command 1, then command 2 = pages [44,76) at 100 ms, all
+ * cached: the thread runs at 100.070 ms, copies pages 44..59 (unmarked,
+ * 64 KiB at sim_target_copy_mbps 2000 = 32.768 us) and reaches page 60's
+ * marker: window [92,124) reaches the disk (the readahead patch runs the
+ * queue) at 100.102768 ms.  Copied after the whole readv()
+ * (sim_target_copy_paced 0) it is read ahead at once: 100.070 ms.
+ */
+static void test_tgt_copy_paced(void)
+{
+	uint64_t tu;
+	sim_ns paced, whole;
+
+	plug_cmd2_page = 44;
+	plug_copy_paced = "1";
+	paced = plug_run("3", "1", &tu);
+	CHECK_EQ(tu, 0);
+	plug_copy_paced = "0";
+	whole = plug_run("3", "1", &tu);
+	plug_copy_paced = "1";
+	plug_cmd2_page = 60;
+	CHECK_EQ(whole, 100 * SIM_MS + 70 * SIM_US);
+	CHECK_EQ(paced, 100 * SIM_MS + 70 * SIM_US + 32768);
+}
+
 void sim_test_target(void)
 {
 	test_noise_on_wake();
@@ -281,4 +410,6 @@ void sim_test_target(void)
 	test_file_ra_default();
 	test_file_ra_at_open();
 	test_file_ra_per_page();
+	test_tgt_plug_ra_patch();
+	test_tgt_copy_paced();
 }
