@@ -539,6 +539,139 @@ static void dirpool_free(struct dirpool *p)
 }
 
 /*
+ * What a job's options make of it (configuration, target, rw, block and
+ * file sizes, iodepth, numjobs, mode), which depends on its "job options"
+ * and the document's "global options" alone.  Thousands of jobs (the
+ * iterations, the same profile run again) have the same two, so it is
+ * worked out once per distinct pair, found again by their content (each
+ * member's name, type and string, length-prefixed), and only when it
+ * raised no complaint (a complaint names its job, so it is made for each).
+ */
+struct jconf {
+	const char **opts;
+	size_t nopts;
+	const char *target, *rw;
+	uint64_t bs[NRWT];
+	int mean_bs;
+	uint64_t size;
+	int iodepth, numjobs, modeled;
+	double scale;
+	int ok;			/* derived without a complaint: may be reused */
+};
+
+static char *put_member(char *o, const cJSON *v)
+{
+	/* what read_opts() and opt() tell apart: a string (its value) or not */
+	*o++ = cJSON_IsString(v) ? 's' : 'n';
+	o = put_len(o, v->string ? v->string : "");
+	if (cJSON_IsString(v))
+		o = put_len(o, v->valuestring);
+	return o;
+}
+
+static size_t member_need(const cJSON *v)
+{
+	return 1 + (v->string ? strlen(v->string) : 0) + 24 +
+	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
+}
+
+static void conf_derive(struct reader *r, struct job *j, const struct opts *o, struct jconf *c)
+{
+	unsigned kb_base = 1024;
+	const char *s;
+
+	memset(c, 0, sizeof(*c));
+	read_opts(j, o);
+	c->opts = j->opts;
+	c->nopts = j->nopts;
+	s = opt(o, "kb_base");
+	if (s && !strcmp(s, "1000"))
+		kb_base = 1000;
+	s = opt(o, "filename");
+	if (!s)
+		s = opt(o, "directory");
+	/* fio puts its default files in the current directory */
+	c->target = intern(s ? s : ".");
+	s = opt(o, "rw");
+	if (!s)
+		s = opt(o, "readwrite");
+	c->rw = intern(s ? s : "read");
+	s = opt(o, "bs");
+	if (!s)
+		s = opt(o, "blocksize");
+	/*
+	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
+	 * transfer size of each direction stands for the block size.
+	 */
+	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
+		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
+	s = opt(o, "size");
+	if (!s || fio_parse_size(s, kb_base, &c->size))
+		c->size = 0;
+	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
+	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
+
+	s = opt(o, "coop_backend");
+	c->modeled = s && !strcmp(s, "sim");
+	c->scale = 1;
+	if (c->modeled) {
+		s = opt(o, "sim_time_scale");
+		if (s) {
+			char *end;
+
+			c->scale = strtod(s, &end);
+			if (end == s || *end || !(c->scale > 0) || isinf(c->scale)) {
+				bad(r, "bad sim_time_scale \"%s\"", s);
+				c->scale = 1;
+			}
+		}
+	}
+}
+
+static void read_conf(struct reader *r, struct job *j, const struct opts *o, struct jconf *out)
+{
+	static struct strmap map;
+	static struct jconf *confs;
+	static size_t nconfs;
+	static char *key;
+	static size_t keycap;
+	const cJSON *src[2] = { o->global, o->job }, *v;
+	size_t need = 8, idx;
+	char *k;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		cJSON_ArrayForEach(v, src[i])
+			need += member_need(v);
+	if (need > keycap) {
+		keycap = need * 2;
+		key = xrealloc(key, keycap);
+	}
+	k = key;
+	for (i = 0; i < 2; i++) {
+		*k++ = src[i] ? (cJSON_IsObject(src[i]) ? 'o' : 'x') : '-';
+		cJSON_ArrayForEach(v, src[i])
+			k = put_member(k, v);
+		*k++ = ';';
+	}
+	*k = '\0';
+	idx = map_get(&map, key, nconfs);
+	if (idx < nconfs && confs[idx].ok) {
+		*out = confs[idx];
+		j->opts = out->opts;
+		j->nopts = out->nopts;
+		return;
+	}
+	/* new, or one that raised a complaint: the next job with it complains too */
+	conf_derive(r, j, o, out);
+	out->ok = !r->why;
+	if (idx == nconfs) {
+		confs = xrealloc(confs, (nconfs + 1) * sizeof(*confs));
+		confs[nconfs++] = *out;
+	}
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
@@ -547,9 +680,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
+	struct jconf conf;
 	const cJSON *v;
-	const char *s;
-	unsigned kb_base = 1024;
 	uint64_t bs[NRWT] = { 0 };
 	double port;
 	int i, mean_bs;
@@ -591,49 +723,16 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
 		     (int)v->valuedouble : -1;
-	read_opts(j, &o);
-	s = opt(&o, "kb_base");
-	if (s && !strcmp(s, "1000"))
-		kb_base = 1000;
-	s = opt(&o, "filename");
-	if (!s)
-		s = opt(&o, "directory");
-	/* fio puts its default files in the current directory */
-	j->target = intern(s ? s : ".");
-	s = opt(&o, "rw");
-	if (!s)
-		s = opt(&o, "readwrite");
-	j->rw = intern(s ? s : "read");
-	s = opt(&o, "bs");
-	if (!s)
-		s = opt(&o, "blocksize");
-	/*
-	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
-	 * transfer size of each direction stands for the block size.
-	 */
-	mean_bs = (!s && (opt(&o, "bsrange") || opt(&o, "bssplit"))) ||
-		  fio_parse_bs(s ? s : "4096", kb_base, 4096, bs);
-	s = opt(&o, "size");
-	if (!s || fio_parse_size(s, kb_base, &j->size))
-		j->size = 0;
-	j->iodepth = opt_int(&r, "iodepth", opt(&o, "iodepth"), kb_base, 1);
-	j->numjobs = opt_int(&r, "numjobs", opt(&o, "numjobs"), kb_base, 1);
-
-	s = opt(&o, "coop_backend");
-	j->modeled = s && !strcmp(s, "sim");
-	j->scale = 1;
-	if (j->modeled) {
-		s = opt(&o, "sim_time_scale");
-		if (s) {
-			char *end;
-
-			j->scale = strtod(s, &end);
-			if (end == s || *end || !(j->scale > 0) || isinf(j->scale)) {
-				bad(&r, "bad sim_time_scale \"%s\"", s);
-				j->scale = 1;
-			}
-		}
-	}
+	read_conf(&r, j, &o, &conf);
+	j->target = conf.target;
+	j->rw = conf.rw;
+	memcpy(bs, conf.bs, sizeof(bs));
+	mean_bs = conf.mean_bs;
+	j->size = conf.size;
+	j->iodepth = conf.iodepth;
+	j->numjobs = conf.numjobs;
+	j->modeled = conf.modeled;
+	j->scale = conf.scale;
 	j->usr_cpu = num0v(&r, f[F_USR], "", "usr_cpu");
 	j->sys_cpu = num0v(&r, f[F_SYS], "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
