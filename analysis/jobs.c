@@ -290,12 +290,15 @@ static double num0v(struct reader *r, const cJSON *v, const char *path, const ch
 
 /*
  * The first member of @o named each of @names[0..@n), in one pass over @o
- * (what a lookup per name returns, for the fields read together).
+ * (what a lookup per name returns, for the fields read together).  Each
+ * member is compared first with the name after the one the previous
+ * member matched: the names are listed in the order fio writes them, so
+ * that is mostly the first compare.
  */
 static void members(const cJSON *o, const char *const *names, int n, const cJSON **out)
 {
 	const cJSON *c;
-	int k, left = n;
+	int k, t, at = 0, left = n;
 
 	for (k = 0; k < n; k++)
 		out[k] = NULL;
@@ -304,7 +307,7 @@ static void members(const cJSON *o, const char *const *names, int n, const cJSON
 
 		if (!a)
 			continue;
-		for (k = 0; k < n; k++) {
+		for (t = 0, k = at; t < n; t++, k = k + 1 == n ? 0 : k + 1) {
 			const char *x = a, *y = names[k];
 
 			if (out[k] || *x != *y)
@@ -314,6 +317,7 @@ static void members(const cJSON *o, const char *const *names, int n, const cJSON
 			if (*x == *y) {
 				out[k] = c;
 				left--;
+				at = k + 1 == n ? 0 : k + 1;
 				break;
 			}
 		}
@@ -433,9 +437,10 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	double to_us = 1e-3;
 	char path[64];
 
-	enum { IO_BYTES, IO_KBYTES, RUNTIME, IOPS, BW_BYTES, BW, TOTAL_IOS, CLAT_NS, CLAT, NF };
-	static const char *const names[NF] = { "io_bytes", "io_kbytes", "runtime", "iops",
-					       "bw_bytes", "bw", "total_ios", "clat_ns", "clat" };
+	/* in the order fio writes them (members()) */
+	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	static const char *const names[NF] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops",
+					       "runtime", "total_ios", "clat_ns", "clat" };
 	const cJSON *f[NF];
 
 	members(o, names, NF, f);
@@ -686,10 +691,10 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	double port;
 	int i, mean_bs;
 
-	enum { F_JOBNAME, F_PORT, F_HOSTNAME, F_GROUPID, F_USR, F_SYS, F_DIR, NF = F_DIR + NDIR };
-	static const char *const names[NF] = { "jobname", "port", "hostname", "groupid",
-					       "usr_cpu", "sys_cpu", "read", "write", "trim",
-					       "mixed" };
+	/* in the order fio writes them (members()) */
+	enum { F_JOBNAME, F_GROUPID, F_DIR, F_USR = F_DIR + NDIR, F_SYS, F_HOSTNAME, F_PORT, NF };
+	static const char *const names[NF] = { "jobname", "groupid", "read", "write", "trim",
+					       "mixed", "usr_cpu", "sys_cpu", "hostname", "port" };
 	const cJSON *f[NF];
 
 	/* the members read here, in one pass over the job (dir_name[] order) */
