@@ -190,7 +190,7 @@ static const char **intern_opts(const char **kv, size_t n)
  * The configuration of a job: global options, then job options over them.
  * A flag option (stonewall) may come with an empty or null value.
  */
-static void read_opts(struct job *j, const struct opts *o)
+static void read_opts(struct jconf *c, const struct opts *o)
 {
 	static const char **kv;	/* scratch pairs, reused from job to job */
 	static size_t cap;
@@ -223,20 +223,20 @@ static void read_opts(struct job *j, const struct opts *o)
 		}
 	if (n)
 		qsort(kv, n, 2 * sizeof(*kv), pair_cmp);
-	j->nopts = n;
-	j->opts = n ? intern_opts(kv, n) : NULL;
+	c->nopts = n;
+	c->opts = n ? intern_opts(kv, n) : NULL;
 }
 
 const char *job_opt(const struct job *j, const char *key)
 {
-	size_t lo = 0, hi = j->nopts;
+	size_t lo = 0, hi = j->conf->nopts;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(key, j->opts[2 * mid]);
+		int c = strcmp(key, j->conf->opts[2 * mid]);
 
 		if (!c)
-			return j->opts[2 * mid + 1];
+			return j->conf->opts[2 * mid + 1];
 		if (c < 0)
 			hi = mid;
 		else
@@ -552,17 +552,6 @@ static void dirpool_free(struct dirpool *p)
  * member's name, type and string, length-prefixed), and only when it
  * raised no complaint (a complaint names its job, so it is made for each).
  */
-struct jconf {
-	const char **opts;
-	size_t nopts;
-	const char *target, *rw;
-	uint64_t bs[NRWT];
-	int mean_bs;
-	uint64_t size;
-	int iodepth, numjobs, modeled;
-	double scale;
-	int ok;			/* derived without a complaint: may be reused */
-};
 
 static char *put_member(char *o, const cJSON *v)
 {
@@ -580,15 +569,13 @@ static size_t member_need(const cJSON *v)
 	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
 }
 
-static void conf_derive(struct reader *r, struct job *j, const struct opts *o, struct jconf *c)
+static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
 	const char *s;
 
 	memset(c, 0, sizeof(*c));
-	read_opts(j, o);
-	c->opts = j->opts;
-	c->nopts = j->nopts;
+	read_opts(c, o);
 	s = opt(o, "kb_base");
 	if (s && !strcmp(s, "1000"))
 		kb_base = 1000;
@@ -633,15 +620,21 @@ static void conf_derive(struct reader *r, struct job *j, const struct opts *o, s
 	}
 }
 
-static void read_conf(struct reader *r, struct job *j, const struct opts *o, struct jconf *out)
+/*
+ * The job's configuration, NULL after a complaint (in r->why: the document
+ * is refused).  Each distinct one is allocated once and kept until exit
+ * (there are as many as distinct option pairs, not as jobs).
+ */
+static const struct jconf *read_conf(struct reader *r, const struct opts *o)
 {
 	static struct strmap map;
-	static struct jconf *confs;
+	static struct jconf **confs;
 	static size_t nconfs;
 	static char *key;
 	static size_t keycap;
 	const cJSON *src[2] = { o->global, o->job }, *v;
 	size_t need = 8, idx;
+	struct jconf c;
 	char *k;
 	int i;
 
@@ -661,19 +654,19 @@ static void read_conf(struct reader *r, struct job *j, const struct opts *o, str
 	}
 	*k = '\0';
 	idx = map_get(&map, key, nconfs);
-	if (idx < nconfs && confs[idx].ok) {
-		*out = confs[idx];
-		j->opts = out->opts;
-		j->nopts = out->nopts;
-		return;
-	}
+	if (idx < nconfs && confs[idx])
+		return confs[idx];
 	/* new, or one that raised a complaint: the next job with it complains too */
-	conf_derive(r, j, o, out);
-	out->ok = !r->why;
+	conf_derive(r, o, &c);
 	if (idx == nconfs) {
 		confs = xrealloc(confs, (nconfs + 1) * sizeof(*confs));
-		confs[nconfs++] = *out;
+		confs[nconfs++] = NULL;
 	}
+	if (r->why)
+		return NULL;
+	confs[idx] = xmalloc(sizeof(c));
+	memcpy(confs[idx], &c, sizeof(c));
+	return confs[idx];
 }
 
 /*
@@ -685,7 +678,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
-	struct jconf conf;
+	const struct jconf *conf;
 	const cJSON *v;
 	uint64_t bs[NRWT] = { 0 };
 	double port;
@@ -728,16 +721,14 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
 		     (int)v->valuedouble : -1;
-	read_conf(&r, j, &o, &conf);
-	j->target = conf.target;
-	j->rw = conf.rw;
-	memcpy(bs, conf.bs, sizeof(bs));
-	mean_bs = conf.mean_bs;
-	j->size = conf.size;
-	j->iodepth = conf.iodepth;
-	j->numjobs = conf.numjobs;
-	j->modeled = conf.modeled;
-	j->scale = conf.scale;
+	conf = read_conf(&r, &o);
+	if (!conf) {
+		*why = r.why;
+		return -1;
+	}
+	j->conf = conf;
+	memcpy(bs, conf->bs, sizeof(bs));
+	mean_bs = conf->mean_bs;
 	j->usr_cpu = num0v(&r, f[F_USR], "", "usr_cpu");
 	j->sys_cpu = num0v(&r, f[F_SYS], "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
@@ -746,7 +737,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
 
 		read_dir(&r, d, f[F_DIR + i], dir_name[i],
-			 j->scale);
+			 conf->scale);
 		if (want_bins) {
 			if (!j->bins)
 				j->bins = xcalloc(NDIR, sizeof(*j->bins));
@@ -786,6 +777,9 @@ void jobset_free(struct jobset *js)
 	for (i = 0; i < js->n; i++)
 		job_free(&js->v[i]);
 	free(js->v);
+	for (i = 0; i < js->ndocv; i++)
+		free(js->docv[i]);
+	free(js->docv);
 	free(js->versions);
 	dirpool_free(js->dirs);
 	if (js->runids) {
@@ -1001,9 +995,10 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver, *runid, *ifile;
+	const char *ver, *ifile;
+	struct jobdoc *jd;
 	double ts, ts_ms;
-	size_t first = js->n, agg = SIZE_MAX, i;
+	size_t first = js->n, agg = SIZE_MAX;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -1029,6 +1024,13 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		return -1;
 	}
 	js->ndocs++;
+	jd = xmalloc(sizeof(*jd));
+	jd->version = ver;
+	jd->file = ifile;
+	jd->timestamp = ts;
+	jd->timestamp_ms = ts_ms;
+	jd->run = js->ndocs;
+	jd->runid = NULL;
 	cJSON_ArrayForEach(jo, jobs) {
 		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
@@ -1062,11 +1064,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		}
 		j = &js->v[js->n];
 		memset(j, 0, sizeof(*j));
-		j->version = ver;
-		j->file = ifile;
-		j->timestamp = ts;
+		j->doc = jd;
 		j->seq = js->n;
-		j->run = js->ndocs;
 		js->n++;
 		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
@@ -1084,15 +1083,14 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 				js->v[agg].seq = agg;
 		}
 	}
-	runid = run_identity(js, doc);
-	for (i = first; i < js->n; i++) {
-		js->v[i].runid = runid;
-		js->v[i].timestamp_ms = ts_ms;
-	}
+	jd->runid = run_identity(js, doc);
+	js->docv = xrealloc(js->docv, (js->ndocv + 1) * sizeof(*js->docv));
+	js->docv[js->ndocv++] = jd;
 	note_version(js, ver);
 	return 0;
 bad:
 	while (js->n > first)
 		job_free(&js->v[--js->n]);
+	free(jd);
 	return -1;
 }
