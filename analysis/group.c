@@ -855,8 +855,10 @@ void series_compact(struct serieslist *l)
 			n += keep[k];
 		s->own = xmalloc(n * sizeof(*s->own));
 		for (k = n = 0; k < s->njobs; k++)
-			if (keep[k])
-				s->own[n++] = *s->jobs[k];
+			if (keep[k]) {
+				s->own[n] = *s->jobs[k];
+				s->own[n++].bins = NULL;	/* freed with the jobs */
+			}
 		for (k = 0; k < n; k++)
 			s->jobs[k] = &s->own[k];
 		s->jobs = xrealloc(s->jobs, n * sizeof(*s->jobs));
