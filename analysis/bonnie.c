@@ -63,7 +63,7 @@ static struct table *render(const struct phase_table *pt)
 	table_pre(t, "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-");
 	snprintf(line, sizeof(line),
 		 "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --%02uk (%02d)-",
-		 sk ? (unsigned)(sk->d[DIR_READ]->bs / 1024) : 4, sk ? sk->numjobs : 1);
+		 sk ? (unsigned)(sk->d[DIR_READ]->bs / 1024) : 4, sk ? sk->conf->numjobs : 1);
 	table_pre(t, line);
 
 	c = table_col(t, "machine", NULL, COL_STR, 10, 0, "");
@@ -93,7 +93,7 @@ static struct table *render(const struct phase_table *pt)
 		if (r->ph[k]) {
 			any = r->ph[k];
 			if (!size)
-				size = r->ph[k]->size;
+				size = r->ph[k]->conf->size;
 		}
 	if (!size && any)
 		size = (uint64_t)fmax(any->d[DIR_WRITE]->io_bytes, any->d[DIR_READ]->io_bytes);
@@ -145,7 +145,7 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
 			warnx_("bonnie: job '%s' appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",
-			       j->name, j->target, r->ph[ph]->file, r->ph[ph]->run, j->file, j->run);
+			       j->name, j->conf->target, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->doc->file, j->doc->run);
 			phase_set_free(&set);
 			return -1;
 		}

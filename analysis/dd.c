@@ -80,7 +80,7 @@ static struct table *dd_of(const struct partition *p)
 			table_sets(t, row, "host", j->host);
 			table_sets(t, row, "dir", dir_name[d]);
 			table_sets(t, row, "run", run_value(j));
-			table_row_time(t, row, j->timestamp_ms / 1000);
+			table_row_time(t, row, j->doc->timestamp_ms / 1000);
 			table_set(t, row, "bytes", x->io_bytes);
 			table_set(t, row, "seconds", x->runtime_s);
 			table_set(t, row, "MBps_SI", x->io_bytes / x->runtime_s / 1e6);
@@ -130,7 +130,7 @@ static struct table *iostat_of(const struct partition *p)
 			table_sets(t, row, "dir", dir_name[d]);
 			table_sets(t, row, "host", j->host);
 			table_sets(t, row, "run", run_value(j));
-			table_row_time(t, row, j->timestamp_ms / 1000);
+			table_row_time(t, row, j->doc->timestamp_ms / 1000);
 			if (x->total_ios > 0)
 				table_set(t, row, "KB_per_transfer", x->io_bytes / x->total_ios / 1024);
 			table_set(t, row, "tps", x->iops);

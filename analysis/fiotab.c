@@ -418,6 +418,9 @@ int main(int argc, char **argv)
 			rc = write_plot(&c, PLOT_SWEEP, &sl, NULL, NULL, 0);
 			goto out;
 		}
+		/* the tables read the series alone: the jobs go first */
+		series_compact(&sl);
+		jobset_release(&js);
 		rc = perftest_tables(&sl, &tl) ? 1 : 0;
 	} else if (!strcmp(c.cmd, "iozone")) {
 		rc = iozone_tables(&js, &tl) ? 1 : 0;

@@ -8,7 +8,7 @@
  * keep grows with their number, so a job is small: interned strings, one
  * pointer to its configuration (shared by every job of that configuration),
  * and pointers to its direction records, one per direction it ran (those of
- * the directions it did not run are shared), 216 + 72 bytes.
+ * the directions it did not run are shared), 112 + 72 bytes.
  */
 #ifndef FIOTAB_H
 #define FIOTAB_H
@@ -53,27 +53,61 @@ struct dirstat {
 	uint64_t bs;		/* block size of this direction, bytes */
 };
 
-struct job {
-	const char *name;	/* interned */
-	const char *host;	/* "-" for a local run (interned, like target, rw) */
-	const char *target;	/* filename, else directory, else "." */
-	const char *rw;
+/*
+ * What the jobs of one document share: its fio version, input file, time
+ * and identity (jobs.c keeps one per document read).
+ */
+struct jobdoc {
 	const char *version;	/* interned "fio-3.33" */
 	const char *file;	/* input file name (interned) */
-	int port;
-	int aggregate;		/* fio's "All clients" record */
+	double timestamp;	/* unix seconds of the run */
+	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
+	unsigned run;		/* 1-based index of the document in the input */
+	const char *runid;	/* hash of the document's content (interned hex) */
+};
+
+/*
+ * What a job's options make of it, shared by every job with the same
+ * "job options" and "global options" (jobs.c works it out once per pair).
+ */
+struct jconf {
+	const char *target;	/* filename, else directory, else "." (interned) */
+	const char *rw;		/* interned */
 	int modeled;		/* coop_backend=sim */
-	double scale;		/* sim_time_scale, 1 for real jobs */
 	int iodepth;
 	int numjobs;
+	int mean_bs;		/* no bs: the mean transfer size stands for it */
+	double scale;		/* sim_time_scale, 1 for real jobs */
 	uint64_t size;		/* size option, 0 if unset */
-	double usr_cpu, sys_cpu;
-	double timestamp;	/* unix seconds of the run */
-	size_t seq;		/* input order */
-	unsigned run;		/* 1-based index of its document in the input */
-	const char *runid;	/* hash of the document's content (interned hex) */
+	uint64_t bs[NRWT];
+	/*
+	 * The configuration: every option fio recorded ("job options" over
+	 * "global options"; for fio's "All clients" aggregate those of the
+	 * per-host jobs it sums), as interned key, value pairs sorted by key,
+	 * aliases under one name (readwrite -> rw, blocksize -> bs), without
+	 * "name".  Two jobs with the same pairs differ only in their name:
+	 * iterations of one configuration (group.c).
+	 */
+	const char **opts;	/* [2k] key, [2k+1] value */
+	size_t nopts;
+};
+
+/*
+ * A job: what is its own (name, host, CPU, direction records), and
+ * pointers to what it shares with the other jobs of its document and of
+ * its configuration.
+ */
+struct job {
+	const char *name;	/* interned */
+	const char *host;	/* "-" for a local run (interned) */
 	const char *hostname;	/* fio's "hostname", NULL for a local run */
-	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
+	const struct jobdoc *doc;
+	const struct jconf *conf;
+	int port;
+	int aggregate;		/* fio's "All clients" record */
+	int groupid;		/* fio's reporting group, -1 when not recorded */
+	double usr_cpu, sys_cpu;
+	size_t seq;		/* input order */
 	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */
 	const struct dirstat *d[NDIR];
 	/*
@@ -82,17 +116,6 @@ struct job {
 	 * them in each of its jobs.
 	 */
 	struct latbins *(*bins)[NLAT];	/* [NDIR][NLAT] */
-	/*
-	 * The job's configuration: every option fio recorded ("job options"
-	 * over "global options"; for fio's "All clients" aggregate those of
-	 * the per-host jobs it sums), as interned key, value pairs sorted by
-	 * key, aliases under one name (readwrite -> rw, blocksize -> bs),
-	 * without "name".  Two jobs with the same pairs differ only in their
-	 * name: iterations of one configuration (group.c).
-	 */
-	const char **opts;	/* [2k] key, [2k+1] value; shared by the jobs of one configuration */
-	size_t nopts;
-	int groupid;		/* fio's reporting group, -1 when not recorded */
 };
 
 struct jobset {
@@ -105,6 +128,8 @@ struct jobset {
 	int want_bins;		/* keep json+ latency bins (fiotab hist) */
 	struct runids *runids;	/* run identities seen (jobs.c) */
 	struct dirpool *dirs;	/* the jobs' direction records (jobs.c) */
+	struct jobdoc **docv;	/* the documents the jobs came from */
+	size_t ndocv;
 };
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
@@ -125,6 +150,12 @@ struct cJSON;
 int jobs_from_doc(struct jobset *js, const struct cJSON *doc, const char *file,
 		  char **why);
 void jobset_free(struct jobset *js);
+/*
+ * Frees @js's job records, keeping what they point to (documents,
+ * direction records) until jobset_free(): for a command whose tables no
+ * longer read the jobs (perftest, after series_compact()).
+ */
+void jobset_release(struct jobset *js);
 const char *intern(const char *s);
 /* The value of option @key (canonical name) in @j's configuration, or NULL. */
 const char *job_opt(const struct job *j, const char *key);

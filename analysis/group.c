@@ -104,9 +104,9 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 	int i;
 
 	if (!sel->npatterns)
-		return (char *)j->target;	/* interned, like every label */
+		return (char *)j->conf->target;	/* interned, like every label */
 	for (i = 0; i < sel->npatterns; i++) {
-		const char *subj[2] = { j->name, sel->match_target ? j->target : NULL };
+		const char *subj[2] = { j->name, sel->match_target ? j->conf->target : NULL };
 		int s;
 
 		for (s = 0; s < 2 && subj[s]; s++) {
@@ -193,18 +193,18 @@ static void job_params(const struct job *j, struct params *p)
 	int d;
 
 	memset(p, 0, sizeof(*p));
-	for (i = 0; i < j->nopts; i++) {
-		const char *k = j->opts[2 * i];
+	for (i = 0; i < j->conf->nopts; i++) {
+		const char *k = j->conf->opts[2 * i];
 
 		if (ignored_opt(k) || !strcmp(k, "rw") || !strcmp(k, "bs") ||
 		    !strcmp(k, "iodepth") || !strcmp(k, "numjobs"))
 			continue;
-		push(p, k, j->opts[2 * i + 1]);
+		push(p, k, j->conf->opts[2 * i + 1]);
 	}
-	push(p, "rw", rw_class(j->rw));
-	snprintf(buf, sizeof(buf), "%d", j->iodepth);
+	push(p, "rw", rw_class(j->conf->rw));
+	snprintf(buf, sizeof(buf), "%d", j->conf->iodepth);
 	push(p, "iodepth", buf);
-	snprintf(buf, sizeof(buf), "%d", j->numjobs);
+	snprintf(buf, sizeof(buf), "%d", j->conf->numjobs);
 	push(p, "numjobs", buf);
 	buf[0] = '\0';
 	for (d = 0; d < NDIR; d++) {
@@ -246,11 +246,11 @@ static void job_params_cached(const struct job *j, struct params *p, struct para
 	int d;
 
 	memset(&k, 0, sizeof(k));	/* the padding too: the bytes are the key */
-	k.opts = j->opts;
-	k.rw = j->rw;
-	k.nopts = j->nopts;
-	k.iodepth = j->iodepth;
-	k.numjobs = j->numjobs;
+	k.opts = j->conf->opts;
+	k.rw = j->conf->rw;
+	k.nopts = j->conf->nopts;
+	k.iodepth = j->conf->iodepth;
+	k.numjobs = j->conf->numjobs;
 	for (d = 0; d < NDIR; d++) {
 		k.bs[d] = j->d[d]->bs;
 		k.present[d] = j->d[d]->present;
@@ -516,8 +516,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			memset(&fk, 0, sizeof(fk));
 			fk.l = labels[i];
 			fk.h = j->host;
-			fk.sc = j->scale;
-			fk.m = j->modeled;
+			fk.sc = j->conf->scale;
+			fk.m = j->conf->modeled;
 			f = bmap_get(&fams, &fk, sizeof(fk), nfam);
 		}
 		job_params_cached(j, &jp[i], &pc);
@@ -639,8 +639,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			memset(s, 0, sizeof(*s));
 			s->label = xstrdup(labels[i]);
 			s->host = xstrdup(j->host);
-			s->modeled = j->modeled;
-			s->scale = j->scale;
+			s->modeled = j->conf->modeled;
+			s->scale = j->conf->scale;
 			s->params = params;
 			s->ptags = ptags;
 			names = map_names(&tied[f], &nn);
@@ -691,9 +691,9 @@ have_series:
 				size_t first;
 
 				/* one run's jobs are contiguous: remember one run at a time */
-				if (j->run != side_run) {
+				if (j->doc->run != side_run) {
 					bmap_free(&side);
-					side_run = j->run;
+					side_run = j->doc->run;
 				}
 				/* the point: its block size, else its (interned) axis value */
 				memset(&sk, 0, sizeof(sk));
@@ -707,7 +707,7 @@ have_series:
 				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
 					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
-					       j->file, js->v[first].name, j->name);
+					       j->doc->file, js->v[first].name, j->name);
 					goto out;
 				}
 			}
@@ -822,6 +822,52 @@ void series_sort(struct serieslist *l)
 	}
 }
 
+void series_compact(struct serieslist *l)
+{
+	size_t i, k, nv, n, latest;
+	const char **seen;
+
+	for (i = 0; i < l->n; i++) {
+		struct series *s = &l->v[i];
+		char *keep;
+
+		if (!s->njobs)
+			continue;
+		keep = xcalloc(s->njobs, 1);
+		seen = xmalloc(s->njobs * sizeof(*seen));
+		nv = 0;
+		latest = 0;
+		for (k = 0; k < s->njobs; k++) {
+			const char *ver = s->jobs[k]->doc->version;
+			size_t v;
+
+			for (v = 0; v < nv && seen[v] != ver; v++)
+				;
+			if (v == nv) {
+				seen[nv++] = ver;
+				keep[k] = 1;
+			}
+			if (s->jobs[k]->doc->timestamp > s->jobs[latest]->doc->timestamp)
+				latest = k;
+		}
+		keep[latest] = 1;
+		for (k = n = 0; k < s->njobs; k++)
+			n += keep[k];
+		s->own = xmalloc(n * sizeof(*s->own));
+		for (k = n = 0; k < s->njobs; k++)
+			if (keep[k]) {
+				s->own[n] = *s->jobs[k];
+				s->own[n++].bins = NULL;	/* freed with the jobs */
+			}
+		for (k = 0; k < n; k++)
+			s->jobs[k] = &s->own[k];
+		s->jobs = xrealloc(s->jobs, n * sizeof(*s->jobs));
+		s->njobs = s->capjobs = n;
+		free(keep);
+		free(seen);
+	}
+}
+
 void series_free(struct serieslist *l)
 {
 	size_t i, g;
@@ -840,6 +886,7 @@ void series_free(struct serieslist *l)
 		free(s->ptags);
 		free(s->tied);
 		free(s->jobs);
+		free(s->own);
 		free(s->label);
 		free(s->host);
 	}

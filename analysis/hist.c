@@ -58,8 +58,8 @@ static int cmp_identity(const void *pa, const void *pb)
 		return a->lat - b->lat;
 	if (a->dir != b->dir)
 		return a->dir - b->dir;
-	if ((c = strcmp(a->j->runid, b->j->runid)) || (c = strcmp(a->j->name, b->j->name)) ||
-	    (c = strcmp(host_of(a->j), host_of(b->j))) || (c = strcmp(a->j->target, b->j->target)))
+	if ((c = strcmp(a->j->doc->runid, b->j->doc->runid)) || (c = strcmp(a->j->name, b->j->name)) ||
+	    (c = strcmp(host_of(a->j), host_of(b->j))) || (c = strcmp(a->j->conf->target, b->j->conf->target)))
 		return c;
 	return a->j->seq < b->j->seq ? -1 : a->j->seq > b->j->seq;
 }
@@ -70,11 +70,11 @@ static char *opts_diff(const struct job *a, const struct job *b)
 	char *out = xstrdup(""), *t;
 	size_t i = 0, k = 0;
 
-	while (i < a->nopts || k < b->nopts) {
-		int c = i == a->nopts ? 1 : k == b->nopts ? -1 : strcmp(a->opts[2 * i], b->opts[2 * k]);
-		const char *key = c <= 0 ? a->opts[2 * i] : b->opts[2 * k];
-		const char *va = c <= 0 ? a->opts[2 * i + 1] : "(unset)";
-		const char *vb = c >= 0 ? b->opts[2 * k + 1] : "(unset)";
+	while (i < a->conf->nopts || k < b->conf->nopts) {
+		int c = i == a->conf->nopts ? 1 : k == b->conf->nopts ? -1 : strcmp(a->conf->opts[2 * i], b->conf->opts[2 * k]);
+		const char *key = c <= 0 ? a->conf->opts[2 * i] : b->conf->opts[2 * k];
+		const char *va = c <= 0 ? a->conf->opts[2 * i + 1] : "(unset)";
+		const char *vb = c >= 0 ? b->conf->opts[2 * k + 1] : "(unset)";
 
 		if (strcmp(va, vb)) {
 			t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", key, va, vb);
@@ -107,12 +107,12 @@ static int check_identities(const struct hseries *v, size_t n)
 		char *d;
 
 		if (s[i - 1]->lat != s[i]->lat || s[i - 1]->dir != s[i]->dir ||
-		    strcmp(a->runid, b->runid) || strcmp(a->name, b->name) ||
-		    strcmp(host_of(a), host_of(b)) || strcmp(a->target, b->target))
+		    strcmp(a->doc->runid, b->doc->runid) || strcmp(a->name, b->name) ||
+		    strcmp(host_of(a), host_of(b)) || strcmp(a->conf->target, b->conf->target))
 			continue;
 		d = opts_diff(a, b);
 		warnx_("hist: %s: two jobs named '%s' in one run on host %s, target %s, would be one histogram in every output; they differ in %s: give them distinct names%s",
-		       a->file, a->name, host_of(a), a->target,
+		       a->doc->file, a->name, host_of(a), a->conf->target,
 		       *d ? d : "nothing but being separate jobs (numjobs clones?)",
 		       *d ? "" : ", or report them as one with group_reporting=1");
 		free(d);
@@ -139,7 +139,7 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 		if (j->aggregate) {
 			if (!said_aggregate++)
 				warnx_("hist: %s: fio's \"All clients\" record left out: it is the sum of the servers' (sum by (le) over the hosts gives it)",
-				       j->file);
+				       j->doc->file);
 			continue;
 		}
 		for (d = 0; d < NDIR; d++)
@@ -149,9 +149,9 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 
 				if (!b || !b->n)
 					continue;
-				if (j->modeled) {
+				if (j->conf->modeled) {
 					warnx_("hist: %s: job '%s' is modeled (coop_backend=sim): its bins count virtual-clock time, not latencies",
-					       j->file, j->name);
+					       j->doc->file, j->name);
 					goto bad;
 				}
 				v = xrealloc(v, (n + 1) * sizeof(*v));
@@ -166,7 +166,7 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 				for (k = 0; k < b->n; k++) {
 					if (hist_bucket(b->key[k], &h->lo[k], &h->hi[k])) {
 						warnx_("hist: %s: job '%s' %s.%s_ns.bins: \"%llu\" is not the key of a fio bucket (fio 3.x plat_idx_to_val)",
-						       j->file, j->name, dir_name[d], lat_name[l],
+						       j->doc->file, j->name, dir_name[d], lat_name[l],
 						       (unsigned long long)b->key[k]);
 						goto bad;
 					}
@@ -174,7 +174,7 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 				}
 				if ((double)h->total != b->samples) {
 					warnx_("hist: %s: job '%s' %s.%s_ns: the bins hold %llu samples, \"N\" says %.0f",
-					       j->file, j->name, dir_name[d], lat_name[l],
+					       j->doc->file, j->name, dir_name[d], lat_name[l],
 					       (unsigned long long)h->total, b->samples);
 					goto bad;
 				}
@@ -233,7 +233,7 @@ int hist_tables(const struct jobset *js, struct tablist *out)
 			cum += v[i].b->count[k];
 			table_str(t, row, 0, v[i].j->name);
 			table_str(t, row, 1, host_of(v[i].j));
-			table_str(t, row, 2, v[i].j->target);
+			table_str(t, row, 2, v[i].j->conf->target);
 			table_str(t, row, 3, run_value(v[i].j));
 			table_str(t, row, 4, dir_name[v[i].dir]);
 			table_str(t, row, 5, lat_name[v[i].lat]);
@@ -243,7 +243,7 @@ int hist_tables(const struct jobset *js, struct tablist *out)
 			table_num(t, row, 8, (double)v[i].b->count[k]);
 			table_num(t, row, 9, (double)cum);
 			table_num(t, row, 10, 100.0 * (double)v[i].b->count[k] / (double)v[i].total);
-			table_row_time(t, row, v[i].j->timestamp_ms / 1000);
+			table_row_time(t, row, v[i].j->doc->timestamp_ms / 1000);
 		}
 	}
 	hseries_free(v, n);
@@ -288,7 +288,7 @@ static void prom_labels(FILE *f, const struct hseries *h, const char *le)
 
 	t[n++] = (struct tagkv){ "fio_job", h->j->name };
 	t[n++] = (struct tagkv){ "host", host_of(h->j) };
-	t[n++] = (struct tagkv){ "target", h->j->target };
+	t[n++] = (struct tagkv){ "target", h->j->conf->target };
 	t[n++] = (struct tagkv){ "run", run_value(h->j) };
 	t[n++] = (struct tagkv){ "rw", dir_name[h->dir] };
 	for (i = 0; i < nuser_tags; i++) {

@@ -48,7 +48,7 @@ static int dir_of(int ph)
 
 static int by_order(const struct job *j, struct phase_row *r)
 {
-	int rnd = !strncmp(j->rw, "rand", 4);
+	int rnd = !strncmp(j->conf->rw, "rand", 4);
 
 	if (j->d[DIR_WRITE]->present && !j->d[DIR_READ]->present) {
 		if (rnd)
@@ -142,7 +142,7 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		d = ph >= 0 ? dir_of(ph) : (j->d[DIR_WRITE]->present ? DIR_WRITE : DIR_READ);
 		if (!j->d[d]->present)
 			continue;
-		kb = (j->size ? j->size : (uint64_t)j->d[d]->io_bytes) / 1024;
+		kb = (j->conf->size ? j->conf->size : (uint64_t)j->d[d]->io_bytes) / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);
 		if (ph < 0)
@@ -154,8 +154,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
 			warnx_("iozone: job '%s' (%s, run %u) and job '%s' (%s, run %u) are the same phase of target %s: an iozone table holds one run; give it one run's results",
-			       r->ph[ph]->name, r->ph[ph]->file, r->ph[ph]->run, j->name, j->file,
-			       j->run, j->target);
+			       r->ph[ph]->name, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->name, j->doc->file,
+			       j->doc->run, j->conf->target);
 			phase_set_free(&set);
 			return -1;
 		}

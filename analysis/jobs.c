@@ -190,7 +190,7 @@ static const char **intern_opts(const char **kv, size_t n)
  * The configuration of a job: global options, then job options over them.
  * A flag option (stonewall) may come with an empty or null value.
  */
-static void read_opts(struct job *j, const struct opts *o)
+static void read_opts(struct jconf *c, const struct opts *o)
 {
 	static const char **kv;	/* scratch pairs, reused from job to job */
 	static size_t cap;
@@ -223,20 +223,20 @@ static void read_opts(struct job *j, const struct opts *o)
 		}
 	if (n)
 		qsort(kv, n, 2 * sizeof(*kv), pair_cmp);
-	j->nopts = n;
-	j->opts = n ? intern_opts(kv, n) : NULL;
+	c->nopts = n;
+	c->opts = n ? intern_opts(kv, n) : NULL;
 }
 
 const char *job_opt(const struct job *j, const char *key)
 {
-	size_t lo = 0, hi = j->nopts;
+	size_t lo = 0, hi = j->conf->nopts;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(key, j->opts[2 * mid]);
+		int c = strcmp(key, j->conf->opts[2 * mid]);
 
 		if (!c)
-			return j->opts[2 * mid + 1];
+			return j->conf->opts[2 * mid + 1];
 		if (c < 0)
 			hi = mid;
 		else
@@ -290,12 +290,15 @@ static double num0v(struct reader *r, const cJSON *v, const char *path, const ch
 
 /*
  * The first member of @o named each of @names[0..@n), in one pass over @o
- * (what a lookup per name returns, for the fields read together).
+ * (what a lookup per name returns, for the fields read together).  Each
+ * member is compared first with the name after the one the previous
+ * member matched: the names are listed in the order fio writes them, so
+ * that is mostly the first compare.
  */
 static void members(const cJSON *o, const char *const *names, int n, const cJSON **out)
 {
 	const cJSON *c;
-	int k, left = n;
+	int k, t, at = 0, left = n;
 
 	for (k = 0; k < n; k++)
 		out[k] = NULL;
@@ -304,7 +307,7 @@ static void members(const cJSON *o, const char *const *names, int n, const cJSON
 
 		if (!a)
 			continue;
-		for (k = 0; k < n; k++) {
+		for (t = 0, k = at; t < n; t++, k = k + 1 == n ? 0 : k + 1) {
 			const char *x = a, *y = names[k];
 
 			if (out[k] || *x != *y)
@@ -314,6 +317,7 @@ static void members(const cJSON *o, const char *const *names, int n, const cJSON
 			if (*x == *y) {
 				out[k] = c;
 				left--;
+				at = k + 1 == n ? 0 : k + 1;
 				break;
 			}
 		}
@@ -433,9 +437,10 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	double to_us = 1e-3;
 	char path[64];
 
-	enum { IO_BYTES, IO_KBYTES, RUNTIME, IOPS, BW_BYTES, BW, TOTAL_IOS, CLAT_NS, CLAT, NF };
-	static const char *const names[NF] = { "io_bytes", "io_kbytes", "runtime", "iops",
-					       "bw_bytes", "bw", "total_ios", "clat_ns", "clat" };
+	/* in the order fio writes them (members()) */
+	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	static const char *const names[NF] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops",
+					       "runtime", "total_ios", "clat_ns", "clat" };
 	const cJSON *f[NF];
 
 	members(o, names, NF, f);
@@ -539,6 +544,132 @@ static void dirpool_free(struct dirpool *p)
 }
 
 /*
+ * What a job's options make of it (configuration, target, rw, block and
+ * file sizes, iodepth, numjobs, mode), which depends on its "job options"
+ * and the document's "global options" alone.  Thousands of jobs (the
+ * iterations, the same profile run again) have the same two, so it is
+ * worked out once per distinct pair, found again by their content (each
+ * member's name, type and string, length-prefixed), and only when it
+ * raised no complaint (a complaint names its job, so it is made for each).
+ */
+
+static char *put_member(char *o, const cJSON *v)
+{
+	/* what read_opts() and opt() tell apart: a string (its value) or not */
+	*o++ = cJSON_IsString(v) ? 's' : 'n';
+	o = put_len(o, v->string ? v->string : "");
+	if (cJSON_IsString(v))
+		o = put_len(o, v->valuestring);
+	return o;
+}
+
+static size_t member_need(const cJSON *v)
+{
+	return 1 + (v->string ? strlen(v->string) : 0) + 24 +
+	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
+}
+
+static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
+{
+	unsigned kb_base = 1024;
+	const char *s;
+
+	memset(c, 0, sizeof(*c));
+	read_opts(c, o);
+	s = opt(o, "kb_base");
+	if (s && !strcmp(s, "1000"))
+		kb_base = 1000;
+	s = opt(o, "filename");
+	if (!s)
+		s = opt(o, "directory");
+	/* fio puts its default files in the current directory */
+	c->target = intern(s ? s : ".");
+	s = opt(o, "rw");
+	if (!s)
+		s = opt(o, "readwrite");
+	c->rw = intern(s ? s : "read");
+	s = opt(o, "bs");
+	if (!s)
+		s = opt(o, "blocksize");
+	/*
+	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
+	 * transfer size of each direction stands for the block size.
+	 */
+	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
+		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
+	s = opt(o, "size");
+	if (!s || fio_parse_size(s, kb_base, &c->size))
+		c->size = 0;
+	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
+	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
+
+	s = opt(o, "coop_backend");
+	c->modeled = s && !strcmp(s, "sim");
+	c->scale = 1;
+	if (c->modeled) {
+		s = opt(o, "sim_time_scale");
+		if (s) {
+			char *end;
+
+			c->scale = strtod(s, &end);
+			if (end == s || *end || !(c->scale > 0) || isinf(c->scale)) {
+				bad(r, "bad sim_time_scale \"%s\"", s);
+				c->scale = 1;
+			}
+		}
+	}
+}
+
+/*
+ * The job's configuration, NULL after a complaint (in r->why: the document
+ * is refused).  Each distinct one is allocated once and kept until exit
+ * (there are as many as distinct option pairs, not as jobs).
+ */
+static const struct jconf *read_conf(struct reader *r, const struct opts *o)
+{
+	static struct strmap map;
+	static struct jconf **confs;
+	static size_t nconfs;
+	static char *key;
+	static size_t keycap;
+	const cJSON *src[2] = { o->global, o->job }, *v;
+	size_t need = 8, idx;
+	struct jconf c;
+	char *k;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		cJSON_ArrayForEach(v, src[i])
+			need += member_need(v);
+	if (need > keycap) {
+		keycap = need * 2;
+		key = xrealloc(key, keycap);
+	}
+	k = key;
+	for (i = 0; i < 2; i++) {
+		*k++ = src[i] ? (cJSON_IsObject(src[i]) ? 'o' : 'x') : '-';
+		cJSON_ArrayForEach(v, src[i])
+			k = put_member(k, v);
+		*k++ = ';';
+	}
+	*k = '\0';
+	idx = map_get(&map, key, nconfs);
+	if (idx < nconfs && confs[idx])
+		return confs[idx];
+	/* new, or one that raised a complaint: the next job with it complains too */
+	conf_derive(r, o, &c);
+	if (idx == nconfs) {
+		confs = xrealloc(confs, (nconfs + 1) * sizeof(*confs));
+		confs[nconfs++] = NULL;
+	}
+	if (r->why)
+		return NULL;
+	confs[idx] = xmalloc(sizeof(c));
+	memcpy(confs[idx], &c, sizeof(c));
+	return confs[idx];
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
@@ -547,17 +678,16 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 {
 	struct opts o = { jopts, global };
 	struct reader r = { 0 };
+	const struct jconf *conf;
 	const cJSON *v;
-	const char *s;
-	unsigned kb_base = 1024;
 	uint64_t bs[NRWT] = { 0 };
 	double port;
 	int i, mean_bs;
 
-	enum { F_JOBNAME, F_PORT, F_HOSTNAME, F_GROUPID, F_USR, F_SYS, F_DIR, NF = F_DIR + NDIR };
-	static const char *const names[NF] = { "jobname", "port", "hostname", "groupid",
-					       "usr_cpu", "sys_cpu", "read", "write", "trim",
-					       "mixed" };
+	/* in the order fio writes them (members()) */
+	enum { F_JOBNAME, F_GROUPID, F_DIR, F_USR = F_DIR + NDIR, F_SYS, F_HOSTNAME, F_PORT, NF };
+	static const char *const names[NF] = { "jobname", "groupid", "read", "write", "trim",
+					       "mixed", "usr_cpu", "sys_cpu", "hostname", "port" };
 	const cJSON *f[NF];
 
 	/* the members read here, in one pass over the job (dir_name[] order) */
@@ -591,49 +721,14 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
 		     (int)v->valuedouble : -1;
-	read_opts(j, &o);
-	s = opt(&o, "kb_base");
-	if (s && !strcmp(s, "1000"))
-		kb_base = 1000;
-	s = opt(&o, "filename");
-	if (!s)
-		s = opt(&o, "directory");
-	/* fio puts its default files in the current directory */
-	j->target = intern(s ? s : ".");
-	s = opt(&o, "rw");
-	if (!s)
-		s = opt(&o, "readwrite");
-	j->rw = intern(s ? s : "read");
-	s = opt(&o, "bs");
-	if (!s)
-		s = opt(&o, "blocksize");
-	/*
-	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
-	 * transfer size of each direction stands for the block size.
-	 */
-	mean_bs = (!s && (opt(&o, "bsrange") || opt(&o, "bssplit"))) ||
-		  fio_parse_bs(s ? s : "4096", kb_base, 4096, bs);
-	s = opt(&o, "size");
-	if (!s || fio_parse_size(s, kb_base, &j->size))
-		j->size = 0;
-	j->iodepth = opt_int(&r, "iodepth", opt(&o, "iodepth"), kb_base, 1);
-	j->numjobs = opt_int(&r, "numjobs", opt(&o, "numjobs"), kb_base, 1);
-
-	s = opt(&o, "coop_backend");
-	j->modeled = s && !strcmp(s, "sim");
-	j->scale = 1;
-	if (j->modeled) {
-		s = opt(&o, "sim_time_scale");
-		if (s) {
-			char *end;
-
-			j->scale = strtod(s, &end);
-			if (end == s || *end || !(j->scale > 0) || isinf(j->scale)) {
-				bad(&r, "bad sim_time_scale \"%s\"", s);
-				j->scale = 1;
-			}
-		}
+	conf = read_conf(&r, &o);
+	if (!conf) {
+		*why = r.why;
+		return -1;
 	}
+	j->conf = conf;
+	memcpy(bs, conf->bs, sizeof(bs));
+	mean_bs = conf->mean_bs;
 	j->usr_cpu = num0v(&r, f[F_USR], "", "usr_cpu");
 	j->sys_cpu = num0v(&r, f[F_SYS], "", "sys_cpu");
 	for (i = 0; i < NDIR; i++) {
@@ -642,7 +737,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
 
 		read_dir(&r, d, f[F_DIR + i], dir_name[i],
-			 j->scale);
+			 conf->scale);
 		if (want_bins) {
 			if (!j->bins)
 				j->bins = xcalloc(NDIR, sizeof(*j->bins));
@@ -675,13 +770,25 @@ static void job_free(struct job *j)
 	}
 }
 
-void jobset_free(struct jobset *js)
+void jobset_release(struct jobset *js)
 {
 	size_t i;
 
 	for (i = 0; i < js->n; i++)
 		job_free(&js->v[i]);
 	free(js->v);
+	js->v = NULL;
+	js->n = js->cap = 0;
+}
+
+void jobset_free(struct jobset *js)
+{
+	size_t i;
+
+	jobset_release(js);
+	for (i = 0; i < js->ndocv; i++)
+		free(js->docv[i]);
+	free(js->docv);
 	free(js->versions);
 	dirpool_free(js->dirs);
 	if (js->runids) {
@@ -897,9 +1004,10 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 {
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
-	const char *ver, *runid, *ifile;
+	const char *ver, *ifile;
+	struct jobdoc *jd;
 	double ts, ts_ms;
-	size_t first = js->n, agg = SIZE_MAX, i;
+	size_t first = js->n, agg = SIZE_MAX;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -925,6 +1033,13 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		return -1;
 	}
 	js->ndocs++;
+	jd = xmalloc(sizeof(*jd));
+	jd->version = ver;
+	jd->file = ifile;
+	jd->timestamp = ts;
+	jd->timestamp_ms = ts_ms;
+	jd->run = js->ndocs;
+	jd->runid = NULL;
 	cJSON_ArrayForEach(jo, jobs) {
 		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
@@ -958,11 +1073,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		}
 		j = &js->v[js->n];
 		memset(j, 0, sizeof(*j));
-		j->version = ver;
-		j->file = ifile;
-		j->timestamp = ts;
+		j->doc = jd;
 		j->seq = js->n;
-		j->run = js->ndocs;
 		js->n++;
 		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
@@ -980,15 +1092,14 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 				js->v[agg].seq = agg;
 		}
 	}
-	runid = run_identity(js, doc);
-	for (i = first; i < js->n; i++) {
-		js->v[i].runid = runid;
-		js->v[i].timestamp_ms = ts_ms;
-	}
+	jd->runid = run_identity(js, doc);
+	js->docv = xrealloc(js->docv, (js->ndocv + 1) * sizeof(*js->docv));
+	js->docv[js->ndocv++] = jd;
 	note_version(js, ver);
 	return 0;
 bad:
 	while (js->n > first)
 		job_free(&js->v[--js->n]);
+	free(jd);
 	return -1;
 }

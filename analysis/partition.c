@@ -18,13 +18,13 @@ size_t partition_jobs(const struct jobset *js, struct partition **out)
 		const struct job *j = &js->v[i];
 
 		for (k = 0; k < n; k++)
-			if (p[k].modeled == j->modeled && p[k].scale == j->scale)
+			if (p[k].modeled == j->conf->modeled && p[k].scale == j->conf->scale)
 				break;
 		if (k == n) {
 			p = xrealloc(p, (n + 1) * sizeof(*p));
 			memset(&p[n], 0, sizeof(*p));
-			p[n].modeled = j->modeled;
-			p[n].scale = j->scale;
+			p[n].modeled = j->conf->modeled;
+			p[n].scale = j->conf->scale;
 			n++;
 		}
 		if (p[k].n == p[k].cap) {

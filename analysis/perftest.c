@@ -70,8 +70,8 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 	if (s->tied && *s->tied)
 		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
 	for (i = 0; i < s->njobs; i++)
-		if (s->jobs[i]->timestamp > ts)
-			ts = s->jobs[i]->timestamp;
+		if (s->jobs[i]->doc->timestamp > ts)
+			ts = s->jobs[i]->doc->timestamp;
 	t->timestamp = ts;
 	for (g = 0; g < s->ng; g++)
 		for (dir = 0; dir < NDIR; dir++)

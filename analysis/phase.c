@@ -12,17 +12,17 @@ struct phase_table *phase_table_of(struct phase_set *s, const struct job *j)
 
 	for (i = 0; i < s->n; i++) {
 		t = &s->v[i];
-		if (t->modeled == j->modeled && t->scale == j->scale &&
-		    !strcmp(t->host, j->host) && !strcmp(t->target, j->target))
+		if (t->modeled == j->conf->modeled && t->scale == j->conf->scale &&
+		    !strcmp(t->host, j->host) && !strcmp(t->target, j->conf->target))
 			goto found;
 	}
 	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
 	t = &s->v[s->n++];
 	memset(t, 0, sizeof(*t));
-	t->modeled = j->modeled;
-	t->scale = j->scale;
+	t->modeled = j->conf->modeled;
+	t->scale = j->conf->scale;
 	t->host = j->host;
-	t->target = j->target;
+	t->target = j->conf->target;
 found:
 	t->jobs = xrealloc(t->jobs, (t->njobs + 1) * sizeof(*t->jobs));
 	t->jobs[t->njobs++] = j;
@@ -80,6 +80,6 @@ void phase_table_header(struct table *t, const struct phase_table *pt, const cha
 		table_tag(t, "host", pt->host);
 	mode_tags(t, pt->modeled, pt->scale);
 	for (i = 0; i < pt->njobs; i++)
-		if (pt->jobs[i]->timestamp > t->timestamp)
-			t->timestamp = pt->jobs[i]->timestamp;
+		if (pt->jobs[i]->doc->timestamp > t->timestamp)
+			t->timestamp = pt->jobs[i]->doc->timestamp;
 }

@@ -58,8 +58,8 @@ static void note_jobs(struct table *t, const struct series *base, const struct s
 	memcpy(jobs + base->njobs, cand->jobs, cand->njobs * sizeof(*jobs));
 	note_versions(t, jobs, base->njobs + cand->njobs);
 	for (i = 0; i < base->njobs + cand->njobs; i++)
-		if (jobs[i]->timestamp > t->timestamp)
-			t->timestamp = jobs[i]->timestamp;
+		if (jobs[i]->doc->timestamp > t->timestamp)
+			t->timestamp = jobs[i]->doc->timestamp;
 	free(jobs);
 }
 

@@ -57,8 +57,8 @@ static struct table *summary_of(const struct partition *p)
 	for (i = 0; i < p->n; i++) {
 		const struct job *j = p->jobs[i];
 
-		if (j->timestamp > ts)
-			ts = j->timestamp;
+		if (j->doc->timestamp > ts)
+			ts = j->doc->timestamp;
 		for (d = 0; d < NDIR; d++) {
 			const struct dirstat *x = j->d[d];
 
@@ -67,13 +67,13 @@ static struct table *summary_of(const struct partition *p)
 			row = table_row(t);
 			table_sets(t, row, "job", j->name);
 			table_sets(t, row, "host", j->host);
-			table_sets(t, row, "target", j->target);
+			table_sets(t, row, "target", j->conf->target);
 			table_sets(t, row, "run", run_value(j));
-			table_row_time(t, row, j->timestamp_ms / 1000);
-			table_sets(t, row, "rw", j->rw);
+			table_row_time(t, row, j->doc->timestamp_ms / 1000);
+			table_sets(t, row, "rw", j->conf->rw);
 			table_sets(t, row, "dir", dir_name[d]);
 			table_set(t, row, "bs", (double)x->bs);
-			table_set(t, row, "iodepth", j->iodepth);
+			table_set(t, row, "iodepth", j->conf->iodepth);
 			if (x->runtime_s > 0)
 				table_set(t, row, "MBps", x->io_bytes / x->runtime_s / 1048576);
 			table_set(t, row, "IOPS", x->iops);

@@ -96,12 +96,12 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 		fputs(" (fiotab's host: fio names none)", m);
 	fputs(" \u00b7 ", m);
 	for (i = 0; i < n; i++)
-		v[i] = jobs[i]->version;
+		v[i] = jobs[i]->doc->version;
 	distinct(m, NULL, v, n);
 	for (i = 0; i < n; i++) {
-		if (jobs[i]->timestamp_ms > 0) {
-			lo = fmin(lo, jobs[i]->timestamp_ms / 1000);
-			hi = fmax(hi, jobs[i]->timestamp_ms / 1000);
+		if (jobs[i]->doc->timestamp_ms > 0) {
+			lo = fmin(lo, jobs[i]->doc->timestamp_ms / 1000);
+			hi = fmax(hi, jobs[i]->doc->timestamp_ms / 1000);
 		}
 	}
 	if (lo <= hi) {
@@ -125,7 +125,7 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 		fputs(user_tags[k].v, m);
 	} else {
 		for (i = 0; i < n; i++)
-			v[i] = jobs[i]->target;
+			v[i] = jobs[i]->conf->target;
 		distinct(m, NULL, v, n);
 	}
 	for (k = 0, i = 0; k < (size_t)nuser_tags; k++)

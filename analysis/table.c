@@ -220,10 +220,10 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 	char *list = xstrdup(""), *s;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < ns && seen[k] != jobs[i]->version; k++)
+		for (k = 0; k < ns && seen[k] != jobs[i]->doc->version; k++)
 			;
 		if (k == ns && ns < 16)
-			seen[ns++] = jobs[i]->version;
+			seen[ns++] = jobs[i]->doc->version;
 	}
 	/* the version strings come from the input: no fixed buffer */
 	for (k = 0; k < ns; k++) {

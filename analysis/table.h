@@ -87,7 +87,7 @@ void col_tag(struct col *c, const char *tag);
  */
 struct col *run_col(struct table *t, const char *sep);
 /* The run column's value of @j: its document's identity (jobs.c). */
-#define run_value(j) ((j)->runid)
+#define run_value(j) ((j)->doc->runid)
 void table_tag(struct table *t, const char *key, const char *value);
 void table_note(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_pre(struct table *t, const char *line);

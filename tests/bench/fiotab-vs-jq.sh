@@ -263,6 +263,26 @@ rssratio=$(echo "$rssbig / $rss100" | bc -l)
 # direction record, its share of the grouping and of the table's own cells and columns
 rss1k=$(awk -v n="$N" '$1 == n { print $3 }' "$T/pts")
 perjob=$(echo "($rssbig - $rss1k) * 1024 / (($BIG - $N) * 18)" | bc)
+# the other output shapes, and summary (a row per job), at 100 and BIG files:
+# peak RSS, to show which keep what (json and prom build their whole output first)
+shapes=$T/shapes.md
+: > "$shapes"
+for shape in "perftest --format=csv" "perftest --format=json" "perftest --format=influx" \
+	"perftest --format=prom" "summary" "summary --format=csv"; do
+	row="| \`$shape\`"
+	for n in 100 "$BIG"; do
+		files=("$D/jsonplus-$BIG"/*.json)
+		files=("${files[@]:0:$n}")
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" $shape "${files[@]}" > /dev/null 2> "$T/err" ||
+			fail "fiotab $shape on $n files: $(head -3 "$T/err")"
+		row="$row | $(tail -1 "$T/time")"
+		[ "$n" = 100 ] && r100=$(tail -1 "$T/time")
+	done
+	row="$row | $(echo "$(tail -1 "$T/time") / $r100" | bc -l | xargs printf '%.1f')x |"
+	echo "$row" >> "$shapes"
+	note "$row"
+done
 expok=$(check exponent "$exp" '<=' 1.02)
 rssok=$(check rss "$rssratio" '<=' 2)
 [ "$expok" = met ] && [ "$rssok" = met ] || missed=1
@@ -298,7 +318,13 @@ rssok=$(check rss "$rssratio" '<=' 2)
 	echo
 	echo "- time exponent (least squares of log cpu on log files, $N..$BIG files): $exp, target <= 1.02: $expok"
 	echo "- peak RSS at $BIG files / at 100 files: $(printf '%.1f' "$rssratio")x, target <= 2x: $rssok"
-	echo "- peak RSS growth per job, $N to $BIG files: $perjob bytes (the job's record and the direction record it ran, its share of the grouping, and the table's own cell and column share: perftest prints every iteration)"
+	echo "- peak RSS growth per job, $N to $BIG files: $perjob bytes (while reading, the job's record and the direction record it ran; the grouping's share; then, the jobs freed, the table's own cells and columns: perftest prints every iteration's time)"
+	echo
+	echo "Peak RSS (KiB, GNU time) of other output shapes on the same json+ files:"
+	echo
+	echo "| command | 100 files | $BIG files | ratio |"
+	echo "|---|---|---|---|"
+	cat "$shapes"
 } > "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
 cat "$OUT"
 [ $missed = 0 ] || fail "a target was missed (see $OUT)"
