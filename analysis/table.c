@@ -215,15 +215,21 @@ char *cell_text(const struct col *c, const struct cell *x, int exact)
 
 void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 {
-	const char *seen[16];
-	size_t i, k, ns = 0;
+	const char **seen = NULL;
+	size_t i, k, ns = 0, cap = 0;
 	char *list = xstrdup(""), *s;
 
+	/* every distinct version, however many (interned: one pointer each) */
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < ns && seen[k] != jobs[i]->doc->version; k++)
 			;
-		if (k == ns && ns < 16)
-			seen[ns++] = jobs[i]->doc->version;
+		if (k < ns)
+			continue;
+		if (ns == cap) {
+			cap = cap ? 2 * cap : 4;
+			seen = xrealloc(seen, cap * sizeof(*seen));
+		}
+		seen[ns++] = jobs[i]->doc->version;
 	}
 	/* the version strings come from the input: no fixed buffer */
 	for (k = 0; k < ns; k++) {
@@ -233,6 +239,7 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n)
 	}
 	table_note(t, "fio version%s: %s", ns > 1 ? "s" : "", ns ? list : "none");
 	free(list);
+	free(seen);
 }
 
 void table_free(struct table *t)

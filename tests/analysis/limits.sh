@@ -70,4 +70,13 @@ v2=fio-3.33-$(printf '%0300d' 0 | tr 0 b)
 { sed "s/fio-3.33/$v1/" "$T/long.json"; sed "s/fio-3.33/$v2/" "$T/long.json"; } > "$T/vers.json"
 "$FIOTAB" summary "$T/vers.json" > "$T/out" || fail "summary of long fio versions"
 assert_eq "versions note" "# fio versions: $v1, $v2" "$(grep '^# fio version' "$T/out")"
+
+# more distinct fio versions than a fixed list holds: every one is named
+want=
+for k in $(seq 1 40); do
+	sed "s/fio-3.33/fio-3.$k/" "$T/long.json"
+	want="$want${want:+, }fio-3.$k"
+done > "$T/manyvers.json"
+"$FIOTAB" summary "$T/manyvers.json" > "$T/out" || fail "summary of 40 fio versions"
+assert_eq "40 versions in the note" "# fio versions: $want" "$(grep '^# fio version' "$T/out")"
 exit 0
