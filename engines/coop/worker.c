@@ -93,11 +93,8 @@ static long do_trim(int fd, const struct coop_part *part)
 			part->off, part->len);
 }
 
-/* Execute @part synchronously: bytes transferred or -errno. */
-static long exec_sync(struct coop_worker *w, const struct coop_part *part)
+long coop_exec_sync(int fd, const struct coop_part *part)
 {
-	int fd = part_fd(w, part);
-
 	switch (part->op) {
 	case COOP_OP_READ:
 		return coop_sys(SYS_pread64, fd, part->buf, part->len, part->off);
@@ -184,18 +181,26 @@ static void complete_req(struct coop_worker *w, struct coop_req *req, bool defer
  * @part finished with @res (bytes or -errno).  With @defer, its request's
  * completion may be held back until flush_done(): see run_psync().
  */
+void coop_part_result(const struct coop_part *part, long res, int *error,
+		      uint64_t *resid)
+{
+	*error = 0;
+	*resid = 0;
+	if (res < 0)
+		*error = (int)-res;
+	else if ((part->op == COOP_OP_READ || part->op == COOP_OP_WRITE) &&
+		 (uint64_t)res < part->len)
+		*resid = part->len - (uint64_t)res;	/* short I/O, as psync */
+}
+
 static void finish(struct coop_worker *w, struct coop_part *part, long res,
 		   bool defer)
 {
 	struct coop_req *req = part->req;
-	uint64_t resid = 0;
-	int error = 0;
+	uint64_t resid;
+	int error;
 
-	if (res < 0)
-		error = (int)-res;
-	else if ((part->op == COOP_OP_READ || part->op == COOP_OP_WRITE) &&
-		 (uint64_t)res < part->len)
-		resid = part->len - (uint64_t)res;	/* short I/O, as psync */
+	coop_part_result(part, res, &error, &resid);
 
 	w->st.reqs++;
 	if (!req) {
@@ -272,7 +277,7 @@ static void run_psync(struct coop_worker *w)
 			__builtin_prefetch(next, 0);
 		t0 = now_ns();
 		note_start(w, part);
-		res = exec_sync(w, part);
+		res = coop_exec_sync(part_fd(w, part), part);
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
 		if (next && next->req)
