@@ -197,6 +197,8 @@ struct coop_worker_stats {
 	uint64_t busy_ns;
 	uint64_t out_of_order;	/* started after a later part of the stream */
 	uint64_t ra_windows;	/* readahead windows issued */
+	uint64_t wakes;		/* futex wake-ups of the job's thread it sent */
+	uint64_t wake_ns;	/* time spent sending them (the waker's cost) */
 	int ioprio;		/* ioprio_get() of the worker when it stopped */
 };
 

@@ -50,11 +50,13 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 		coop_pool_worker_stats(p, i, &st);
 		coop_pool_worker_cpu(p, i, &usr, &sys);
 		snprintf(line, sizeof(line),
-			 "worker=%u tid=%d requests=%llu bytes=%llu busy_ms=%.1f out_of_order=%llu ra_windows=%llu ioprio=%d usr_ms=%.1f sys_ms=%.1f",
+			 "worker=%u tid=%d requests=%llu bytes=%llu busy_ms=%.1f out_of_order=%llu ra_windows=%llu ioprio=%d wakes=%llu wake_us=%.1f usr_ms=%.1f sys_ms=%.1f",
 			 i, st.tid, (unsigned long long)st.reqs,
 			 (unsigned long long)st.bytes, st.busy_ns / 1e6,
 			 (unsigned long long)st.out_of_order,
 			 (unsigned long long)st.ra_windows, st.ioprio,
+			 (unsigned long long)st.wakes,
+			 st.wakes ? (double)st.wake_ns / 1e3 / (double)st.wakes : 0.0,
 			 usr / 1e3, sys / 1e3);
 		emit(ctx, line);
 		reqs += st.reqs;

@@ -119,16 +119,24 @@ long coop_exec_sync(int fd, const struct coop_part *part)
  * Wake the job's thread if it sleeps for what is done by now.  True when
  * it was asleep (woken now or still waiting for more).
  */
-static bool wake_reaper(struct coop_pool *p)
+static bool wake_reaper(struct coop_worker *w)
 {
+	struct coop_pool *p = w->p;
+
 	/* seq_cst, against the reaper's announce-then-look (pool.c). */
 	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
 		return false;
 	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
 	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
 		return true;
-	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed))
+	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed)) {
+		uint64_t t0 = now_ns();
+
 		coop_event_wake(&p->done.ev, 1);
+		/* What the wake-up cost this worker (coop_stats: wake_us). */
+		w->st.wakes++;
+		w->st.wake_ns += now_ns() - t0;
+	}
 	return true;
 }
 
@@ -157,7 +165,7 @@ static void flush_done(struct coop_worker *w)
 							memory_order_relaxed));
 	w->held_head = w->held_tail = NULL;
 	w->held = 0;
-	w->reaper_slept = wake_reaper(p);
+	w->reaper_slept = wake_reaper(w);
 }
 
 /*

@@ -172,6 +172,23 @@ for bs in 4k 16k 64k 256k 1m; do
 	ST[$bs]=$(grep -o 'wake_us_job=.*' "$T/lat.err" | head -n 1)
 done
 wake=$(echo "${ST[4k]}" | grep -o 'wake_us_job=[0-9.]* wake_us_workers=[0-9.]*')
+
+# Completion coalescing at iodepth 16, coop_threads=1 (coop_stats, one run
+# each, coalescing off and on): completions per wait of the job's thread,
+# coalesced sleeps and how many the bound ended, the job's thread's
+# wake-up latency and what each wake-up cost the worker that sent it.
+declare -A CO CW
+for bs in 4k 64k; do
+	for c in 0 1; do
+		"$FIO" --output-format=json --name=co --filename="$T/shm/cached" --size=256m \
+			--invalidate=0 --time_based --runtime="$secs" "${coop[@]}" --rw=randread --bs=$bs \
+			--coop_threads=1 --iodepth=16 --coop_coalesce=$c --coop_stats=1 >/dev/null 2>"$T/co.err"
+		CO[$bs-$c]=$(grep -o 'stream .*' "$T/co.err" | head -n 1)
+		CW[$bs-$c]=$(grep -o 'worker=0 .*' "$T/co.err" | head -n 1)
+	done
+done
+# kv LINE KEY: KEY's value in a coop_stats line.
+kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # st_of BS KEY: KEY's value in BS's stream line.
 st_of() { echo "${ST[$1]}" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
@@ -218,7 +235,7 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	v=$(m dio-t1q1-sh-cpuio)
 	printf '| direct 4 KiB (loop device), coop_threads=1 iodepth 1, *coop_ioctx=shared* (caller-runs): CPU per I/O vs psync | %.2f× | %s | ≤ 1.5× | %s |\n' "$v" "$(spread dio-t1q1-sh-cpuio)" "$(met "$v" '<=' 1.5)"
 	echo
-	echo "Rows without a mark in italics are the defaults (coop_ioctx=private, coop_coalesce=0): the"
+	echo "Rows in plain text are the defaults (coop_ioctx=private, coop_coalesce=0): the"
 	echo "issue's targets are judged on them.  The *coop_ioctx=shared* rows are where caller-runs"
 	echo "applies (engines/coop/README.md, \"Caller-runs\")."
 	echo
@@ -261,6 +278,29 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 		printf '| %s | %s | %s | %s / %s | %.2f× | %.2f× |\n' $bs "$(st_of $bs wait_us_job)" \
 			"$(awk -v s="$(st_of $bs job_sleeps)" -v w="${w:-0}" 'BEGIN { if (w > 0) printf "%.0f%%", 100 * s / w; else print "-" }')" \
 			"$(st_of $bs wake_us_job)" "$(st_of $bs wake_us_workers)" "$(m $k-iops)" "$(m $k-cpuio)"
+	done
+	echo
+	echo "## Completion coalescing (coop_coalesce=1, off by default)"
+	echo
+	echo "iodepth 16, coop_threads=1, random reads (tmpfs).  With coalescing the job's thread sleeps"
+	echo "until half the iodepth is done (at most 100 µs, engines/coop/pool_int.h) instead of polling."
+	echo "From one coop_stats=1 run each: completions per wait, coalesced sleeps (and how many the bound"
+	echo "ended), the job's thread's wake-up latency and what each wake-up cost the worker that sent it"
+	echo "(the futex wake system call: on a VM, waking a halted vCPU), beside the pairs' ratios above:"
+	echo
+	echo "| reads | coalesce | completions per wait | coalesced sleeps (bound) | wake-up µs job | µs per wake-up, worker | IOPS ratio | IOPS/CPU-s ratio |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for bs in 4k 64k; do
+		for c in 0 1; do
+			st=${CO[$bs-$c]} wk=${CW[$bs-$c]}
+			k=q16-64k
+			[ $bs = 4k ] && k=tmpfs-4k-t1q16
+			[ $c = 1 ] && k=$k-co
+			printf '| %s | %s | %s | %s (%s) | %s | %s | %.2f× | %.2f× |\n' $bs $c \
+				"$(awk -v r="$(kv "$st" requests)" -v w="$(kv "$st" job_waits)" 'BEGIN { if (w > 0) printf "%.1f", r / w; else print "-" }')" \
+				"$(kv "$st" coalesced_sleeps)" "$(kv "$st" coalesce_timeouts)" "$(kv "$st" wake_us_job)" \
+				"$(kv "$wk" wake_us)" "$(m $k-iops)" "$(m $k-eff)"
+		done
 	done
 } >"$T/bench.md"
 
