@@ -531,13 +531,16 @@ static void note_wait(struct coop_pool *p, int64_t ns)
 
 /*
  * Completion coalescing, as NVMe interrupt coalescing or NAPI do it: while
- * more than COOP_COALESCE_LOW of the iodepth is still in the workers'
+ * more than half the iodepth (p->low_water) is still in the workers'
  * hands, the job's thread waiting for @need completions sleeps until the
- * backlog falls to the low-water mark (half the iodepth), not until the
- * first completion.  Then it reaps a batch and fio refills a batch, while
- * the workers still have the other half queued: they never run dry, and
- * the job's thread pays one sleep and one wake-up per batch instead of a
- * poll or a wake-up per I/O.  Returns how many completions to sleep for:
+ * backlog falls to that low-water mark, not until the first completion.
+ * Then it reaps a batch and fio refills a batch while the workers still
+ * have the other half queued, and the job's thread pays one sleep and one
+ * wake-up per batch instead of a poll or a wake-up per I/O.  The workers
+ * run dry when the other half takes less time than the job's thread needs
+ * to wake up: so it is an option, off by default (coop_coalesce; the
+ * figures are in engines/coop/README.md).  Returns how many completions
+ * to sleep for:
  * @need when coalescing does not apply (coop_coalesce=0, or too little in
  * flight).  The delay is bounded: see COOP_COALESCE_MAX_NS.
  */
