@@ -23,6 +23,8 @@ struct coop_options {
 	unsigned int split_kb;	/* coop_split_kb: largest part, KiB; 0 = no split */
 	unsigned int backend;	/* coop_backend: enum coop_backend_kind */
 	unsigned int stats;	/* coop_stats: print per-worker stats at exit */
+	unsigned int coalesce;	/* coop_coalesce: completion coalescing (pool.c) */
+	unsigned int inline_cmds; /* coop_inline: caller-runs where equivalent (pool.c) */
 	unsigned int opt_refused; /* an integer option was out of range (PP_UINT_OPT_CB) */
 	/*
 	 * The enum options as written (fio's parser stores, duplicates and

@@ -114,6 +114,10 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	atomic_init(&p->done.waiting, 0);
 	coop_event_init(&p->done.ev);
 	p->wait_avg_ns = 0;
+	p->outstanding = 0;
+	p->low_water = p->cfg.depth / 2;
+	p->inline_ok = coop_inline_allowed(&p->cfg);
+	p->inline_cmds = 0;
 	coop_order_init(&p->order);
 	atomic_init(&p->max_started, 0);
 	atomic_init(&p->cpu_gen, 0);
@@ -305,9 +309,61 @@ static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
 	coop_dispatch_push(&p->disp, part);
 }
 
+bool coop_inline_allowed(const struct coop_pool_cfg *cfg)
+{
+	return cfg->inline_cmds && cfg->ioctx == COOP_IOCTX_SHARED &&
+	       cfg->fd == COOP_FD_SHARED && cfg->backend == COOP_BACKEND_PSYNC &&
+	       cfg->ra != COOP_RA_CONTEXT;
+}
+
+/*
+ * Caller-runs: the job's thread executes @req itself, with the system
+ * call a psync worker would make, and puts it on the ready list.  Only
+ * where nobody could tell the difference (see coop_inline_allowed() and
+ * engines/coop/README.md): the workers share this thread's io_context
+ * (clone(CLONE_IO), so the block layer sees the same submitter and
+ * ioprio) and its struct file (so the same readahead state), the request
+ * is one command (no split, no readahead window of the engine's own),
+ * nothing is in flight (p->outstanding == 0, so no command is queued or
+ * running and none can be reordered against this one), and the caller
+ * waits for it before it submits anything else (iodepth 1, or a sync), so
+ * no later command could have run beside it.  A worker would have run
+ * exactly this command, alone, with the same call, while this thread
+ * waited.
+ */
+static void run_inline(struct coop_pool *p, struct coop_req *req)
+{
+	struct coop_part *part = &req->parts[0];
+	long res;
+
+	part->req = req;
+	part->file = req->file;
+	part->off = req->off;
+	part->len = req->len;
+	part->buf = req->buf;
+	part->op = req->op;
+	part->flags = req->flags;
+	part->seq = p->disp.seq;
+	res = coop_exec_sync(req->file->fd, part);
+	coop_part_result(part, res, &req->error, &req->resid);
+	p->inline_cmds++;
+	req->taken = true;
+	req->done_next = NULL;
+	if (p->ready_tail)
+		p->ready_tail->done_next = req;
+	else
+		p->ready_head = req;
+	p->ready_tail = req;
+}
+
 static void wait_taken(struct coop_pool *p, const struct coop_req *req);
 
-void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
+/*
+ * @waits: the caller waits for @req before it submits anything else (a
+ * sync, coop_pool_submit_wait(), or iodepth 1), so no other command can
+ * run beside it whoever runs it.
+ */
+static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 {
 	struct coop_req *blocker;
 	bool rw = req->op == COOP_OP_READ || req->op == COOP_OP_WRITE ||
@@ -324,10 +380,16 @@ void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
 	     req->op == COOP_OP_READ &&
 	     coop_ra_access(&req->file->ra, req->off, req->len, &ra_off, &ra_len);
 
+	/* Nothing in flight: nothing to order against either. */
+	if (p->inline_ok && waits && n == 1 && !p->outstanding) {
+		run_inline(p, req);
+		return;
+	}
 	/* Same blocks (or a sync): earlier conflicting requests first. */
 	while ((blocker = coop_order_blocker(&p->order, req)))
 		wait_taken(p, blocker);
 	coop_order_add(&p->order, req);
+	p->outstanding++;
 	req->taken = false;
 	req->error = 0;
 	req->resid = 0;
@@ -352,6 +414,11 @@ void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
 	/* After the read itself: the window is for what comes next. */
 	if (ra)
 		submit_ra(p, req->file, ra_off, ra_len);
+}
+
+void coop_pool_submit(struct coop_pool *p, struct coop_req *req)
+{
+	submit(p, req, p->cfg.depth == 1);
 }
 
 static int64_t mono_ns(void)
@@ -388,6 +455,7 @@ static bool take_done(struct coop_pool *p)
 	while (fifo->done_next)
 		fifo = fifo->done_next;
 	p->ready_tail = fifo;
+	p->outstanding -= n;
 	atomic_fetch_sub_explicit(&p->done.ndone, n, memory_order_relaxed);
 	return true;
 }
@@ -461,15 +529,38 @@ static void note_wait(struct coop_pool *p, int64_t ns)
 	p->wait_avg_ns += (ns - p->wait_avg_ns) / 8;
 }
 
+/*
+ * Completion coalescing, as NVMe interrupt coalescing or NAPI do it: while
+ * more than half the iodepth (p->low_water) is still in the workers'
+ * hands, the job's thread waiting for @need completions sleeps until the
+ * backlog falls to that low-water mark, not until the first completion.
+ * Then it reaps a batch and fio refills a batch while the workers still
+ * have the other half queued, and the job's thread pays one sleep and one
+ * wake-up per batch instead of a poll or a wake-up per I/O.  The workers
+ * run dry when the other half takes less time than the job's thread needs
+ * to wake up: so it is an option, off by default (coop_coalesce; the
+ * figures are in engines/coop/README.md).  Returns how many completions
+ * to sleep for:
+ * @need when coalescing does not apply (coop_coalesce=0, or too little in
+ * flight).  The delay is bounded: see COOP_COALESCE_MAX_NS.
+ */
+static unsigned int coalesce_want(const struct coop_pool *p, unsigned int need)
+{
+	if (!p->cfg.coalesce || p->outstanding <= p->low_water)
+		return need;
+	return p->outstanding - p->low_water > need ?
+	       p->outstanding - p->low_water : need;
+}
+
 unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 			    unsigned int max, int64_t timeout_ns,
 			    struct coop_req **out)
 {
 	int64_t deadline = timeout_ns > 0 ? mono_ns() + timeout_ns : 0;
 	struct coop_count_goal goal = { .ctr = &p->done.ndone };
-	int64_t waited_since = 0, woken = 0, lat;
-	bool expired = timeout_ns == 0;
-	unsigned int n = 0;
+	int64_t waited_since = 0, woken = 0, lat, coalesce_end = 0, end;
+	bool expired = timeout_ns == 0, coalesce = true;
+	unsigned int n = 0, want;
 
 	if (min > max)
 		min = max;
@@ -488,6 +579,28 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 		if (!waited_since) {
 			waited_since = mono_ns();
 			p->reap_waits++;
+		}
+		want = coalesce ? coalesce_want(p, min - n) : min - n;
+		if (want > min - n) {
+			/*
+			 * Coalesced: sleep at once, the workers have half the
+			 * iodepth to do first.  At most COOP_COALESCE_MAX_NS
+			 * from the first such sleep; then wait as usual.
+			 */
+			if (!coalesce_end)
+				coalesce_end = waited_since + COOP_COALESCE_MAX_NS;
+			end = deadline && deadline < coalesce_end ? deadline : coalesce_end;
+			p->reap_coalesced++;
+			lat = sleep_for(p, want, end);
+			if (lat > 0)
+				woken += lat;
+			if (mono_ns() >= coalesce_end) {
+				coalesce = false;
+				p->reap_coalesce_timeouts++;
+			}
+			if (timeout_ns > 0 && mono_ns() >= deadline)
+				expired = true;
+			continue;
 		}
 		goal.want = min - n;
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
@@ -522,7 +635,7 @@ void coop_pool_submit_wait(struct coop_pool *p, struct coop_req *req)
 {
 	struct coop_req *prev = NULL, *r;
 
-	coop_pool_submit(p, req);
+	submit(p, req, true);
 	wait_taken(p, req);
 	/* The caller has its result: take it off the ready list. */
 	for (r = p->ready_head; r != req; r = r->done_next)
@@ -579,6 +692,18 @@ void coop_pool_reap_stats(const struct coop_pool *p, uint64_t *waits,
 	*waits = p->reap_waits;
 	*sleeps = p->reap_sleeps;
 	*wait_avg_ns = p->wait_avg_ns;
+}
+
+void coop_pool_coalesce_stats(const struct coop_pool *p, uint64_t *sleeps,
+			      uint64_t *timeouts)
+{
+	*sleeps = p->reap_coalesced;
+	*timeouts = p->reap_coalesce_timeouts;
+}
+
+uint64_t coop_pool_inline_cmds(const struct coop_pool *p)
+{
+	return p->inline_cmds;
 }
 
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p)

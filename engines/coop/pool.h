@@ -75,7 +75,18 @@ struct coop_pool_cfg {
 	uint64_t max_len;	/* largest request, bytes */
 	int direct;		/* files are O_DIRECT: no readahead to do */
 	int stats;		/* keep the out-of-order count (coop_stats) */
+	int coalesce;		/* completion coalescing (pool.c, coalesce_want()) */
+	int inline_cmds;	/* caller-runs where equivalent (coop_inline_allowed()) */
 };
+
+/*
+ * Whether @cfg lets the job's thread run a command itself while the pool
+ * is idle (caller-runs, pool.c run_inline()): coop_inline=1 and
+ * coop_ioctx=shared, coop_fd=shared, coop_backend=psync, coop_ra other
+ * than context.  Requests of more than one part (coop_split_kb) always go
+ * to the workers.
+ */
+bool coop_inline_allowed(const struct coop_pool_cfg *cfg);
 
 enum coop_op {
 	COOP_OP_READ,
@@ -186,6 +197,8 @@ struct coop_worker_stats {
 	uint64_t busy_ns;
 	uint64_t out_of_order;	/* started after a later part of the stream */
 	uint64_t ra_windows;	/* readahead windows issued */
+	uint64_t wakes;		/* futex wake-ups of the job's thread it sent */
+	uint64_t wake_ns;	/* time spent sending them (the waker's cost) */
 	int ioprio;		/* ioprio_get() of the worker when it stopped */
 };
 
@@ -225,6 +238,15 @@ void coop_pool_wake_latency(const struct coop_pool *p, int64_t *reaper_ns,
  */
 void coop_pool_reap_stats(const struct coop_pool *p, uint64_t *waits,
 			  uint64_t *sleeps, int64_t *wait_avg_ns);
+
+/*
+ * Completion coalescing: sleeps of the job's thread that waited for a
+ * batch (coop_coalesce=1), and how many of them ran into the bound.
+ */
+void coop_pool_coalesce_stats(const struct coop_pool *p, uint64_t *sleeps,
+			      uint64_t *timeouts);
+/* Commands the job's thread ran itself (caller-runs). */
+uint64_t coop_pool_inline_cmds(const struct coop_pool *p);
 
 /* Readahead windows dropped because every readahead slot was busy. */
 uint64_t coop_pool_ra_dropped(const struct coop_pool *p);

@@ -71,6 +71,8 @@ static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 		.max_len	= max_bs(td),
 		.direct		= td->o.odirect,
 		.stats		= o->stats,
+		.coalesce	= o->coalesce,
+		.inline_cmds	= o->inline_cmds,
 	};
 	struct coop_pool_job *j;
 	char err[256] = "";

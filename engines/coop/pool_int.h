@@ -19,6 +19,13 @@
 #define COOP_RA_SLOTS		64
 /* A worker holds back at most its share of the iodepth over this. */
 #define COOP_HOLD_DIV		4
+/*
+ * Completion coalescing (pool.c, coalesce_want()): the longest the job's
+ * thread sleeps for a batch before it takes what is done.  Fast commands
+ * (page-cached reads: half an iodepth of 16 in about 8 us) never reach
+ * it; slow storage gets its completions at most this late.
+ */
+#define COOP_COALESCE_MAX_NS	100000
 /* Largest io_uring per worker: a worker takes no more parts than this. */
 #define COOP_RING_MAX		256
 
@@ -95,6 +102,22 @@ struct coop_pool {
 	struct coop_order order;	/* submitted, not yet taken */
 	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
 	uint64_t reap_waits, reap_sleeps;	/* getevents that waited; slept */
+	/*
+	 * Completion coalescing (pool.c, coalesce_want()): requests submitted
+	 * and not yet taken off the completion stack, the backlog at which a
+	 * coalesced sleep is woken, and how many sleeps were coalesced and how
+	 * many of them ran into COOP_COALESCE_MAX_NS.
+	 */
+	unsigned int outstanding;
+	unsigned int low_water;
+	uint64_t reap_coalesced, reap_coalesce_timeouts;
+	/*
+	 * Caller-runs (pool.c, run_inline()): whether this pool's options
+	 * make the job's thread doing a command indistinguishable from a
+	 * worker doing it, and how many commands it ran itself.
+	 */
+	bool inline_ok;
+	uint64_t inline_cmds;
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));
 					/* highest stream seq started (coop_stats) */
@@ -111,6 +134,14 @@ struct coop_pool {
 
 /* worker.c: the body of every worker thread. */
 int coop_worker_main(void *arg);
+/*
+ * Execute @part on @fd with one system call, as a psync worker does:
+ * bytes transferred or -errno.  No TLS (see worker.c).
+ */
+long coop_exec_sync(int fd, const struct coop_part *part);
+/* What @res of coop_exec_sync() means for @part: a positive errno, a residual. */
+void coop_part_result(const struct coop_part *part, long res, int *error,
+		      uint64_t *resid);
 
 /* thread.c */
 int coop_threads_start(struct coop_pool *p, char *err, size_t errlen);

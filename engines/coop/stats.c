@@ -43,18 +43,20 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 	char line[512];
 
 	int64_t lat_reap, lat_work, wait_avg;
-	uint64_t waits, sleeps;
+	uint64_t waits, sleeps, csleeps, ctimeouts;
 	uint64_t usr, sys;
 
 	for (i = 0; i < coop_pool_threads(p); i++) {
 		coop_pool_worker_stats(p, i, &st);
 		coop_pool_worker_cpu(p, i, &usr, &sys);
 		snprintf(line, sizeof(line),
-			 "worker=%u tid=%d requests=%llu bytes=%llu busy_ms=%.1f out_of_order=%llu ra_windows=%llu ioprio=%d usr_ms=%.1f sys_ms=%.1f",
+			 "worker=%u tid=%d requests=%llu bytes=%llu busy_ms=%.1f out_of_order=%llu ra_windows=%llu ioprio=%d wakes=%llu wake_us=%.1f usr_ms=%.1f sys_ms=%.1f",
 			 i, st.tid, (unsigned long long)st.reqs,
 			 (unsigned long long)st.bytes, st.busy_ns / 1e6,
 			 (unsigned long long)st.out_of_order,
 			 (unsigned long long)st.ra_windows, st.ioprio,
+			 (unsigned long long)st.wakes,
+			 st.wakes ? (double)st.wake_ns / 1e3 / (double)st.wakes : 0.0,
 			 usr / 1e3, sys / 1e3);
 		emit(ctx, line);
 		reqs += st.reqs;
@@ -62,11 +64,14 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 	}
 	coop_pool_wake_latency(p, &lat_reap, &lat_work);
 	coop_pool_reap_stats(p, &waits, &sleeps, &wait_avg);
+	coop_pool_coalesce_stats(p, &csleeps, &ctimeouts);
 	snprintf(line, sizeof(line),
-		 "stream requests=%llu out_of_order=%llu ra_dropped=%llu wake_us_job=%.1f wake_us_workers=%.1f wait_us_job=%.1f job_waits=%llu job_sleeps=%llu",
-		 (unsigned long long)reqs, (unsigned long long)ooo,
+		 "stream requests=%llu inline=%llu out_of_order=%llu ra_dropped=%llu wake_us_job=%.1f wake_us_workers=%.1f wait_us_job=%.1f job_waits=%llu job_sleeps=%llu coalesced_sleeps=%llu coalesce_timeouts=%llu",
+		 (unsigned long long)reqs,
+		 (unsigned long long)coop_pool_inline_cmds(p), (unsigned long long)ooo,
 		 (unsigned long long)coop_pool_ra_dropped(p), lat_reap / 1e3, lat_work / 1e3,
-		 wait_avg / 1e3, (unsigned long long)waits, (unsigned long long)sleeps);
+		 wait_avg / 1e3, (unsigned long long)waits, (unsigned long long)sleeps,
+		 (unsigned long long)csleeps, (unsigned long long)ctimeouts);
 	emit(ctx, line);
 	for (i = 0; i < ds->n; i++) {
 		const struct pp_blkstat *b = &ds->d[i].before;

@@ -93,11 +93,8 @@ static long do_trim(int fd, const struct coop_part *part)
 			part->off, part->len);
 }
 
-/* Execute @part synchronously: bytes transferred or -errno. */
-static long exec_sync(struct coop_worker *w, const struct coop_part *part)
+long coop_exec_sync(int fd, const struct coop_part *part)
 {
-	int fd = part_fd(w, part);
-
 	switch (part->op) {
 	case COOP_OP_READ:
 		return coop_sys(SYS_pread64, fd, part->buf, part->len, part->off);
@@ -122,16 +119,24 @@ static long exec_sync(struct coop_worker *w, const struct coop_part *part)
  * Wake the job's thread if it sleeps for what is done by now.  True when
  * it was asleep (woken now or still waiting for more).
  */
-static bool wake_reaper(struct coop_pool *p)
+static bool wake_reaper(struct coop_worker *w)
 {
+	struct coop_pool *p = w->p;
+
 	/* seq_cst, against the reaper's announce-then-look (pool.c). */
 	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
 		return false;
 	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
 	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
 		return true;
-	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed))
+	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed)) {
+		uint64_t t0 = now_ns();
+
 		coop_event_wake(&p->done.ev, 1);
+		/* What the wake-up cost this worker (coop_stats: wake_us). */
+		w->st.wakes++;
+		w->st.wake_ns += now_ns() - t0;
+	}
 	return true;
 }
 
@@ -160,7 +165,7 @@ static void flush_done(struct coop_worker *w)
 							memory_order_relaxed));
 	w->held_head = w->held_tail = NULL;
 	w->held = 0;
-	w->reaper_slept = wake_reaper(p);
+	w->reaper_slept = wake_reaper(w);
 }
 
 /*
@@ -184,18 +189,26 @@ static void complete_req(struct coop_worker *w, struct coop_req *req, bool defer
  * @part finished with @res (bytes or -errno).  With @defer, its request's
  * completion may be held back until flush_done(): see run_psync().
  */
+void coop_part_result(const struct coop_part *part, long res, int *error,
+		      uint64_t *resid)
+{
+	*error = 0;
+	*resid = 0;
+	if (res < 0)
+		*error = (int)-res;
+	else if ((part->op == COOP_OP_READ || part->op == COOP_OP_WRITE) &&
+		 (uint64_t)res < part->len)
+		*resid = part->len - (uint64_t)res;	/* short I/O, as psync */
+}
+
 static void finish(struct coop_worker *w, struct coop_part *part, long res,
 		   bool defer)
 {
 	struct coop_req *req = part->req;
-	uint64_t resid = 0;
-	int error = 0;
+	uint64_t resid;
+	int error;
 
-	if (res < 0)
-		error = (int)-res;
-	else if ((part->op == COOP_OP_READ || part->op == COOP_OP_WRITE) &&
-		 (uint64_t)res < part->len)
-		resid = part->len - (uint64_t)res;	/* short I/O, as psync */
+	coop_part_result(part, res, &error, &resid);
 
 	w->st.reqs++;
 	if (!req) {
@@ -272,7 +285,7 @@ static void run_psync(struct coop_worker *w)
 			__builtin_prefetch(next, 0);
 		t0 = now_ns();
 		note_start(w, part);
-		res = exec_sync(w, part);
+		res = coop_exec_sync(part_fd(w, part), part);
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
 		if (next && next->req)
