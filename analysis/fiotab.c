@@ -35,6 +35,7 @@ struct cli {
 	const char *cmd;
 	enum fmt fmt;
 	int keep_going;
+	int no_iter;		/* perftest --no-iterations */
 	const char *out;	/* plot */
 	struct selector series, base, cand;
 	struct ratio_opts ratio;
@@ -46,6 +47,7 @@ static void usage(FILE *f)
 	fputs("usage: fiotab COMMAND [OPTIONS] [FILE...]\n"
 	      "commands:\n"
 	      "  perftest [--series REGEX]...   blockdev-perftest table (avg/std/IOPS)\n"
+	      "  perftest --no-iterations       ... without the per-iteration times\n"
 	      "  ratio BASE CAND                candidate/baseline with a noise test\n"
 	      "  ratio --baseline-series RE --candidate-series RE FILE...\n"
 	      "  iozone                         iozone auto-mode table\n"
@@ -79,7 +81,7 @@ static void add_pat(struct selector *s, const char *p)
 
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	enum { O_BASE = 256, O_CAND, O_ALPHA, O_TAG, O_HOST, O_START, O_EPOCH };
+	enum { O_BASE = 256, O_CAND, O_ALPHA, O_TAG, O_HOST, O_START, O_EPOCH, O_NOITER };
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "keep-going", no_argument, NULL, 'k' },
@@ -92,6 +94,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "host", required_argument, NULL, O_HOST },
 		{ "start", required_argument, NULL, O_START },
 		{ "unix-epoch", no_argument, NULL, O_EPOCH },
+		{ "no-iterations", no_argument, NULL, O_NOITER },
 		{ "x", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -160,6 +163,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_EPOCH:
 			c->logs.unix_epoch = 1;
+			break;
+		case O_NOITER:
+			c->no_iter = 1;
 			break;
 		case 'x':
 			/* fio's aliases: the name the job records use (jobs.c) */
@@ -381,6 +387,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (c.no_iter && strcmp(c.cmd, "perftest")) {
+		warnx_("--no-iterations: a perftest option (%s has no iteration columns)", c.cmd);
+		goto out;
+	}
+	/* the jobs folded as they are read: memory bounded by the configurations */
+	if (c.no_iter)
+		js.fold = fold_new(&c.series);
 	js.want_bins = !strcmp(c.cmd, "hist");
 	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
@@ -418,6 +431,10 @@ int main(int argc, char **argv)
 			rc = write_plot(&c, PLOT_SWEEP, &sl, NULL, NULL, 0);
 			goto out;
 		}
+		if (js.fold) {
+			rc = perftest_summary_tables(&sl, js.fold, &tl) ? 1 : 0;
+			goto done;
+		}
 		/* the tables read the series alone: the jobs go first */
 		series_compact(&sl);
 		jobset_release(&js);
@@ -431,6 +448,7 @@ int main(int argc, char **argv)
 	} else {
 		rc = summary_tables(&js, &tl) ? 1 : 0;
 	}
+done:
 	if (!rc)
 		note_skipped(&tl, js.nskipped);
 print:
@@ -463,6 +481,7 @@ print:
 out:
 	tablist_free(&tl);
 	series_free(&sl);
+	fold_free(js.fold);
 	jobset_free(&js);
 	free(c.series.patterns);
 	free(c.base.patterns);

@@ -63,7 +63,7 @@ struct jobdoc {
 	double timestamp;	/* unix seconds of the run */
 	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
 	unsigned run;		/* 1-based index of the document in the input */
-	const char *runid;	/* hash of the document's content (interned hex) */
+	const char *runid;	/* hash of the document's content (interned hex); NULL folded */
 };
 
 /*
@@ -130,7 +130,27 @@ struct jobset {
 	struct dirpool *dirs;	/* the jobs' direction records (jobs.c) */
 	struct jobdoc **docv;	/* the documents the jobs came from */
 	size_t ndocv;
+	/*
+	 * When set (perftest --no-iterations, group.c), each document's jobs
+	 * are folded into per-configuration sums as soon as it is read, and
+	 * only the few jobs the grouping still needs stay (fold_doc()).
+	 */
+	struct fold *fold;
 };
+
+/* A position in the jobset's direction records (jobs.c). */
+struct dirmark {
+	void *blk;
+	size_t used;
+};
+void dirpool_mark(const struct jobset *js, struct dirmark *m);
+/* Frees the direction records stored after @m: no job may point to them. */
+void dirpool_rewind(struct jobset *js, const struct dirmark *m);
+/*
+ * group.c: folds the jobs @first.. of the document just read (see struct
+ * fold); 1 when none of them stays (nothing points to their document).
+ */
+int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark);
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);

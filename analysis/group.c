@@ -942,3 +942,260 @@ void series_tags(const struct series *s, struct table *t)
 	table_tag(t, "host", s->host);
 	mode_tags(t, s->modeled, s->scale);
 }
+
+/* perftest --no-iterations (group.h, struct foldcls) */
+struct fold {
+	const struct selector *sel;
+	regex_t *re;
+	int nre;
+	int bad;		/* a regex did not compile: series_build() says so */
+	struct bmap cls;	/* class key -> index in v */
+	struct foldcls **v;
+	size_t n;
+	struct bmap byds;	/* address of a class's direction record -> index */
+	struct dirstat **own;	/* the records of the other kept jobs, NDIR each */
+	size_t nown;
+	size_t seq;		/* jobs folded so far */
+	/*
+	 * A job's parameters as series_build() sees them (job_params()), one
+	 * id per distinct content: jobs whose options differ only where the
+	 * grouping does not look (their name, a description, iodepth unset
+	 * or 1) are one class, so a point sums its rates in input order.
+	 */
+	struct params_cache pc;
+	struct bmap pcanon;	/* a cached pairs array's address -> content id */
+	struct strmap canon;	/* content -> id */
+};
+
+struct fold *fold_new(const struct selector *sel)
+{
+	struct fold *f = xcalloc(1, sizeof(*f));
+	int k;
+
+	f->sel = sel;
+	f->re = xmalloc((sel->npatterns ? sel->npatterns : 1) * sizeof(*f->re));
+	for (k = 0; k < sel->npatterns; k++) {
+		if (regcomp(&f->re[k], sel->patterns[k], REG_EXTENDED)) {
+			f->bad = 1;
+			break;
+		}
+		f->nre++;
+	}
+	return f;
+}
+
+void fold_free(struct fold *f)
+{
+	size_t i;
+	int k;
+
+	if (!f)
+		return;
+	for (k = 0; k < f->nre; k++)
+		regfree(&f->re[k]);
+	free(f->re);
+	for (i = 0; i < f->n; i++) {
+		free(f->v[i]->vers);
+		free(f->v[i]);
+	}
+	free(f->v);
+	for (i = 0; i < f->nown; i++)
+		free(f->own[i]);
+	free(f->own);
+	bmap_free(&f->cls);
+	bmap_free(&f->byds);
+	bmap_free(&f->pcanon);
+	map_free(&f->canon);
+	params_cache_free(&f->pc);
+	free(f);
+}
+
+const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d)
+{
+	struct bmap *m = (struct bmap *)&f->byds;	/* a lookup only */
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = bhash((const unsigned char *)&d, sizeof(d)) & (m->cap - 1); m->used[i];
+	     i = (i + 1) & (m->cap - 1))
+		if (!memcmp(m->keys + i * m->ksz, &d, sizeof(d)))
+			return f->v[m->vals[i]];
+	return NULL;
+}
+
+/* The content id of @j's parameters (struct fold). */
+static size_t fold_params(struct fold *f, const struct job *j)
+{
+	struct params p;
+	const void *kv;
+	size_t id, i;
+	char *key;
+
+	job_params_cached(j, &p, &f->pc);
+	kv = p.kv;
+	id = bmap_get(&f->pcanon, &kv, sizeof(kv), SIZE_MAX);
+	if (id != SIZE_MAX)
+		return id;
+	/* the names and values are interned: their addresses are the content */
+	key = xmalloc(p.n * 2 * 17 + 1);
+	key[0] = '\0';
+	for (i = 0; i < 2 * p.n; i++)
+		sprintf(key + strlen(key), "%016llx", (unsigned long long)(uintptr_t)p.kv[i]);
+	id = map_get(&f->canon, key, f->canon.n);
+	free(key);
+	bmap_set(&f->pcanon, &kv, sizeof(kv), id);
+	return id;
+}
+
+static size_t fold_class_of(struct fold *f, const struct job *j, const char *label, int *isnew)
+{
+	struct {
+		const void *label, *host;
+		size_t params;
+		double scale;
+		int modeled;
+		uint64_t bs[NDIR];
+		int present[NDIR];
+	} k;
+	struct foldcls *c;
+	size_t idx;
+	int d;
+
+	/* what series_build() reads of a job but its name, group and values */
+	memset(&k, 0, sizeof(k));	/* the padding too: the bytes are the key */
+	k.label = label;
+	k.host = j->host;
+	k.params = fold_params(f, j);
+	k.scale = j->conf->scale;
+	k.modeled = j->conf->modeled;
+	for (d = 0; d < NDIR; d++) {
+		k.bs[d] = j->d[d]->bs;
+		k.present[d] = j->d[d]->present;
+	}
+	idx = bmap_get(&f->cls, &k, sizeof(k), f->n);
+	*isnew = idx == f->n;
+	if (!*isnew)
+		return idx;
+	c = xcalloc(1, sizeof(*c));
+	c->label = label;
+	c->host = j->host;
+	c->conf = j->conf;
+	for (d = 0; d < NDIR; d++) {
+		const struct dirstat *p = &c->ds[d];
+
+		c->present[d] = j->d[d]->present;
+		c->bs[d] = j->d[d]->bs;
+		c->ds[d] = *j->d[d];
+		bmap_get(&f->byds, &p, sizeof(p), f->n);
+	}
+	f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v));
+	f->v[f->n++] = c;
+	return idx;
+}
+
+int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
+{
+	struct fold *f = js->fold;
+	size_t n = js->n - first, i, w, v;
+	const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
+	size_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
+	char *keep = xcalloc(n ? n : 1, 1), *isrep = xcalloc(n ? n : 1, 1);
+	struct bmap side = { 0 };
+	int d, pass;
+
+	for (i = 0; i < n; i++) {
+		const struct job *j = &js->v[first + i];
+		size_t seq = f->seq++;
+		struct foldcls *c;
+		int isnew;
+
+		if (f->bad || !has_rw(j) || !(labels[i] = label_of(j, f->sel, f->re)))
+			continue;
+		cls[i] = fold_class_of(f, j, labels[i], &isnew);
+		keep[i] = isrep[i] = (char)isnew;
+		c = f->v[cls[i]];
+		for (d = 0; d < NDIR; d++) {
+			const struct dirstat *x = j->d[d];
+
+			if (d == DIR_TRIM || !x->present)
+				continue;
+			c->n[d]++;
+			/* as bsgroup_rates(), stat_mean() and stat_pstd(): in input order */
+			if (x->runtime_s > 0) {
+				double r = x->io_bytes / x->runtime_s;
+
+				c->nr[d]++;
+				c->s[d] += r;
+				c->s2[d] += r * r;
+			}
+		}
+		if (j->doc->timestamp > c->ts)
+			c->ts = j->doc->timestamp;
+		for (v = 0; v < c->nvers && c->vers[v].version != j->doc->version; v++)
+			;
+		if (v == c->nvers) {
+			c->vers = xrealloc(c->vers, (c->nvers + 1) * sizeof(*c->vers));
+			c->vers[c->nvers++] = (struct foldver){ j->doc->version, seq };
+		}
+	}
+	/*
+	 * Jobs of this document that may be on one point of one series in one
+	 * group (series_build() refuses those): the label, host, group,
+	 * direction and block size alike.  Counted, then kept.
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			const struct job *j = &js->v[first + i];
+
+			if (!labels[i] || j->groupid < 0)
+				continue;
+			for (d = 0; d < NDIR; d++) {
+				struct { const void *l, *h; uint64_t bs; int dir, gid; } k;
+				size_t cnt;
+
+				if (d == DIR_TRIM || !j->d[d]->present)
+					continue;
+				memset(&k, 0, sizeof(k));
+				k.l = labels[i];
+				k.h = j->host;
+				k.bs = j->d[d]->bs;
+				k.dir = d;
+				k.gid = j->groupid;
+				cnt = bmap_get(&side, &k, sizeof(k), 0);
+				if (!pass)
+					bmap_set(&side, &k, sizeof(k), cnt + 1);
+				else if (cnt > 1)
+					keep[i] = 1;
+			}
+		}
+	bmap_free(&side);
+	for (i = 0, w = first; i < n; i++) {
+		struct job *j = &js->v[first + i];
+
+		if (!keep[i])
+			continue;	/* perftest reads no bins: nothing else to free */
+		if (isrep[i]) {
+			for (d = 0; d < NDIR; d++)
+				j->d[d] = &f->v[cls[i]]->ds[d];
+		} else {
+			struct dirstat *o = xmalloc(NDIR * sizeof(*o));
+
+			for (d = 0; d < NDIR; d++) {
+				o[d] = *j->d[d];
+				j->d[d] = &o[d];
+			}
+			f->own = xrealloc(f->own, (f->nown + 1) * sizeof(*f->own));
+			f->own[f->nown++] = o;
+		}
+		js->v[w++] = *j;
+	}
+	js->n = w;
+	/* no job points to this document's records any more */
+	dirpool_rewind(js, mark);
+	free(labels);
+	free(cls);
+	free(keep);
+	free(isrep);
+	return w == first;
+}

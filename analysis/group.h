@@ -89,6 +89,47 @@ void series_sort(struct serieslist *l);
  * holds one entry per job, and a million jobs do not fit on a stack.
  */
 double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n);
+/*
+ * perftest --no-iterations: the jobs as they are read, folded into one
+ * record per configuration class (series label, host, configuration, the
+ * block size and presence of each direction: everything series_build()
+ * reads of a job but its name, group and values).  A class keeps the sums
+ * of its iterations' rates (in input order, as stat_mean() and stat_pstd()
+ * sum), its fio versions and latest time, and one job, its first: the
+ * grouping then sees one job per class and decides series, axis and
+ * points from them as it would from all the jobs (what it decides depends
+ * on the set of configurations, not on how many jobs share one).  Jobs
+ * that may have run side by side with another of their document (same
+ * label, host, group, direction and block size) are kept too, so that
+ * series_build() still refuses them; so are their direction records.
+ * Everything else of a job is freed once its document is folded: memory
+ * is bounded by the configurations and documents, not by the jobs.
+ */
+struct foldver {
+	const char *version;	/* interned */
+	size_t seq;		/* the job's input order, over all jobs read */
+};
+
+struct foldcls {
+	const char *label, *host;
+	const struct jconf *conf;
+	int present[NDIR];
+	uint64_t bs[NDIR];
+	struct dirstat ds[NDIR];	/* the first job's records: its d[] point here */
+	size_t n[NDIR];		/* iterations */
+	size_t nr[NDIR];	/* ... with a time > 0 */
+	double s[NDIR], s2[NDIR];	/* sums of their rates and squared rates */
+	double ts;		/* the latest document's time */
+	struct foldver *vers;	/* the first job of each fio version */
+	size_t nvers;
+};
+
+struct fold;
+struct fold *fold_new(const struct selector *sel);
+void fold_free(struct fold *f);
+/* The class whose first job's direction record @d is, or NULL (a kept other job). */
+const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);
+
 /* "/dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
 char *series_name(const struct series *s);
 /* "series " + series_name() */

@@ -532,6 +532,30 @@ static const struct dirstat *dir_store(struct jobset *js, const struct dirstat *
 	return n;
 }
 
+void dirpool_mark(const struct jobset *js, struct dirmark *m)
+{
+	m->blk = js->dirs ? js->dirs->blk : NULL;
+	m->used = js->dirs ? js->dirs->used : 0;
+}
+
+void dirpool_rewind(struct jobset *js, const struct dirmark *m)
+{
+	struct dirpool *p = js->dirs;
+
+	if (!p)
+		return;
+	while (p->blk && p->blk != m->blk) {
+		struct dirblk *b = p->blk;
+
+		p->blk = b->prev;
+		free(b);
+	}
+	p->used = p->blk ? m->used : 0;
+	/* the shared records may have been among the freed ones */
+	memset(p->recent, 0, sizeof(p->recent));
+	p->next = 0;
+}
+
 static void dirpool_free(struct dirpool *p)
 {
 	while (p && p->blk) {
@@ -1008,6 +1032,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	struct jobdoc *jd;
 	double ts, ts_ms;
 	size_t first = js->n, agg = SIZE_MAX;
+	struct dirmark mark;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
@@ -1022,7 +1047,11 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
 	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
-	ifile = intern(file);	/* once per document, not per job */
+	/*
+	 * Once per document, not per job; folded (perftest --no-iterations),
+	 * the document's own copy, freed with it when none of its jobs stays.
+	 */
+	ifile = js->fold ? NULL : intern(file);
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
 	ts = num0(&r, doc, "", "timestamp");
 	ts_ms = num(&r, doc, "", "timestamp_ms");
@@ -1033,9 +1062,10 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		return -1;
 	}
 	js->ndocs++;
-	jd = xmalloc(sizeof(*jd));
+	dirpool_mark(js, &mark);
+	jd = xmalloc(sizeof(*jd) + (ifile ? 0 : strlen(file) + 1));
 	jd->version = ver;
-	jd->file = ifile;
+	jd->file = ifile ? ifile : strcpy((char *)(jd + 1), file);
 	jd->timestamp = ts;
 	jd->timestamp_ms = ts_ms;
 	jd->run = js->ndocs;
@@ -1092,10 +1122,18 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 				js->v[agg].seq = agg;
 		}
 	}
-	jd->runid = run_identity(js, doc);
+	note_version(js, ver);
+	if (js->fold) {
+		/* perftest reads no run identity; the document goes with its last job */
+		if (fold_doc(js, first, &mark)) {
+			free(jd);
+			return 0;
+		}
+	} else {
+		jd->runid = run_identity(js, doc);
+	}
 	js->docv = xrealloc(js->docv, (js->ndocv + 1) * sizeof(*js->docv));
 	js->docv[js->ndocv++] = jd;
-	note_version(js, ver);
 	return 0;
 bad:
 	while (js->n > first)

@@ -189,3 +189,183 @@ int perftest_tables(const struct serieslist *sl, struct tablist *out)
 	}
 	return 0;
 }
+
+static int ver_seq(const void *a, const void *b)
+{
+	const struct foldver *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * --no-iterations: the table above without its per-iteration time
+ * columns, from the sums of each configuration class (group.h): the
+ * blocksize column, then avg, std and IOPS of W, R (and M), the same
+ * numbers (a point of one class sums its rates in input order, as the
+ * full table does; of several, class by class).
+ */
+static struct table *one_summary(const struct serieslist *sl, const struct series *s,
+				 const struct fold *f)
+{
+	struct table *t = table_new("perftest", 2);
+	int has[NDIR] = { 0 }, zero[NDIR] = { 0 };
+	struct foldver *vers = NULL;
+	struct jobdoc *vd;
+	struct job *vj;
+	const struct job **vp;
+	size_t nvers = 0, maxn = 0, g, i, k, o, v;
+	struct col *c = NULL;
+	double ts = 0;
+	int dir, row;
+	char key[64], tags[64];
+
+	t->title = series_title(s);
+	/* the versions and the latest time of the classes on the points */
+	for (g = 0; g < s->ng; g++)
+		for (dir = 0; dir < NDIR; dir++) {
+			size_t nd = 0;
+
+			for (i = 0; i < s->g[g].n[dir]; i++) {
+				const struct foldcls *fc = fold_class(f, s->g[g].it[dir][i].d);
+
+				if (!fc)
+					continue;
+				nd += fc->n[dir];
+				if (fc->ts > ts)
+					ts = fc->ts;
+				vers = xrealloc(vers, (nvers + fc->nvers) * sizeof(*vers));
+				memcpy(vers + nvers, fc->vers, fc->nvers * sizeof(*vers));
+				nvers += fc->nvers;
+			}
+			if (nd)
+				has[dir] = 1;
+			if (nd > maxn)
+				maxn = nd;
+		}
+	qsort(vers, nvers, sizeof(*vers), ver_seq);
+	/* note_versions() reads each job's document's version */
+	vd = xcalloc(nvers ? nvers : 1, sizeof(*vd));
+	vj = xcalloc(nvers ? nvers : 1, sizeof(*vj));
+	vp = xcalloc(nvers ? nvers : 1, sizeof(*vp));
+	for (i = k = 0; i < nvers; i++) {
+		for (v = 0; v < k && vd[v].version != vers[i].version; v++)
+			;
+		if (v < k)
+			continue;
+		vd[k].version = vers[i].version;
+		vj[k].doc = &vd[k];
+		vp[k] = &vj[k];
+		k++;
+	}
+	note_versions(t, vp, k);
+	free(vers);
+	free(vd);
+	free(vj);
+	free(vp);
+	series_tags(s, t);
+	if (s->tied && *s->tied)
+		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
+	t->timestamp = ts;
+	for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
+		if (!has[dir] && (has[DIR_READ] || has[DIR_WRITE])) {
+			zero[dir] = has[dir] = 1;
+			table_note(t, "%s: no %s job in this series; its half prints zeros, as blockdev-perftest prints a test it did not run (no Influx or Prometheus metric)",
+				   dir_letter[dir], dir_name[dir]);
+		}
+	table_note(t, "--no-iterations: avg, std and IOPS over up to %zu iterations a point; their times are not shown",
+		   maxn);
+
+	axis_col(t, sl);
+	for (o = 0; o < NORDER; o++) {
+		const char *L;
+
+		dir = order[o];
+		if (!has[dir])
+			continue;
+		L = dir_letter[dir];
+		snprintf(tags, sizeof(tags), "rw=%s", dir_name[dir]);
+		snprintf(key, sizeof(key), "%s_avg_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+		snprintf(key, sizeof(key), "%s(avg,", L);
+		col_hdr(c, key, "MB/s)", NULL);
+		if (!zero[dir])
+			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_std_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
+		col_hdr(c, key, ",MB/s)", NULL);
+		if (!zero[dir])
+			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_IOPS", L);
+		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
+		col_hdr(c, L, "(IOPS)", NULL);
+		if (!zero[dir])
+			col_metric(c, "iops", 1, tags);
+	}
+	c->hsep = "";
+
+	for (g = 0; g < s->ng; g++) {
+		const struct bsgroup *bg = &s->g[g];
+
+		row = table_row(t);
+		axis_cell(t, sl, row, bg);
+		for (o = 0; o < NORDER; o++) {
+			const char *L;
+			double sum = 0, sum2 = 0, m, var;
+			size_t nr = 0, nn = 0;
+
+			dir = order[o];
+			L = dir_letter[dir];
+			if (zero[dir]) {
+				table_setf(t, row, 0, "%s_avg_MBps", L);
+				table_setf(t, row, 0, "%s_std_MBps", L);
+				table_setf(t, row, 0, "%s_IOPS", L);
+				continue;
+			}
+			for (i = 0; i < bg->n[dir]; i++) {
+				const struct foldcls *fc = fold_class(f, bg->it[dir][i].d);
+
+				if (!fc)
+					continue;	/* a kept job of a class already counted */
+				if (!nn++) {
+					sum = fc->s[dir];
+					sum2 = fc->s2[dir];
+				} else {
+					sum += fc->s[dir];
+					sum2 += fc->s2[dir];
+				}
+				nr += fc->nr[dir];
+			}
+			if (!nr)
+				continue;
+			/* stat_mean() and stat_pstd() of the rates */
+			m = sum / (double)nr;
+			var = sum2 / (double)nr - (sum / (double)nr) * (sum / (double)nr);
+			table_setf(t, row, m / 1048576, "%s_avg_MBps", L);
+			table_setf(t, row, (var > 0 ? sqrt(var) : 0) / 1048576, "%s_std_MBps", L);
+			if (bg->dbs[dir])
+				table_setf(t, row, m / (double)bg->dbs[dir], "%s_IOPS", L);
+		}
+	}
+	return t;
+}
+
+int perftest_summary_tables(const struct serieslist *sl, const struct fold *f,
+			    struct tablist *out)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sl->n; i++) {
+		if (!sl->v[i].ng)
+			continue;
+		tablist_add(out, one_summary(sl, &sl->v[i], f));
+		any = 1;
+	}
+	if (!any) {
+		warnx_("perftest: no usable jobs (no read or write moved any data%s)",
+		       sl->n ? "" : ", or none matched --series");
+		return -1;
+	}
+	return 0;
+}

@@ -15,10 +15,17 @@
 # what grows is the job and its direction record while reading, the
 # grouping's share, then the table's own cells: ~270 bytes.  The limit
 # (MEM_PER_JOB, 330 bytes) sits between the two.
+#
+# perftest --no-iterations folds each document's jobs into per-configuration
+# sums as it reads and frees them, the document and its direction records
+# (group.c, struct fold): its peak must not grow with the jobs at all
+# beyond a few bytes of rounding (MEM_FOLD_PER_JOB, 16 bytes a job), and
+# stay within 2x at ten times the files (issue 15's bound).
 source "$TOP/tests/lib.sh"
 [ -x /usr/bin/time ] || skip "GNU time (package time) not installed"
 N=${MEM_FILES:-300}
 LIMIT=${MEM_PER_JOB:-330}
+FOLD_LIMIT=${MEM_FOLD_PER_JOB:-16}
 
 # gen DIR COUNT: COUNT files of one document each
 gen() {
@@ -57,11 +64,12 @@ gen "$T/big" $((10 * N))
 "$FIOTAB" perftest "$T/small/r00001.json" > "$T/one" || fail "fiotab perftest on one generated file"
 grep -q '^  1048576' "$T/one" || fail "the generated file is not read as a perftest sweep: $(head -5 "$T/one")"
 
-# rss DIR: peak RSS in KiB of fiotab perftest over DIR's files (the least of 3)
+# rss DIR [OPTION]: peak RSS in KiB of fiotab perftest over DIR's files (the least of 3)
 rss() {
 	local best= m r
 	for r in 1 2 3; do
-		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" perftest "$1"/*.json > /dev/null 2> "$T/err" ||
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" perftest ${2:-} "$1"/*.json > /dev/null 2> "$T/err" ||
 			fail "fiotab perftest on $1: $(head -3 "$T/err")"
 		m=$(tail -1 "$T/time")
 		[ -z "$best" ] || [ "$m" -lt "$best" ] && best=$m
@@ -75,4 +83,15 @@ per=$(( (big - small) * 1024 / jobs ))
 note "peak RSS: $small KiB at $N files, $big KiB at $((10 * N)) files: $per bytes per job more (limit $LIMIT)"
 [ "$per" -le "$LIMIT" ] ||
 	fail "fiotab's memory grows by $per bytes a job (limit $LIMIT): $small KiB at $N files, $big KiB at $((10 * N))"
+
+"$FIOTAB" perftest --no-iterations "$T/small/r00001.json" > "$T/one" 2> "$T/err" ||
+	fail "fiotab perftest --no-iterations: $(head -3 "$T/err")"
+fsmall=$(rss "$T/small" --no-iterations)
+fbig=$(rss "$T/big" --no-iterations)
+fper=$(( (fbig - fsmall) * 1024 / jobs ))
+note "--no-iterations: $fsmall KiB at $N files, $fbig KiB at $((10 * N)) files: $fper bytes per job more (limit $FOLD_LIMIT), $(awk -v a="$fbig" -v b="$fsmall" 'BEGIN { printf "%.2f", a / b }')x"
+[ "$fper" -le "$FOLD_LIMIT" ] ||
+	fail "--no-iterations grows by $fper bytes a job (limit $FOLD_LIMIT): $fsmall KiB at $N files, $fbig KiB at $((10 * N))"
+[ "$fbig" -le $((2 * fsmall)) ] ||
+	fail "--no-iterations: $fbig KiB at $((10 * N)) files, more than twice $fsmall KiB at $N"
 exit 0
