@@ -145,6 +145,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		all_formats(&tl);
 		jobset_free(&js);
 	}
+	/* perftest --no-iterations: the jobs folded as they are read */
+	for (ax = 0; ax < 2; ax++) {
+		input_keep_all(0);
+		js.fold = fold_new(axes[ax]);
+		if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, axes[ax], &sl)) {
+			series_sort(&sl);
+			perftest_summary_tables(&sl, js.fold, &tl);
+			all_formats(&tl);
+			series_free(&sl);
+		}
+		fold_free(js.fold);
+		jobset_free(&js);
+	}
 	free(buf);
 	return 0;
 }
