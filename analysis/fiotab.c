@@ -391,9 +391,12 @@ int main(int argc, char **argv)
 		warnx_("--no-iterations: a perftest option (%s has no iteration columns)", c.cmd);
 		goto out;
 	}
-	/* the jobs folded as they are read: memory bounded by the configurations */
-	if (c.no_iter)
-		js.fold = fold_new(&c.series);
+	/*
+	 * perftest: the jobs folded as they are read (group.h), only what the
+	 * table prints of each iteration kept (with --no-iterations, nothing)
+	 */
+	if (!strcmp(c.cmd, "perftest"))
+		js.fold = fold_new(&c.series, !c.no_iter);
 	js.want_bins = !strcmp(c.cmd, "hist");
 	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
@@ -431,14 +434,7 @@ int main(int argc, char **argv)
 			rc = write_plot(&c, PLOT_SWEEP, &sl, NULL, NULL, 0);
 			goto out;
 		}
-		if (js.fold) {
-			rc = perftest_summary_tables(&sl, js.fold, &tl) ? 1 : 0;
-			goto done;
-		}
-		/* the tables read the series alone: the jobs go first */
-		series_compact(&sl);
-		jobset_release(&js);
-		rc = perftest_tables(&sl, &tl) ? 1 : 0;
+		rc = perftest_fold_tables(&sl, js.fold, c.no_iter, &tl) ? 1 : 0;
 	} else if (!strcmp(c.cmd, "iozone")) {
 		rc = iozone_tables(&js, &tl) ? 1 : 0;
 	} else if (!strcmp(c.cmd, "bonnie")) {
@@ -448,7 +444,6 @@ int main(int argc, char **argv)
 	} else {
 		rc = summary_tables(&js, &tl) ? 1 : 0;
 	}
-done:
 	if (!rc)
 		note_skipped(&tl, js.nskipped);
 print:

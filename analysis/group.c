@@ -949,6 +949,7 @@ struct fold {
 	regex_t *re;
 	int nre;
 	int bad;		/* a regex did not compile: series_build() says so */
+	int keep_iter;
 	struct bmap cls;	/* class key -> index in v */
 	struct foldcls **v;
 	size_t n;
@@ -967,12 +968,13 @@ struct fold {
 	struct strmap canon;	/* content -> id */
 };
 
-struct fold *fold_new(const struct selector *sel)
+struct fold *fold_new(const struct selector *sel, int keep_iter)
 {
 	struct fold *f = xcalloc(1, sizeof(*f));
 	int k;
 
 	f->sel = sel;
+	f->keep_iter = keep_iter;
 	f->re = xmalloc((sel->npatterns ? sel->npatterns : 1) * sizeof(*f->re));
 	for (k = 0; k < sel->npatterns; k++) {
 		if (regcomp(&f->re[k], sel->patterns[k], REG_EXTENDED)) {
@@ -995,6 +997,11 @@ void fold_free(struct fold *f)
 		regfree(&f->re[k]);
 	free(f->re);
 	for (i = 0; i < f->n; i++) {
+		for (k = 0; k < NDIR; k++) {
+			free(f->v[i]->rt[k]);
+			free(f->v[i]->io[k]);
+			free(f->v[i]->seq[k]);
+		}
 		free(f->v[i]->vers);
 		free(f->v[i]);
 	}
@@ -1120,6 +1127,17 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 
 			if (d == DIR_TRIM || !x->present)
 				continue;
+			if (f->keep_iter) {
+				if (c->n[d] == c->cap[d]) {
+					c->cap[d] = c->cap[d] ? 2 * c->cap[d] : 4;
+					c->rt[d] = xrealloc(c->rt[d], c->cap[d] * sizeof(double));
+					c->io[d] = xrealloc(c->io[d], c->cap[d] * sizeof(double));
+					c->seq[d] = xrealloc(c->seq[d], c->cap[d] * sizeof(size_t));
+				}
+				c->rt[d][c->n[d]] = x->runtime_s;
+				c->io[d][c->n[d]] = x->io_bytes;
+				c->seq[d][c->n[d]] = seq;
+			}
 			c->n[d]++;
 			/* as bsgroup_rates(), stat_mean() and stat_pstd(): in input order */
 			if (x->runtime_s > 0) {

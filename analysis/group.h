@@ -90,7 +90,7 @@ void series_sort(struct serieslist *l);
  */
 double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n);
 /*
- * perftest --no-iterations: the jobs as they are read, folded into one
+ * perftest: the jobs as they are read, folded into one
  * record per configuration class (series label, host, configuration, the
  * block size and presence of each direction: everything series_build()
  * reads of a job but its name, group and values).  A class keeps the sums
@@ -103,7 +103,9 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n);
  * label, host, group, direction and block size) are kept too, so that
  * series_build() still refuses them; so are their direction records.
  * Everything else of a job is freed once its document is folded: memory
- * is bounded by the configurations and documents, not by the jobs.
+ * is bounded by the configurations, not by the jobs, but for what the
+ * table prints of each iteration (its time: struct foldcls.rt; nothing
+ * with --no-iterations).
  */
 struct foldver {
 	const char *version;	/* interned */
@@ -122,10 +124,19 @@ struct foldcls {
 	double ts;		/* the latest document's time */
 	struct foldver *vers;	/* the first job of each fio version */
 	size_t nvers;
+	/*
+	 * Only when the table prints every iteration (perftest without
+	 * --no-iterations): each one's time, bytes moved and input order,
+	 * 24 bytes, where its job and direction record were 192.
+	 */
+	double *rt[NDIR], *io[NDIR];
+	size_t *seq[NDIR];
+	size_t cap[NDIR];
 };
 
 struct fold;
-struct fold *fold_new(const struct selector *sel);
+/* @keep_iter: also keep each iteration's time (struct foldcls) */
+struct fold *fold_new(const struct selector *sel, int keep_iter);
 void fold_free(struct fold *f);
 /* The class whose first job's direction record @d is, or NULL (a kept other job). */
 const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);

@@ -171,25 +171,6 @@ static struct table *one_series(const struct serieslist *sl, const struct series
 	return t;
 }
 
-int perftest_tables(const struct serieslist *sl, struct tablist *out)
-{
-	size_t i;
-	int any = 0;
-
-	for (i = 0; i < sl->n; i++) {
-		if (!sl->v[i].ng)
-			continue;
-		tablist_add(out, one_series(sl, &sl->v[i]));
-		any = 1;
-	}
-	if (!any) {
-		warnx_("perftest: no usable jobs (no read or write moved any data%s)",
-		       sl->n ? "" : ", or none matched --series");
-		return -1;
-	}
-	return 0;
-}
-
 static int ver_seq(const void *a, const void *b)
 {
 	const struct foldver *x = a, *y = b;
@@ -198,50 +179,32 @@ static int ver_seq(const void *a, const void *b)
 }
 
 /*
- * --no-iterations: the table above without its per-iteration time
- * columns, from the sums of each configuration class (group.h): the
- * blocksize column, then avg, std and IOPS of W, R (and M), the same
- * numbers (a point of one class sums its rates in input order, as the
- * full table does; of several, class by class).
+ * From perftest's fold (group.h): the fio versions note of the classes on
+ * @s's points, in the order their first jobs came; returns the latest time.
  */
-static struct table *one_summary(const struct serieslist *sl, const struct series *s,
-				 const struct fold *f)
+static double fold_meta(struct table *t, const struct series *s, const struct fold *f)
 {
-	struct table *t = table_new("perftest", 2);
-	int has[NDIR] = { 0 }, zero[NDIR] = { 0 };
 	struct foldver *vers = NULL;
 	struct jobdoc *vd;
 	struct job *vj;
 	const struct job **vp;
-	size_t nvers = 0, maxn = 0, g, i, k, o, v;
-	struct col *c = NULL;
+	size_t nvers = 0, g, i, k, v;
 	double ts = 0;
-	int dir, row;
-	char key[64], tags[64];
+	int dir;
 
-	t->title = series_title(s);
-	/* the versions and the latest time of the classes on the points */
 	for (g = 0; g < s->ng; g++)
-		for (dir = 0; dir < NDIR; dir++) {
-			size_t nd = 0;
-
+		for (dir = 0; dir < NDIR; dir++)
 			for (i = 0; i < s->g[g].n[dir]; i++) {
 				const struct foldcls *fc = fold_class(f, s->g[g].it[dir][i].d);
 
 				if (!fc)
 					continue;
-				nd += fc->n[dir];
 				if (fc->ts > ts)
 					ts = fc->ts;
 				vers = xrealloc(vers, (nvers + fc->nvers) * sizeof(*vers));
 				memcpy(vers + nvers, fc->vers, fc->nvers * sizeof(*vers));
 				nvers += fc->nvers;
 			}
-			if (nd)
-				has[dir] = 1;
-			if (nd > maxn)
-				maxn = nd;
-		}
 	qsort(vers, nvers, sizeof(*vers), ver_seq);
 	/* note_versions() reads each job's document's version */
 	vd = xcalloc(nvers ? nvers : 1, sizeof(*vd));
@@ -262,6 +225,243 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 	free(vd);
 	free(vj);
 	free(vp);
+	return ts;
+}
+
+/* The iterations of direction @dir on point @bg: those of its classes. */
+static size_t point_count(const struct bsgroup *bg, int dir, const struct fold *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < bg->n[dir]; i++) {
+		const struct foldcls *fc = fold_class(f, bg->it[dir][i].d);
+
+		if (fc)
+			n += fc->n[dir];
+	}
+	return n;
+}
+
+/*
+ * ... their times and bytes in input order: one class's own arrays, or
+ * several classes' merged into *@own (the caller frees it).
+ */
+static size_t point_iters(const struct bsgroup *bg, int dir, const struct fold *f,
+			  const double **rt, const double **io, double **own)
+{
+	const struct foldcls **cl = xcalloc(bg->n[dir] ? bg->n[dir] : 1, sizeof(*cl));
+	size_t *pos, ncl = 0, n = 0, i, k, best;
+
+	for (i = 0; i < bg->n[dir]; i++) {
+		const struct foldcls *fc = fold_class(f, bg->it[dir][i].d);
+
+		if (fc) {
+			cl[ncl++] = fc;
+			n += fc->n[dir];
+		}
+	}
+	*own = NULL;
+	*rt = *io = NULL;
+	if (ncl == 1) {
+		*rt = cl[0]->rt[dir];
+		*io = cl[0]->io[dir];
+	} else if (ncl > 1) {
+		double *m = xmalloc(2 * n * sizeof(*m));
+
+		pos = xcalloc(ncl, sizeof(*pos));
+		for (i = 0; i < n; i++) {
+			for (k = 0, best = ncl; k < ncl; k++)
+				if (pos[k] < cl[k]->n[dir] &&
+				    (best == ncl || cl[k]->seq[dir][pos[k]] < cl[best]->seq[dir][pos[best]]))
+					best = k;
+			m[i] = cl[best]->rt[dir][pos[best]];
+			m[n + i] = cl[best]->io[dir][pos[best]];
+			pos[best]++;
+		}
+		free(pos);
+		*own = m;
+		*rt = m;
+		*io = m + n;
+	}
+	free(cl);
+	return n;
+}
+
+static struct table *one_folded(const struct serieslist *sl, const struct series *s,
+				const struct fold *f)
+{
+	struct table *t = table_new("perftest", 2);
+	size_t iters[NDIR] = { 0 }, nrw, g, i, o;
+	int zero[NDIR] = { 0 };	/* a W or R half the series did not run */
+	struct col *c = NULL;
+	double ts = 0;
+	int dir, row, c0 = 0;
+	char key[64], tags[64];
+
+	t->title = series_title(s);
+	ts = fold_meta(t, s, f);
+	series_tags(s, t);
+	if (s->tied && *s->tied)
+		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
+	t->timestamp = ts;
+	for (g = 0; g < s->ng; g++)
+		for (dir = 0; dir < NDIR; dir++) {
+			size_t n = point_count(&s->g[g], dir, f);
+
+			if (n > iters[dir])
+				iters[dir] = n;
+		}
+
+	/* the script's W and R halves: a half it did not run has as many zeros */
+	nrw = iters[DIR_WRITE] > iters[DIR_READ] ? iters[DIR_WRITE] : iters[DIR_READ];
+	for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
+		if (nrw && !iters[dir]) {
+			zero[dir] = 1;
+			iters[dir] = nrw;
+			table_note(t, "%s: no %s job in this series; its half prints zeros, as blockdev-perftest prints a test it did not run (no Influx or Prometheus metric)",
+				   dir_letter[dir], dir_name[dir]);
+		}
+
+	axis_col(t, sl);
+	for (o = 0; o < NORDER; o++) {
+		const char *L;
+
+		dir = order[o];
+		if (!iters[dir])
+			continue;
+		L = dir_letter[dir];
+		snprintf(tags, sizeof(tags), "rw=%s", dir_name[dir]);
+		for (i = 0; i < iters[dir]; i++) {
+			char it[160];
+
+			snprintf(key, sizeof(key), "%s%zu_s", L, i + 1);
+			c = table_col(t, key, "s", COL_NUM, 8, 3, " ");
+			col_hdr(c, L, "(s)", NULL);
+			snprintf(it, sizeof(it), "%s" TAGSEP "iteration=%zu", tags, i + 1);
+			if (!zero[dir])
+				col_metric(c, "iteration_seconds", 1, it);
+		}
+		snprintf(key, sizeof(key), "%s_avg_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+		snprintf(key, sizeof(key), "%s(avg,", L);
+		col_hdr(c, key, "MB/s)", NULL);
+		if (!zero[dir])
+			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_std_MBps", L);
+		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
+		col_hdr(c, key, ",MB/s)", NULL);
+		if (!zero[dir])
+			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
+		snprintf(key, sizeof(key), "%s_IOPS", L);
+		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
+		col_hdr(c, L, "(IOPS)", NULL);
+		if (!zero[dir])
+			col_metric(c, "iops", 1, tags);
+	}
+	/* the script's header lines end with the last cell, its rows with a blank */
+	c->hsep = "";
+
+	for (g = 0; g < s->ng; g++) {
+		const struct bsgroup *bg = &s->g[g];
+
+		row = table_row(t);
+		axis_cell(t, sl, row, bg);
+		for (o = 0; o < NORDER; o++) {
+			const char *L;
+			const double *rt, *io;
+			double *r, *own, m;
+			size_t n, k;
+
+			dir = order[o];
+			L = dir_letter[dir];
+			if (iters[dir]) {
+				/* the iteration columns were made one after another */
+				snprintf(key, sizeof(key), "%s1_s", L);
+				c0 = table_colidx(t, key);
+			}
+			if (zero[dir]) {
+				for (i = 0; i < nrw; i++)
+					table_num(t, row, c0 + (int)i, 0);
+				table_setf(t, row, 0, "%s_avg_MBps", L);
+				table_setf(t, row, 0, "%s_std_MBps", L);
+				table_setf(t, row, 0, "%s_IOPS", L);
+				continue;
+			}
+			n = point_iters(bg, dir, f, &rt, &io, &own);
+			for (i = 0; i < n; i++)
+				table_num(t, row, c0 + (int)i, rt[i]);
+			if (!n)
+				continue;
+			/* bsgroup_rates() of these */
+			r = xmalloc(n * sizeof(*r));
+			for (i = k = 0; i < n; i++)
+				if (rt[i] > 0)
+					r[k++] = io[i] / rt[i];
+			free(own);
+			n = k;
+			if (n) {
+				m = stat_mean(r, n);
+				table_setf(t, row, m / 1048576, "%s_avg_MBps", L);
+				table_setf(t, row, stat_pstd(r, n) / 1048576, "%s_std_MBps", L);
+				if (bg->dbs[dir])
+					table_setf(t, row, m / (double)bg->dbs[dir], "%s_IOPS", L);
+			}
+			free(r);
+		}
+	}
+	return t;
+}
+
+int perftest_tables(const struct serieslist *sl, struct tablist *out)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sl->n; i++) {
+		if (!sl->v[i].ng)
+			continue;
+		tablist_add(out, one_series(sl, &sl->v[i]));
+		any = 1;
+	}
+	if (!any) {
+		warnx_("perftest: no usable jobs (no read or write moved any data%s)",
+		       sl->n ? "" : ", or none matched --series");
+		return -1;
+	}
+	return 0;
+}
+
+
+/*
+ * --no-iterations: the table above without its per-iteration time
+ * columns, from the sums of each configuration class (group.h): the
+ * blocksize column, then avg, std and IOPS of W, R (and M), the same
+ * numbers (a point of one class sums its rates in input order, as the
+ * full table does; of several, class by class).
+ */
+static struct table *one_summary(const struct serieslist *sl, const struct series *s,
+				 const struct fold *f)
+{
+	struct table *t = table_new("perftest", 2);
+	int has[NDIR] = { 0 }, zero[NDIR] = { 0 };
+	size_t maxn = 0, g, i, o;
+	struct col *c = NULL;
+	double ts;
+	int dir, row;
+	char key[64], tags[64];
+
+	t->title = series_title(s);
+	ts = fold_meta(t, s, f);
+	for (g = 0; g < s->ng; g++)
+		for (dir = 0; dir < NDIR; dir++) {
+			size_t nd = point_count(&s->g[g], dir, f);
+
+			if (nd)
+				has[dir] = 1;
+			if (nd > maxn)
+				maxn = nd;
+		}
 	series_tags(s, t);
 	if (s->tied && *s->tied)
 		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
@@ -350,8 +550,8 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 	return t;
 }
 
-int perftest_summary_tables(const struct serieslist *sl, const struct fold *f,
-			    struct tablist *out)
+int perftest_fold_tables(const struct serieslist *sl, const struct fold *f, int no_iter,
+			 struct tablist *out)
 {
 	size_t i;
 	int any = 0;
@@ -359,7 +559,8 @@ int perftest_summary_tables(const struct serieslist *sl, const struct fold *f,
 	for (i = 0; i < sl->n; i++) {
 		if (!sl->v[i].ng)
 			continue;
-		tablist_add(out, one_summary(sl, &sl->v[i], f));
+		tablist_add(out, no_iter ? one_summary(sl, &sl->v[i], f) :
+					   one_folded(sl, &sl->v[i], f));
 		any = 1;
 	}
 	if (!any) {

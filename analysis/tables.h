@@ -17,9 +17,12 @@ void axis_cell(struct table *t, const struct serieslist *sl, int row, const stru
 
 /* Each returns 0, or -1 after saying why on stderr (e.g. no usable jobs). */
 int perftest_tables(const struct serieslist *sl, struct tablist *out);
-/* perftest --no-iterations: avg, std and IOPS per point, from @f's sums (group.h) */
-int perftest_summary_tables(const struct serieslist *sl, const struct fold *f,
-			    struct tablist *out);
+/*
+ * The same from perftest's fold (group.h), @sl built from its jobs; with
+ * @no_iter (--no-iterations) without the iteration columns.
+ */
+int perftest_fold_tables(const struct serieslist *sl, const struct fold *f, int no_iter,
+			 struct tablist *out);
 int ratio_table(const struct serieslist *sl, const struct series *base,
 		const struct series *cand, const struct ratio_opts *o, struct tablist *out);
 int iozone_tables(const struct jobset *js, struct tablist *out);

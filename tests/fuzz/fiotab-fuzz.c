@@ -145,13 +145,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		all_formats(&tl);
 		jobset_free(&js);
 	}
-	/* perftest --no-iterations: the jobs folded as they are read */
-	for (ax = 0; ax < 2; ax++) {
+	/* perftest: the jobs folded as they are read (and --no-iterations) */
+	for (ax = 0; ax < 4; ax++) {
 		input_keep_all(0);
-		js.fold = fold_new(axes[ax]);
-		if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, axes[ax], &sl)) {
+		js.fold = fold_new(axes[ax / 2], ax % 2);
+		if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, axes[ax / 2], &sl)) {
 			series_sort(&sl);
-			perftest_summary_tables(&sl, js.fold, &tl);
+			perftest_fold_tables(&sl, js.fold, !(ax % 2), &tl);
 			all_formats(&tl);
 			series_free(&sl);
 		}
