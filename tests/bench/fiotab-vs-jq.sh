@@ -337,7 +337,7 @@ rssok=$(check rss "$rssratio" '<=' 2)
 	echo "- peak RSS of \`perftest --no-iterations\` at $BIG files / at 100 files: $(printf '%.2f' "$rssratio")x, target <= 2x: $rssok"
 	echo "- peak RSS growth per job, $N to $BIG files, --no-iterations: $fperjob bytes (the jobs are folded into per-configuration sums as each document is read, then freed)"
 	echo "- peak RSS of the full table at $BIG files / at 100 files: $(printf '%.1f' "$fullratio")x (no target: the table holds every iteration)"
-	echo "- peak RSS growth per job, $N to $BIG files, full table: $perjob bytes (while reading, the job's record and the direction record it ran; the grouping's share; then, the jobs freed, the table's own cells and columns: perftest prints every iteration's time)"
+	echo "- peak RSS growth per job, $N to $BIG files, full table: $perjob bytes (each iteration's time, bytes and input order, 24 bytes in its configuration's class, the arrays' slack, and the table's own cell and column share: perftest prints every iteration's time)"
 	echo
 	echo "Peak RSS (KiB, GNU time) of other output shapes on the same json+ files:"
 	echo
