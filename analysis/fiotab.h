@@ -172,12 +172,6 @@ struct cJSON;
 int jobs_from_doc(struct jobset *js, const struct cJSON *doc, const char *file,
 		  char **why);
 void jobset_free(struct jobset *js);
-/*
- * Frees @js's job records, keeping what they point to (documents,
- * direction records) until jobset_free(): for a command whose tables no
- * longer read the jobs (perftest, after series_compact()).
- */
-void jobset_release(struct jobset *js);
 const char *intern(const char *s);
 /* The value of option @key (canonical name) in @j's configuration, or NULL. */
 const char *job_opt(const struct job *j, const char *key);

@@ -822,52 +822,6 @@ void series_sort(struct serieslist *l)
 	}
 }
 
-void series_compact(struct serieslist *l)
-{
-	size_t i, k, nv, n, latest;
-	const char **seen;
-
-	for (i = 0; i < l->n; i++) {
-		struct series *s = &l->v[i];
-		char *keep;
-
-		if (!s->njobs)
-			continue;
-		keep = xcalloc(s->njobs, 1);
-		seen = xmalloc(s->njobs * sizeof(*seen));
-		nv = 0;
-		latest = 0;
-		for (k = 0; k < s->njobs; k++) {
-			const char *ver = s->jobs[k]->doc->version;
-			size_t v;
-
-			for (v = 0; v < nv && seen[v] != ver; v++)
-				;
-			if (v == nv) {
-				seen[nv++] = ver;
-				keep[k] = 1;
-			}
-			if (s->jobs[k]->doc->timestamp > s->jobs[latest]->doc->timestamp)
-				latest = k;
-		}
-		keep[latest] = 1;
-		for (k = n = 0; k < s->njobs; k++)
-			n += keep[k];
-		s->own = xmalloc(n * sizeof(*s->own));
-		for (k = n = 0; k < s->njobs; k++)
-			if (keep[k]) {
-				s->own[n] = *s->jobs[k];
-				s->own[n++].bins = NULL;	/* freed with the jobs */
-			}
-		for (k = 0; k < n; k++)
-			s->jobs[k] = &s->own[k];
-		s->jobs = xrealloc(s->jobs, n * sizeof(*s->jobs));
-		s->njobs = s->capjobs = n;
-		free(keep);
-		free(seen);
-	}
-}
-
 void series_free(struct serieslist *l)
 {
 	size_t i, g;
@@ -886,7 +840,6 @@ void series_free(struct serieslist *l)
 		free(s->ptags);
 		free(s->tied);
 		free(s->jobs);
-		free(s->own);
 		free(s->label);
 		free(s->host);
 	}

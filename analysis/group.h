@@ -44,7 +44,6 @@ struct series {
 	size_t ng;
 	const struct job **jobs;	/* every job used, for the version note */
 	size_t njobs, capjobs;
-	struct job *own;	/* after series_compact(): the copies @jobs points to */
 };
 
 struct table;
@@ -73,14 +72,6 @@ struct selector {
 int series_build(const struct jobset *js, const struct selector *sel,
 		 struct serieslist *out);
 void series_free(struct serieslist *l);
-/*
- * What perftest's tables read of a series' jobs once they are grouped: the
- * first job of each fio version (the version note) and the latest one (the
- * table's time), copied into the series, which then no longer points into
- * the jobset: its jobs can be freed (jobset_release()) before the tables
- * are built.  The iterations point to the direction records, which stay.
- */
-void series_compact(struct serieslist *l);
 /* Sorts each series' points: block sizes descending (the script), others ascending. */
 void series_sort(struct serieslist *l);
 /*

@@ -794,22 +794,13 @@ static void job_free(struct job *j)
 	}
 }
 
-void jobset_release(struct jobset *js)
+void jobset_free(struct jobset *js)
 {
 	size_t i;
 
 	for (i = 0; i < js->n; i++)
 		job_free(&js->v[i]);
 	free(js->v);
-	js->v = NULL;
-	js->n = js->cap = 0;
-}
-
-void jobset_free(struct jobset *js)
-{
-	size_t i;
-
-	jobset_release(js);
 	for (i = 0; i < js->ndocv; i++)
 		free(js->docv[i]);
 	free(js->docv);
