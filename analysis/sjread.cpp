@@ -178,18 +178,24 @@ struct walker {
 		}
 	};
 
-	/* the byte a token starts with, or 0 past the last one */
+	/*
+	 * The byte token @t starts with; past the last one, the byte at the
+	 * end (stage 1's idx[n] is the length): a blank or padding, which no
+	 * check below takes for a token.
+	 */
 	char tok() const
 	{
-		return buf[idx[t]];	/* idx[n] is the end: a blank or padding */
+		return buf[idx[t]];
 	}
 
 	/*
 	 * The string token at @t: [*@s, *@s + *@len) when it has no escape
 	 * (the bytes in the buffer), else decoded into the arena by
-	 * jsonread.c (*@dec, NULL when not @build).  Stage 1 found its
-	 * closing quote before the next token, and no NUL or control byte in
-	 * it; a decoded NUL ("\u0000") is refused here.
+	 * jsonread.c (*@dec, NULL when not @build), which refuses what it
+	 * refuses ("\u0000", lone surrogates, unknown escapes).  Stage 1
+	 * found its closing quote, only blanks between it and the next token,
+	 * and no NUL or control byte in it: without a backslash in the
+	 * document, the quote is found from the next token back.
 	 */
 	static constexpr uint64_t ONES = 0x0101010101010101ull, HIGHS = 0x8080808080808080ull;
 
@@ -199,7 +205,7 @@ struct walker {
 
 		*dec = nullptr;
 		if (!esc) {
-			/* no backslash in the document: the quote is the last byte but blanks before the next token */
+			/* the last byte before the next token but blanks */
 			const char *e = buf + idx[t + 1] - 1;
 
 			while (*e != '"')
@@ -642,6 +648,13 @@ extern "C" cJSON *sj_read(const char *buf, size_t len, int padded, const char *c
 	}
 	if (!len || len > simdjson::SIMDJSON_MAXSIZE_BYTES)
 		return nullptr;
+	/*
+	 * The walk stops at the byte after the value (no digit, letter or
+	 * structural byte may follow it there): else it is read from a copy.
+	 */
+	if (padded && buf[len] && buf[len] != ' ' && buf[len] != '\n' && buf[len] != '\r' &&
+	    buf[len] != '\t')
+		padded = 0;
 	if (!padded) {
 		if (copycap < len + SJ_PADDING) {
 			delete[] copy;
