@@ -559,6 +559,24 @@ static int value(struct rd *r, cJSON **out)
 	}
 }
 
+int json_number(const char *p, const char *end, double *v, const char **stop)
+{
+	struct rd r = { .p = p, .end = end };
+	int rc = number(&r, v);
+
+	*stop = rc ? r.err : r.p;
+	return rc;
+}
+
+int json_string(const char *p, const char *end, char **out, const char **stop)
+{
+	struct rd r = { .p = p, .end = end };
+	int rc = string(&r, out, NULL);
+
+	*stop = rc ? r.err : r.p;
+	return rc;
+}
+
 cJSON *json_read(const char *buf, size_t len, size_t start, struct jsonread *jr)
 {
 	struct rd r = { .p = buf + start, .end = buf + len, .skip = jr->skip };

@@ -31,4 +31,14 @@ struct jsonread {
  */
 struct cJSON *json_read(const char *buf, size_t len, size_t start, struct jsonread *r);
 
+/*
+ * For sjread.cpp, so that both readers take the same numbers and strings:
+ * the number at @p (its value in *@v when @v is set), and the string at @p
+ * (a '"'; decoded into a new arena string in *@out when @out is set), up to
+ * @end.  0 with *@stop just past it, or -1 with *@stop at the first byte
+ * that is not JSON.
+ */
+int json_number(const char *p, const char *end, double *v, const char **stop);
+int json_string(const char *p, const char *end, char **out, const char **stop);
+
 #endif

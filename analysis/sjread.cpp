@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * simdjson (Debian's libsimdjson-dev) behind a C interface: its DOM parser
- * checks a whole document (structure, strings, UTF-8, numbers) at GB/s with
- * SIMD, and the tree it leaves is copied into cJSON nodes from the document
- * arena, leaving out the values of the @skip names, so that jobs.c reads
- * documents through one API whichever parser read them.
+ * The fast path of fiotab's JSON reading, on simdjson (Debian's
+ * libsimdjson-dev): its stage 1 finds every structural byte and token start
+ * of a document with SIMD, and checks the UTF-8, the strings' ends and that
+ * no raw control byte is in a string; then the tokens are walked here, each
+ * checked to the JSON grammar, and what is not skipped built into cJSON
+ * nodes from the document arena, so that jobs.c reads documents through one
+ * API whichever reader read them.  The values of the @skip names are
+ * checked but not built: their numbers are not converted (simdjson's own
+ * stage 2 converted every number and wrote every string of the document,
+ * which was most of fiotab's time).  Numbers and escaped strings are read by
+ * jsonread.c's own code (json_number(), json_string()), so both readers take
+ * and build the same.
  *
  * It is only the fast path: it gives no error positions, and it is stricter
- * than cJSON and jsonread.c in places (invalid UTF-8, raw control bytes in
- * strings, integers beyond 64 bits, numbers beyond double's range).  So a
- * document it does not take is read again by jsonread.c, which accepts it
- * or names the first byte that is not JSON; and the trees of both are the
- * same (the fuzz target compares them on every input both accept).
+ * than jsonread.c in places (invalid UTF-8, raw control bytes in strings,
+ * nesting as deep as cJSON's limit, a NUL in a string).  So a document it
+ * does not take is read again by jsonread.c, which accepts it or names the
+ * first byte that is not JSON; and the trees of both are the same (the
+ * fuzz target compares them on every input both accept).
  *
  * One parser lives until exit: its buffers grow to the largest document.
  */
@@ -25,18 +32,19 @@ extern "C" {
 #include <cjson/cJSON.h>
 
 #include "analysis/arena.h"
+#include "analysis/jsonread.h"
 }
 #include "analysis/sjread.h"
 
 namespace {
 
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-
-struct copier {
+struct walker {
+	const char *buf, *end;
+	const uint32_t *idx;	/* token starts (stage 1) */
+	uint32_t n, t;		/* tokens, the next one */
 	int nskip;
 	int depth;
-	bool ok;
+	bool esc;		/* a backslash somewhere in the document */
 
 	/*
 	 * Nodes and strings are bumped from 64 KiB blocks of the arena: one
@@ -69,84 +77,80 @@ struct copier {
 	}
 
 	/*
-	 * simdjson's DOM keeps each string NUL-terminated in its string buffer,
-	 * which lives until the next parse: the tree points there (it is read
-	 * and reset before the next document is parsed), and copies only a
-	 * string that would not be terminated.
+	 * The skipped names by a hash of length, first and last byte, which
+	 * sets them apart (chained where two share it): a member name costs
+	 * that hash, one table load and, mostly for names that are skipped, one
+	 * length and byte compare ("99.000000" is read, "99.500000" is not).
+	 * Hashing every byte of every name was most of the copy's time.
 	 */
-	char *str(std::string_view s)
-	{
-		if (!s.data()[s.size()])
-			return const_cast<char *>(s.data());
-		return copy_str(s);
-	}
-
-	char *copy_str(std::string_view s)
-	{
-		char *o = static_cast<char *>(alloc(s.size() + 1));
-
-		std::memcpy(o, s.data(), s.size());
-		o[s.size()] = '\0';
-		return o;
-	}
+	static constexpr unsigned NSLOT = 1024;
+	static constexpr int MAXSKIP = 64;
+	std::string_view name[MAXSKIP];
+	unsigned char head[NSLOT];		/* 1 + first name's index, 0: none */
+	unsigned char chain[MAXSKIP];		/* 1 + next name's index with its slot */
+	size_t maxlen;
 
 	/*
-	 * The skipped names in an open-addressed hash table (FNV-1a of the
-	 * whole name): one hash and mostly one compare per member name, however
-	 * many names are skipped and however alike they are ("99.000000" is
-	 * read, "99.500000" is not).
+	 * Equal bytes, for names mostly 3 to 16 bytes long: two overlapping
+	 * loads from each side cover 4 to 16 bytes, all inside both names.
 	 */
-	static constexpr unsigned NSLOT = 256;	/* > 2 x the 64 names at most */
-	std::string_view slot[NSLOT];
-	bool used[NSLOT];
+	static uint64_t ld8(const char *p)
+	{
+		uint64_t v;
 
-	/* short names: compared inline, not by a call to memcmp() */
+		std::memcpy(&v, p, 8);
+		return v;
+	}
+
+	static uint32_t ld4(const char *p)
+	{
+		uint32_t v;
+
+		std::memcpy(&v, p, 4);
+		return v;
+	}
+
 	static bool same(const char *a, const char *b, size_t n)
 	{
-		while (n && *a == *b)
-			a++, b++, n--;
-		return !n;
+		if (n >= 8 && n <= 16)
+			return ld8(a) == ld8(b) && ld8(a + n - 8) == ld8(b + n - 8);
+		if (n >= 4 && n < 8)
+			return ld4(a) == ld4(b) && ld4(a + n - 4) == ld4(b + n - 4);
+		if (n < 4)
+			return a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1];
+		return !std::memcmp(a, b, n);
 	}
 
-	static unsigned hash(std::string_view k)
+	static unsigned slot_of(const char *k, size_t n)
 	{
-		uint32_t h = 2166136261u;
-
-		for (unsigned char c : k)
-			h = (h ^ c) * 16777619u;
-		return h & (NSLOT - 1);
+		return (unsigned)(n * 31 + (unsigned char)k[0] * 7 +
+				  (unsigned char)k[n - 1]) & (NSLOT - 1);
 	}
 
-	/* bit (length, first and last byte) of a skipped name: most names miss here */
-	uint64_t filter[16];
-
-	static unsigned fbit(std::string_view k)
+	void add_skip(const char *s)
 	{
-		return (unsigned)(k.size() * 31 + (unsigned char)k[0] * 7 +
-				  (unsigned char)k[k.size() - 1]) & 1023;
-	}
+		std::string_view k(s);
 
-	void add_skip(const char *name)
-	{
-		std::string_view k(name);
-		unsigned i = hash(k);
+		if (k.empty())
+			return;		/* no member name is skipped by "" */
+		unsigned i = slot_of(k.data(), k.size());
 
-		if (!k.empty())
-			filter[fbit(k) >> 6] |= 1ull << (fbit(k) & 63);
-
-		while (used[i] && slot[i] != k)
-			i = (i + 1) & (NSLOT - 1);
-		slot[i] = k;
-		used[i] = true;
+		name[nskip] = k;
+		chain[nskip] = head[i];
+		head[i] = (unsigned char)(nskip + 1);
+		if (k.size() > maxlen)
+			maxlen = k.size();
 		nskip++;
 	}
 
 	bool skipped(std::string_view k) const
 	{
-		if (!nskip || k.empty() || !(filter[fbit(k) >> 6] >> (fbit(k) & 63) & 1))
+		size_t n = k.size();
+
+		if (!n || n > maxlen)
 			return false;
-		for (unsigned i = hash(k); used[i]; i = (i + 1) & (NSLOT - 1))
-			if (slot[i].size() == k.size() && same(slot[i].data(), k.data(), k.size()))
+		for (unsigned i = head[slot_of(k.data(), n)]; i; i = chain[i - 1])
+			if (name[i - 1].size() == n && same(name[i - 1].data(), k.data(), n))
 				return true;
 		return false;
 	}
@@ -174,119 +178,459 @@ struct copier {
 		}
 	};
 
-	cJSON *copy(element e)
+	/*
+	 * The byte token @t starts with; past the last one, the byte at the
+	 * end (stage 1's idx[n] is the length): a blank or padding, which no
+	 * check below takes for a token.
+	 */
+	char tok() const
 	{
-		simdjson::dom::object obj;
-		simdjson::dom::array arr;
-		std::string_view sv;
-		cJSON *n;
+		return buf[idx[t]];
+	}
+
+	/*
+	 * The string token at @t: [*@s, *@s + *@len) when it has no escape
+	 * (the bytes in the buffer), else decoded into the arena by
+	 * jsonread.c (*@dec, NULL when not @build), which refuses what it
+	 * refuses ("\u0000", lone surrogates, unknown escapes).  Stage 1
+	 * found its closing quote, only blanks between it and the next token,
+	 * and no NUL or control byte in it: without a backslash in the
+	 * document, the quote is found from the next token back.
+	 */
+	static constexpr uint64_t ONES = 0x0101010101010101ull, HIGHS = 0x8080808080808080ull;
+
+	bool string(bool build, const char **s, size_t *len, char **dec)
+	{
+		const char *q = buf + idx[t] + 1, *stop;
+
+		*dec = nullptr;
+		if (!esc) {
+			/* the last byte before the next token but blanks */
+			const char *e = buf + idx[t + 1] - 1;
+
+			while (*e != '"')
+				e--;
+			*s = q;
+			*len = (size_t)(e - q);
+			t++;
+			return true;
+		}
+		for (;;) {
+			uint64_t w, a, b, m;
+
+			std::memcpy(&w, q, 8);	/* padded: stage 1 saw the quote before the end */
+			a = w ^ (ONES * '"');
+			b = w ^ (ONES * '\\');
+			m = (((a - ONES) & ~a) | ((b - ONES) & ~b)) & HIGHS;
+			if (m) {
+				q += __builtin_ctzll(m) >> 3;
+				break;
+			}
+			q += 8;
+		}
+		if (*q == '"') {
+			*s = buf + idx[t] + 1;
+			*len = (size_t)(q - *s);
+			t++;
+			return true;
+		}
+		/* an escape: jsonread.c's reading of it, so both readers agree */
+		char *o = nullptr;
+
+		if (json_string(buf + idx[t], end, build ? &o : nullptr, &stop))
+			return false;
+		if (o) {
+			*len = std::strlen(o);
+			*s = o;
+			*dec = o;
+		} else {
+			*s = nullptr;
+			*len = 0;
+		}
+		t++;
+		return true;
+	}
+
+	/* a NUL-terminated copy of [s, s + len) (bytes up to 16 past it are readable) */
+	char *copy_str(const char *s, size_t len)
+	{
+		char *o = static_cast<char *>(alloc(len + 17));
+
+		std::memcpy(o, s, 16);
+		if (len > 16)
+			std::memcpy(o + 16, s + 16, len - 16);
+		o[len] = '\0';
+		return o;
+	}
+
+	/*
+	 * A scalar ends at a blank or a structural byte (what follows is the
+	 * grammar's), not at a quote: stage 1 takes "1\"c\"" as one token.
+	 */
+	static bool ends(char c)
+	{
+		return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ',' || c == '}' ||
+		       c == ']' || c == ':' || c == '{' || c == '[';
+	}
+
+	/* ... or at the end of the document (a NUL before it is no end) */
+	bool ends_at(const char *p) const
+	{
+		return p == end || ends(*p);
+	}
+
+	static bool digit(char c)
+	{
+		return (unsigned char)(c - '0') < 10;
+	}
+
+	/*
+	 * A number checked, not converted: jsonread.c's grammar (RFC 8259),
+	 * which needs no bounds here (the bytes after the end are no digits).
+	 */
+	bool number_ok(const char *p) const
+	{
+		if (*p == '-')
+			p++;
+		if (*p == '0') {
+			p++;
+		} else if (digit(*p)) {
+			while (digit(*++p))
+				;
+		} else {
+			return false;
+		}
+		if (*p == '.') {
+			if (!digit(*++p))
+				return false;
+			while (digit(*++p))
+				;
+		}
+		if (*p == 'e' || *p == 'E') {
+			p++;
+			if (*p == '+' || *p == '-')
+				p++;
+			if (!digit(*p))
+				return false;
+			while (digit(*++p))
+				;
+		}
+		return ends_at(p);
+	}
+
+	/*
+	 * The value of a number without exponent of up to 19 digits, as
+	 * jsonread.c's number() computes it (its Clinger fast path, its zeros)
+	 * but without bounds (see number_ok()): 1, or 2 when that takes
+	 * number() itself, or 0 when it is not a number.
+	 */
+	int number_val(const char *s, double *v) const
+	{
+		static const double pow10[] = {
+			1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+			1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+		};
+		const char *p = s;
+		bool neg = false;
+		uint64_t m = 0;
+		int nd = 0, e10 = 0;
+
+		if (*p == '-') {
+			neg = true;
+			p++;
+		}
+		if (*p == '0') {
+			p++;
+		} else if (digit(*p)) {
+			do {
+				if (nd == 19)
+					return 2;
+				m = m * 10 + (uint64_t)(*p - '0');
+				nd++;
+			} while (digit(*++p));
+		} else {
+			return 0;
+		}
+		if (*p == '.') {
+			if (!digit(*++p))
+				return 0;
+			do {
+				if (!nd && *p == '0') {
+					e10--;	/* leading zeros of 0.000x */
+				} else {
+					if (nd == 19)
+						return 2;
+					m = m * 10 + (uint64_t)(*p - '0');
+					nd++;
+					e10--;
+				}
+			} while (digit(*++p));
+		}
+		if (*p == 'e' || *p == 'E')
+			return 2;
+		if (!ends_at(p))
+			return 0;
+		if (!m) {
+			*v = neg && p - s > 2 ? -0.0 : 0;
+		} else {
+			if (m > (1ull << 53) || e10 < -22)
+				return 2;
+			*v = !e10 ? (double)m : (double)m / pow10[-e10];
+			if (neg)
+				*v = -*v;
+		}
+		return 1;
+	}
+
+	bool literal(const char *w, size_t len)
+	{
+		const char *p = buf + idx[t];
+
+		if ((size_t)(end - p) < len || std::memcmp(p, w, len) || !ends_at(p + len))
+			return false;
+		t++;
+		return true;
+	}
+
+	/*
+	 * The value at token @t checked, not built (the skipped ones, most of
+	 * the tokens): one loop over the tokens, the open containers on a bit
+	 * stack, strings not looked at unless the document has a backslash.
+	 */
+	bool skip()
+	{
+		static constexpr int MAXD = CJSON_NESTING_LIMIT;
+		uint64_t obj[(MAXD + 63) / 64];	/* bit d: the container at d is an object */
+		int d = 0;
+		const char *stop;
+		char c;
+
+value:
+		switch (tok()) {
+		case '{':
+		case '[':
+			if (depth + d + 1 >= MAXD)
+				return false;	/* jsonread.c says whether that is too deep */
+			c = tok();
+			if (c == '{')
+				obj[d >> 6] |= 1ull << (d & 63);
+			else
+				obj[d >> 6] &= ~(1ull << (d & 63));
+			d++;
+			t++;
+			if (tok() == (c == '{' ? '}' : ']')) {
+				t++;
+				d--;
+				goto after;
+			}
+			if (c == '{')
+				goto key;
+			goto value;
+		case '"':
+			if (esc && json_string(buf + idx[t], end, nullptr, &stop))
+				return false;
+			t++;
+			goto after;
+		case 't':
+			if (!literal("true", 4))
+				return false;
+			goto after;
+		case 'f':
+			if (!literal("false", 5))
+				return false;
+			goto after;
+		case 'n':
+			if (!literal("null", 4))
+				return false;
+			goto after;
+		default:
+			if (!number_ok(buf + idx[t]))
+				return false;
+			t++;
+			goto after;
+		}
+key:
+		if (tok() != '"' || (esc && json_string(buf + idx[t], end, nullptr, &stop)))
+			return false;
+		t++;
+		if (tok() != ':')
+			return false;
+		t++;
+		goto value;
+after:
+		if (!d)
+			return true;
+		{
+			bool o = obj[(d - 1) >> 6] >> ((d - 1) & 63) & 1;
+
+			c = tok();
+			if (c == ',') {
+				t++;
+				if (o)
+					goto key;
+				goto value;
+			}
+			if (c == (o ? '}' : ']')) {
+				t++;
+				d--;
+				goto after;
+			}
+		}
+		return false;
+	}
+
+	/*
+	 * The value at token @t, built when @build (else checked only): false
+	 * when it is not JSON or not taken here.
+	 */
+	bool value(bool build, cJSON **out)
+	{
+		const char *s, *stop;
+		size_t len;
+		char *dec;
 		double d;
-		bool b;
 
-		if (!ok)
-			return nullptr;
-		switch (e.type()) {
-		case element_type::OBJECT:
-			if (++depth > CJSON_NESTING_LIMIT) {
-				ok = false;
-				return nullptr;
+		if (!build)
+			return skip();
+		switch (tok()) {
+		case '{':
+			return object(build, out);
+		case '[':
+			return array(build, out);
+		case '"':
+			if (!string(build, &s, &len, &dec))
+				return false;
+			if (build) {
+				*out = node(cJSON_String);
+				(*out)->valuestring = dec ? dec : copy_str(s, len);
 			}
-			if (e.get(obj)) {
-				ok = false;
-				return nullptr;
+			return true;
+		case 't':
+			if (!literal("true", 4))
+				return false;
+			if (build)
+				*out = node(cJSON_True);
+			return true;
+		case 'f':
+			if (!literal("false", 5))
+				return false;
+			if (build)
+				*out = node(cJSON_False);
+			return true;
+		case 'n':
+			if (!literal("null", 4))
+				return false;
+			if (build)
+				*out = node(cJSON_NULL);
+			return true;
+		case 0:
+			return false;
+		default:
+			s = buf + idx[t];
+			if (!build) {
+				if (!number_ok(s))
+					return false;
+				t++;
+				return true;
 			}
-			n = node(cJSON_Object);
+			switch (number_val(s, &d)) {
+			case 0:
+				return false;
+			case 2:	/* an exponent, many digits: jsonread.c's code */
+				if (json_number(s, end, &d, &stop) || !ends_at(stop))
+					return false;
+			}
+			t++;
 			{
-				list l;
+				cJSON *c = node(cJSON_Number);
 
-				for (auto field : obj) {
-					if (skipped(field.key))
-						continue;
-					cJSON *c = copy(field.value);
+				c->valuedouble = d;
+				/* as cJSON sets it */
+				c->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+				*out = c;
+			}
+			return true;
+		}
+	}
 
-					if (!c)
-						return nullptr;
-					c->string = str(field.key);
+	bool object(bool build, cJSON **out)
+	{
+		list l;
+
+		if (++depth >= CJSON_NESTING_LIMIT)
+			return false;	/* jsonread.c says whether that is too deep */
+		t++;
+		if (tok() != '}') {
+			for (;;) {
+				const char *k;
+				size_t klen;
+				char *dec;
+				cJSON *c = nullptr;
+
+				if (tok() != '"' || !string(build, &k, &klen, &dec) || tok() != ':')
+					return false;
+				t++;
+				bool keep = build && !skipped(std::string_view(k, klen));
+
+				if (!value(keep, &c))
+					return false;
+				if (keep) {
+					c->string = dec ? dec : copy_str(k, klen);
 					l.add(c);
 				}
-				n->child = l.done();
-			}
-			depth--;
-			return n;
-		case element_type::ARRAY:
-			if (++depth > CJSON_NESTING_LIMIT) {
-				ok = false;
-				return nullptr;
-			}
-			if (e.get(arr)) {
-				ok = false;
-				return nullptr;
-			}
-			n = node(cJSON_Array);
-			{
-				list l;
-
-				for (element c : arr) {
-					cJSON *cc = copy(c);
-
-					if (!cc)
-						return nullptr;
-					l.add(cc);
+				if (tok() == ',') {
+					t++;
+					continue;
 				}
-				n->child = l.done();
+				if (tok() == '}')
+					break;
+				return false;
 			}
-			depth--;
-			return n;
-		case element_type::STRING:
-			if (e.get(sv)) {
-				ok = false;
-				return nullptr;
-			}
-			n = node(cJSON_String);
-			n->valuestring = str(sv);
-			return n;
-		case element_type::INT64:
-		case element_type::UINT64:
-		case element_type::DOUBLE:
-			if (e.get(d)) {
-				ok = false;
-				return nullptr;
-			}
-			n = node(cJSON_Number);
-			n->valuedouble = d;
-			n->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
-			return n;
-		case element_type::BOOL:
-			if (e.get(b)) {
-				ok = false;
-				return nullptr;
-			}
-			return node(b ? cJSON_True : cJSON_False);
-		case element_type::NULL_VALUE:
-			return node(cJSON_NULL);
 		}
-		ok = false;
-		return nullptr;
+		t++;
+		depth--;
+		if (build) {
+			*out = node(cJSON_Object);
+			(*out)->child = l.done();
+		}
+		return true;
+	}
+
+	bool array(bool build, cJSON **out)
+	{
+		list l;
+
+		if (++depth >= CJSON_NESTING_LIMIT)
+			return false;
+		t++;
+		if (tok() != ']') {
+			for (;;) {
+				cJSON *c = nullptr;
+
+				if (!value(build, &c))
+					return false;
+				if (build)
+					l.add(c);
+				if (tok() == ',') {
+					t++;
+					continue;
+				}
+				if (tok() == ']')
+					break;
+				return false;
+			}
+		}
+		t++;
+		depth--;
+		if (build) {
+			*out = node(cJSON_Array);
+			(*out)->child = l.done();
+		}
+		return true;
 	}
 };
 
 simdjson::dom::parser *parser;
-
-/*
- * "\u0000" would put a NUL in a string, which jsonread.c refuses (a C string
- * cannot hold it).  fio writes few backslashes, and memchr() finds them fast.
- */
-bool nul_escape(const char *p, size_t n)
-{
-	const char *e = p + n;
-
-	while (p < e && (p = static_cast<const char *>(std::memchr(p, '\\', (size_t)(e - p))))) {
-		if (e - p >= 6 && !std::memcmp(p, "\\u0000", 6))
-			return true;
-		p += 2;		/* the escaped byte, "\\\\" included */
-	}
-	return false;
-}
 
 } // namespace
 
@@ -294,26 +638,60 @@ static_assert(SJ_PADDING >= simdjson::SIMDJSON_PADDING, "SJ_PADDING too small fo
 
 extern "C" cJSON *sj_read(const char *buf, size_t len, int padded, const char *const *skip)
 {
-	element root;
+	static char *copy;
+	static size_t copycap;
 
 	if (!parser) {
 		parser = new (std::nothrow) simdjson::dom::parser;
 		if (!parser)
 			return nullptr;
 	}
-	if (nul_escape(buf, len))
+	if (!len || len > simdjson::SIMDJSON_MAXSIZE_BYTES)
 		return nullptr;
-	if (parser->parse(buf, len, !padded).get(root))
-		return nullptr;
-	copier c{};
-
-	c.ok = true;
-	for (const char *const *s = skip; s && *s; s++) {
-		if (c.nskip == 64)
-			return nullptr;	/* jsonread.c takes any number */
-		c.add_skip(*s);
+	/*
+	 * The walk stops at the byte after the value (no digit, letter or
+	 * structural byte may follow it there): else it is read from a copy.
+	 */
+	if (padded && buf[len] && buf[len] != ' ' && buf[len] != '\n' && buf[len] != '\r' &&
+	    buf[len] != '\t')
+		padded = 0;
+	if (!padded) {
+		if (copycap < len + SJ_PADDING) {
+			delete[] copy;
+			copycap = len + SJ_PADDING;
+			copy = new (std::nothrow) char[copycap];
+			if (!copy) {
+				copycap = 0;
+				return nullptr;
+			}
+		}
+		std::memcpy(copy, buf, len);
+		std::memset(copy + len, 0, SJ_PADDING);
+		buf = copy;
 	}
-	cJSON *tree = c.copy(root);
+	if (parser->capacity() < len && parser->allocate(len < 65536 ? 65536 : len + len / 8))
+		return nullptr;
+	/* stage 1 only: the token starts, the UTF-8 and the strings checked */
+	if (parser->implementation->stage1(reinterpret_cast<const uint8_t *>(buf), len,
+					   simdjson::stage1_mode::regular))
+		return nullptr;
+	walker w{};
 
-	return c.ok ? tree : nullptr;
+	w.esc = std::memchr(buf, '\\', len);
+	w.buf = buf;
+	w.end = buf + len;
+	w.idx = parser->implementation->structural_indexes.get();
+	w.n = parser->implementation->n_structural_indexes;
+	if (w.idx[w.n] != len)
+		return nullptr;	/* stage 1's end mark, which tok() relies on */
+	for (const char *const *s = skip; s && *s; s++) {
+		if (w.nskip == walker::MAXSKIP)
+			return nullptr;	/* jsonread.c takes any number */
+		w.add_skip(*s);
+	}
+	cJSON *tree = nullptr;
+
+	if (!w.value(true, &tree) || w.t != w.n)
+		return nullptr;	/* not JSON, or more after the value */
+	return tree;
 }

@@ -99,7 +99,8 @@ static bool ondemand_fields(const char *b, size_t l)
  * simdjson's On-Demand API reading every value (every number parsed, every
  * string unescaped, every literal checked), as refusing malformed input
  * anywhere in a document takes, building nothing: the least a reader on it
- * would cost fiotab, against its DOM parser and sjread.cpp's copy.
+ * would cost fiotab, against its DOM parser and sjread.cpp (simdjson's
+ * stage 1, then the tokens checked and what is kept built).
  */
 static bool ondemand_all(simdjson::ondemand::value v, int depth)
 {
@@ -219,7 +220,7 @@ int main(int argc, char **argv)
 		  [](const char *b, size_t l, simdjson::dom::parser &) { return ondemand_fields(b, l); } },
 		{ "simdjson 3.0 On-Demand (every value read and checked, nothing built)",
 		  [](const char *b, size_t l, simdjson::dom::parser &) { return ondemand_checked(b, l); } },
-		{ "sjread.cpp (simdjson DOM -> cJSON, skips)", [](const char *b, size_t l, simdjson::dom::parser &) {
+		{ "sjread.cpp (simdjson stage 1, its tokens checked -> cJSON, skips)", [](const char *b, size_t l, simdjson::dom::parser &) {
 			bool ok = sj_read(b, l, 1, skip) != nullptr;
 			arena_reset();
 			return ok;
