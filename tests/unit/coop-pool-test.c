@@ -19,8 +19,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/ioprio.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +86,42 @@ static void test_split(void)
 	CHECK(coop_split_done(&st, ENOSPC, 50), "3rd of 3 is last");
 	CHECK(coop_split_error(&st) == EIO, "first error wins: %d", coop_split_error(&st));
 	CHECK(coop_split_resid(&st) == 150, "residuals add up");
+}
+
+/*
+ * The completion count only grows and wraps (pool_int.h): "reached" is a
+ * difference, right across the wrap.
+ */
+static void test_count_wrap(void)
+{
+	atomic_uint ctr = UINT_MAX - 1;
+	struct coop_count_goal g = { .ctr = &ctr, .want = UINT_MAX - 1 + 3 };
+
+	CHECK(!coop_count_reached(&g), "count: 3 short across the wrap is not reached");
+	atomic_fetch_add(&ctr, 2);
+	CHECK(!coop_count_reached(&g), "count: 1 short just after the wrap");
+	atomic_fetch_add(&ctr, 1);
+	CHECK(coop_count_reached(&g), "count: reached after the wrap");
+	atomic_fetch_add(&ctr, 5);
+	CHECK(coop_count_reached(&g), "count: beyond is reached");
+}
+
+/*
+ * struct coop_req keeps what the job's thread writes, the results a worker
+ * writes and the commands on separate cache lines (pool.h), and requests
+ * are allocated on a line boundary, or the lines are shared after all.
+ */
+static void test_req_layout(struct coop_req *req)
+{
+	CHECK(offsetof(struct coop_req, error) % 64 == 0 &&
+	      offsetof(struct coop_req, parts) % 64 == 0,
+	      "layout: results at %zu, commands at %zu: not on line boundaries",
+	      offsetof(struct coop_req, error), offsetof(struct coop_req, parts));
+	CHECK(offsetof(struct coop_req, cookie) / 64 != offsetof(struct coop_req, error) / 64 &&
+	      offsetof(struct coop_req, resid) / 64 == offsetof(struct coop_req, error) / 64 &&
+	      offsetof(struct coop_req, done_next) / 64 == offsetof(struct coop_req, error) / 64,
+	      "layout: the results share the submitter's line");
+	CHECK((uintptr_t)req % 64 == 0, "layout: request at %p not line-aligned", (void *)req);
 }
 
 static void test_dispatch_policy(void)
@@ -370,6 +409,7 @@ static void test_resid_and_error(void)
 	CHECK(!coop_pool_file_open(p, &cf, path, O_RDONLY, fd, 0, err, sizeof(err)),
 	      "open: %s", err);
 	req = coop_req_alloc(p);
+	test_req_layout(req);
 	req->buf = malloc(16384);
 	req->op = COOP_OP_READ;
 	req->file = &cf;
@@ -674,6 +714,7 @@ int main(int argc, char **argv)
 	path = argv[1];
 	test_split();
 	test_dispatch_policy();
+	test_count_wrap();
 	test_readahead();
 	test_spin_budget();
 	prepare_file();
