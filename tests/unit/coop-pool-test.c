@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engines/coop/dispatch.h"
 #include "engines/coop/order.h"
 #include "engines/coop/pool.h"
 #include "tests/unit/check.h"
@@ -643,6 +644,56 @@ static void *sleeper_body(void *arg)
 	return NULL;
 }
 
+struct popper {
+	struct coop_dispatch *d;
+	int items;
+	atomic_int got;
+};
+
+static void *popper_body(void *arg)
+{
+	struct popper *pp = arg;
+	int i;
+
+	/* Asleep at once, as a worker whose job's thread sleeps (worker.c). */
+	for (i = 0; i < pp->items; i++)
+		if (coop_dispatch_pop(pp->d, 0, i ? COOP_POP_WAIT : COOP_POP_SLEEP))
+			atomic_fetch_add(&pp->got, 1);
+	return NULL;
+}
+
+/*
+ * A lone sleeping worker is woken once for a burst of commands, not once
+ * per command while it is on its way (dispatch.c, coop_dispatch_push()):
+ * each wake-up is a system call of the pushing job's thread.  Every
+ * command still reaches the worker.
+ */
+static void test_lone_wake(void)
+{
+	enum { N = 16 };
+	static int items[N];
+	struct coop_dispatch d;
+	struct popper pp = { .d = &d, .items = N };
+	unsigned int before, wakes;
+	pthread_t t;
+	int i;
+
+	CHECK(!coop_dispatch_init(&d, COOP_DISPATCH_QUEUE, 1, N, 1, 0), "lone: init");
+	atomic_init(&pp.got, 0);
+	pthread_create(&t, NULL, popper_body, &pp);
+	while (!atomic_load(&d.q[0].sleepers))
+		usleep(100);
+	usleep(20000);		/* in the kernel by now */
+	before = coop_event_get(&d.q[0].wake);
+	for (i = 0; i < N; i++)
+		coop_dispatch_push(&d, &items[i]);
+	wakes = coop_event_get(&d.q[0].wake) - before;
+	pthread_join(t, NULL);
+	CHECK(atomic_load(&pp.got) == N, "lone: %d of %d commands taken", atomic_load(&pp.got), N);
+	CHECK(wakes >= 1 && wakes <= 4, "lone: %u wake-ups for one sleeper and %d commands", wakes, N);
+	coop_dispatch_destroy(&d);
+}
+
 /*
  * A spin that sees its count doubles the next budget, one that runs out
  * halves it; the cap is the event's measured wake-up latency, within
@@ -717,6 +768,7 @@ int main(int argc, char **argv)
 	test_count_wrap();
 	test_readahead();
 	test_spin_budget();
+	test_lone_wake();
 	prepare_file();
 	test_combinations();
 	printf("combinations: %d failures\n", check_failures);
