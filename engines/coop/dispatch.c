@@ -5,10 +5,28 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <linux/membarrier.h>
 
 #include "engines/coop/dispatch.h"
 #include "engines/coop/sys.h"
+
+/*
+ * The longest the producer counts on its last wake-up of a lone sleeper
+ * (see coop_dispatch_push()): wake-ups slower than this are a sleeper
+ * waiting for a CPU, and it is woken again.
+ */
+#define COOP_LONE_WAKE_NS	200000
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 unsigned int coop_dispatch_nqueues(enum coop_dispatch_mode mode,
 				   unsigned int nworkers)
@@ -51,6 +69,9 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 	d->nqueues = coop_dispatch_nqueues(mode, nworkers);
 	d->max_spinners = ncpu > 0 ? (unsigned int)ncpu : 1;
 	d->seq = 0;
+	/* Process-wide and idempotent; without it, a fence per push. */
+	d->asym_fence = !getenv("COOP_NO_MEMBARRIER") && coop_sys(SYS_membarrier,
+				  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 	atomic_init(&d->stopping, 0);
 	/*
 	 * What can be queued at once: every part of @depth requests, plus
@@ -83,6 +104,8 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 		}
 		atomic_init(&q->spinners, 0);
 		atomic_init(&q->sleepers, 0);
+		atomic_init(&q->seen_max, 0);
+		q->lone_woken = false;
 		coop_event_init(&q->wake);
 	}
 	return 0;
@@ -109,6 +132,7 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 	unsigned int qi = coop_dispatch_queue_of(d->mode, d->seq++, d->nworkers);
 	struct coop_queue *q = &d->q[qi];
 	struct coop_slot *s = &q->slot[q->tail & q->mask];
+	unsigned int sleepers;
 	uint64_t queued;
 
 	/*
@@ -122,18 +146,52 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 	q->tail++;
 
 	/*
-	 * A read-modify-write, not a load: it is ordered after the store
-	 * above against a worker's increment before its last look at the
-	 * ring (coop_dispatch_pop()), so one of the two always sees the other.
+	 * The look at the sleepers must be ordered after the store above
+	 * against a worker's increment before its last look at the ring
+	 * (coop_dispatch_pop()), so that one of the two always sees the
+	 * other: a store-load pair of fences (Dekker).  With membarrier(2)
+	 * the worker about to sleep pays for both (a few hundred ns, and
+	 * only when it sleeps) and this side needs only the compiler's
+	 * ordering: every push, the common case, skips a fence that waits
+	 * for the slot's cache line to come from the worker's CPU.
+	 * Without it, a read-modify-write: a full fence.
 	 * Only pay for a futex wake when a worker sleeps and the polling
 	 * ones cannot take everything queued.
 	 */
-	if (!atomic_fetch_add_explicit(&q->sleepers, 0, memory_order_seq_cst))
+	if (d->asym_fence) {
+		atomic_signal_fence(memory_order_seq_cst);
+		/* Acquire: a sleeper's seen_max comes with its count. */
+		sleepers = atomic_load_explicit(&q->sleepers, memory_order_acquire);
+	} else {
+		sleepers = atomic_fetch_add_explicit(&q->sleepers, 0, memory_order_seq_cst);
+	}
+	if (!sleepers)
 		return qi;
 	queued = q->tail - atomic_load_explicit(&q->head, memory_order_relaxed);
 	if (queued <= atomic_load_explicit(&q->spinners, memory_order_relaxed))
 		return qi;
+	/*
+	 * Wake a lone sleeper once.  A woken worker stays counted until it
+	 * runs, a wake-up latency later (tens of us on an idle VM), and a
+	 * wake-up per push meanwhile was a system call each for nothing
+	 * (results/history.md).  Skipped only while: one worker sleeps, this
+	 * thread's last wake-up found one too and nothing bumped the count
+	 * since, every sleeper read the count before that bump (so the
+	 * bump ends its wait or keeps it from starting), and for at most
+	 * COOP_LONE_WAKE_NS, after which it wakes again whatever happened.
+	 * With more sleepers every push wakes one, as before.
+	 */
+	if (sleepers == 1 && q->lone_woken &&
+	    coop_event_get(&q->wake) == q->lone_seq &&
+	    (int)(q->lone_seq - atomic_load_explicit(&q->seen_max, memory_order_relaxed)) > 0 &&
+	    mono_ns() - q->lone_ns < COOP_LONE_WAKE_NS)
+		return qi;
 	coop_event_wake(&q->wake, 1);
+	q->lone_woken = sleepers == 1;
+	if (q->lone_woken) {
+		q->lone_seq = coop_event_get(&q->wake);
+		q->lone_ns = mono_ns();
+	}
 	return qi;
 }
 
@@ -185,6 +243,22 @@ static int stopping(struct coop_dispatch *d)
 	return atomic_load_explicit(&d->stopping, memory_order_acquire);
 }
 
+/*
+ * A sleeper read @wake's count @seen: make seen_max at least that (wrap
+ * aware), before it counts itself a sleeper, for the producer's lone-
+ * sleeper check.
+ */
+static void raise_seen_max(struct coop_queue *q, unsigned int seen)
+{
+	unsigned int cur = atomic_load_explicit(&q->seen_max, memory_order_relaxed);
+
+	while ((int)(seen - cur) > 0 &&
+	       !atomic_compare_exchange_weak_explicit(&q->seen_max, &cur, seen,
+						      memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+}
+
 void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 			enum coop_pop_wait wait)
 {
@@ -217,9 +291,17 @@ void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 		if (polled && !stopping(d))
 			continue;	/* another worker was quicker: poll again */
 
-		/* Sleep: announce it, then look once more (see push). */
-		atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
+		/*
+		 * Sleep: announce it, then look once more (see push).  The
+		 * membarrier puts a full barrier into the producer wherever
+		 * it is: its publish before that point is seen by the look
+		 * below, its look at the sleepers after it sees ours.
+		 */
 		seen = coop_event_get(&q->wake);
+		raise_seen_max(q, seen);
+		atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
+		if (d->asym_fence)
+			coop_sys(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 		item = try_pop(q);
 		if (!item && !stopping(d))
 			coop_event_wait(&q->wake, seen, -1);

@@ -63,11 +63,19 @@ struct coop_slot {
 
 struct coop_queue {
 	uint64_t tail COOP_CACHELINE;		/* producer only */
+	/*
+	 * Producer only: its last wake-up found exactly one sleeper, left
+	 * @wake's count at @lone_seq, at @lone_ns (dispatch.c, push).
+	 */
+	bool lone_woken;
+	unsigned int lone_seq;
+	int64_t lone_ns;
 	atomic_uint_least64_t head COOP_CACHELINE;	/* consumers */
 	struct coop_slot *slot COOP_CACHELINE;	/* read-only once set up */
 	uint64_t mask;
 	atomic_uint spinners COOP_CACHELINE;	/* workers polling the ring */
 	atomic_uint sleepers COOP_CACHELINE;	/* workers asleep on @wake */
+	atomic_uint seen_max;	/* the latest @wake count a sleeper read (wraps) */
 	struct coop_event wake;
 } COOP_CACHELINE;
 
@@ -80,6 +88,12 @@ struct coop_dispatch {
 	enum coop_dispatch_mode mode;
 	unsigned int nworkers, nqueues;
 	unsigned int max_spinners;	/* more pollers than CPUs cannot help */
+	/*
+	 * membarrier(2) is registered: a worker about to sleep makes every
+	 * thread of the process pass a full barrier, so the producer's look
+	 * at the sleepers after a publish needs no fence (dispatch.c).
+	 */
+	bool asym_fence;
 	uint64_t seq;		/* commands pushed (pusher only) */
 	atomic_int stopping;	/* pop returns NULL once drained */
 	struct coop_queue *q;

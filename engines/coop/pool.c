@@ -111,6 +111,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	atomic_init(&p->done.head, NULL);
 	atomic_init(&p->done.ndone, 0);
 	atomic_init(&p->done.want, 0);
+	p->taken = 0;
 	atomic_init(&p->done.waiting, 0);
 	coop_event_init(&p->done.ev);
 	p->wait_avg_ns = 0;
@@ -267,9 +268,15 @@ struct coop_req *coop_req_alloc(struct coop_pool *p)
 {
 	struct coop_req *req;
 
-	req = calloc(1, sizeof(*req) + p->maxparts * sizeof(req->parts[0]));
-	if (req)
+	size_t size = sizeof(*req) + p->maxparts * sizeof(req->parts[0]);
+
+	/* Cache-line aligned: see struct coop_req. */
+	size = (size + 63) & ~(size_t)63;
+	req = aligned_alloc(64, size);
+	if (req) {
+		memset(req, 0, size);
 		req->maxparts = p->maxparts;
+	}
 	return req;
 }
 
@@ -347,6 +354,7 @@ static void run_inline(struct coop_pool *p, struct coop_req *req)
 	res = coop_exec_sync(req->file->fd, part);
 	coop_part_result(part, res, &req->error, &req->resid);
 	p->inline_cmds++;
+	req->nparts = 1;
 	req->taken = true;
 	req->done_next = NULL;
 	if (p->ready_tail)
@@ -391,9 +399,13 @@ static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 	coop_order_add(&p->order, req);
 	p->outstanding++;
 	req->taken = false;
-	req->error = 0;
-	req->resid = 0;
-	coop_split_begin(&req->st, n);
+	req->nparts = n;
+	/* One part: its worker sets the results directly (worker.c, finish()). */
+	if (n > 1) {
+		req->error = 0;
+		req->resid = 0;
+		coop_split_begin(&req->st, n);
+	}
 	for (i = 0; i < n; i++) {
 		struct coop_part *part = &req->parts[i];
 		uint64_t off, len;
@@ -456,7 +468,7 @@ static bool take_done(struct coop_pool *p)
 		fifo = fifo->done_next;
 	p->ready_tail = fifo;
 	p->outstanding -= n;
-	atomic_fetch_sub_explicit(&p->done.ndone, n, memory_order_relaxed);
+	p->taken += n;
 	return true;
 }
 
@@ -475,14 +487,15 @@ static unsigned int take_ready(struct coop_pool *p, unsigned int n,
 }
 
 /*
- * Sleep until @want more requests are done, the deadline passes or a
- * spurious wake-up: the caller looks again either way.  Returns the
- * wake-up latency if a worker woke us (coop_event_wait()), else -1.
+ * Sleep until @need more requests than were taken are done, the deadline
+ * passes or a spurious wake-up: the caller looks again either way.
+ * Returns the wake-up latency if a worker woke us (coop_event_wait()),
+ * else -1.
  */
-static int64_t sleep_for(struct coop_pool *p, unsigned int want, int64_t deadline)
+static int64_t sleep_for(struct coop_pool *p, unsigned int need, int64_t deadline)
 {
+	unsigned int seen, want = p->taken + need;
 	int64_t left = -1, lat = -1;
-	unsigned int seen;
 
 	atomic_store_explicit(&p->done.want, want, memory_order_relaxed);
 	/* seq_cst, against the worker's count-then-look (worker.c). */
@@ -491,7 +504,7 @@ static int64_t sleep_for(struct coop_pool *p, unsigned int want, int64_t deadlin
 	if (deadline)
 		left = deadline - mono_ns();
 	if ((!deadline || left > 0) &&
-	    atomic_load_explicit(&p->done.ndone, memory_order_seq_cst) < want)
+	    (int)(atomic_load_explicit(&p->done.ndone, memory_order_seq_cst) - want) < 0)
 		lat = coop_event_wait(&p->done.ev, seen, left);
 	atomic_store_explicit(&p->done.waiting, 0, memory_order_relaxed);
 	return lat;
@@ -602,7 +615,7 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 				expired = true;
 			continue;
 		}
-		goal.want = min - n;
+		goal.want = p->taken + (min - n);
 		if (coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			continue;
 		p->reap_sleeps++;
@@ -620,12 +633,13 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
  */
 static void wait_taken(struct coop_pool *p, const struct coop_req *req)
 {
-	struct coop_count_goal goal = { .ctr = &p->done.ndone, .want = 1 };
+	struct coop_count_goal goal = { .ctr = &p->done.ndone };
 
 	/* Not folded into the mean wait: a sync may take milliseconds. */
 	while (!req->taken) {
 		if (take_done(p))
 			continue;
+		goal.want = p->taken + 1;
 		if (!coop_poll_for(reap_poll_ns(p), coop_count_reached, &goal))
 			sleep_for(p, 1, 0);
 	}

@@ -118,25 +118,38 @@ struct coop_part {
 	_Atomic int busy;	/* readahead slots: owned by a worker */
 };
 
-/* One request of the job (a fio io_u). */
+/*
+ * One request of the job (a fio io_u).  Laid out by who writes what, so
+ * that a page-cached read moves as few cache lines between the two CPUs
+ * as it can: the first line only the job's thread touches (what it was
+ * asked to do, and the ordering list), the second the worker that
+ * completes the request writes (its results) and the job's thread reads
+ * when it reaps, and the commands on lines of their own, written by the
+ * job's thread and read by a worker.  A one-part request's worker touches
+ * only its command's line and the results' line.
+ */
 struct coop_req {
-	/* Set by the submitter. */
+	/* Set by the submitter; the job's thread only. */
 	unsigned int op;	/* enum coop_op, not READAHEAD */
 	unsigned int flags;
 	struct coop_file *file;
 	uint64_t off, len;
 	void *buf;
 	void *cookie;		/* the io_u */
-	/* Results once reaped: 0 or a positive errno; bytes not transferred. */
-	int error;
+	struct coop_req *order_prev, *order_next;	/* in flight (order.h) */
+	/*
+	 * Results once reaped: 0 or a positive errno; bytes not transferred.
+	 * Written by the worker that completes the request.
+	 */
+	int error __attribute__((aligned(64)));
+	unsigned int nparts;	/* commands it was cut into (pool.c) */
 	uint64_t resid;
 	/* Private. */
-	struct coop_split_state st;
 	struct coop_req *done_next;
-	struct coop_req *order_prev, *order_next;	/* in flight (order.h) */
+	struct coop_split_state st;	/* nparts > 1 only */
 	bool taken;		/* off the completion stack (job's thread) */
 	unsigned int maxparts;
-	struct coop_part parts[];
+	struct coop_part parts[] __attribute__((aligned(64)));
 };
 
 /*

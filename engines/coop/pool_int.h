@@ -85,20 +85,25 @@ struct coop_pool {
 
 	/*
 	 * Completed requests: workers push them on a lock-free stack, the
-	 * job's thread takes the whole stack at once.  @ndone counts them
-	 * from before the push until they are taken.  One cache line, which
-	 * the job's thread only reads while it polls.
+	 * job's thread takes the whole stack at once.  @ndone counts every
+	 * completion ever published, before its push; the job's thread
+	 * counts what it took (@taken below), so the difference is what is
+	 * on the stack or about to be, and taking costs it no second atomic
+	 * read-modify-write.  Both wrap: compare differences (sync.h,
+	 * coop_count_reached()).  One cache line, which the job's thread
+	 * only reads while it polls.
 	 */
 	struct {
 		_Atomic(struct coop_req *) head;
 		atomic_uint ndone;
-		atomic_uint want;	/* the reaper sleeps until ndone >= want */
+		atomic_uint want;	/* the reaper sleeps until ndone reaches want */
 		atomic_int waiting;
 		struct coop_event ev;
 	} done __attribute__((aligned(64)));
 
 	/* The job's thread only. */
 	struct coop_req *ready_head, *ready_tail;	/* taken, not yet reaped */
+	unsigned int taken;	/* completions taken off the stack, ever (wraps) */
 	struct coop_order order;	/* submitted, not yet taken */
 	int64_t wait_avg_ns;	/* mean wait for completions (pool.c) */
 	uint64_t reap_waits, reap_sleeps;	/* getevents that waited; slept */

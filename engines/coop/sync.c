@@ -129,5 +129,5 @@ bool coop_count_reached(const void *arg)
 {
 	const struct coop_count_goal *g = arg;
 
-	return atomic_load_explicit(g->ctr, memory_order_relaxed) >= g->want;
+	return (int)(atomic_load_explicit(g->ctr, memory_order_relaxed) - g->want) >= 0;
 }

@@ -94,7 +94,10 @@ bool coop_spin_while(struct coop_spin *s, bool (*ready)(const void *arg),
 /* Poll @ready(@arg), yielding between looks, for at most @ns. */
 bool coop_poll_for(int64_t ns, bool (*ready)(const void *arg), const void *arg);
 
-/* A condition for the pollers: *@ctr >= @want. */
+/*
+ * A condition for the pollers: *@ctr has reached @want.  Wrap-safe: @ctr
+ * only grows, and @want is less than 2^31 ahead of it.
+ */
 struct coop_count_goal {
 	atomic_uint *ctr;
 	unsigned int want;

@@ -126,8 +126,8 @@ static bool wake_reaper(struct coop_worker *w)
 	/* seq_cst, against the reaper's announce-then-look (pool.c). */
 	if (!atomic_load_explicit(&p->done.waiting, memory_order_seq_cst))
 		return false;
-	if (atomic_load_explicit(&p->done.ndone, memory_order_relaxed) <
-	    atomic_load_explicit(&p->done.want, memory_order_relaxed))
+	if ((int)(atomic_load_explicit(&p->done.ndone, memory_order_relaxed) -
+		  atomic_load_explicit(&p->done.want, memory_order_relaxed)) < 0)
 		return true;
 	if (atomic_exchange_explicit(&p->done.waiting, 0, memory_order_relaxed)) {
 		uint64_t t0 = now_ns();
@@ -169,13 +169,14 @@ static void flush_done(struct coop_worker *w)
 }
 
 /*
- * @req is done: hold it for flush_done(), which runs now unless @defer
- * and fewer than w->batch are held.
+ * @req is done with @error and @resid: hold it for flush_done(), which
+ * runs now unless @defer and fewer than w->batch are held.
  */
-static void complete_req(struct coop_worker *w, struct coop_req *req, bool defer)
+static void complete_req(struct coop_worker *w, struct coop_req *req,
+			 int error, uint64_t resid, bool defer)
 {
-	req->error = coop_split_error(&req->st);
-	req->resid = coop_split_resid(&req->st);
+	req->error = error;
+	req->resid = resid;
 	/* Newest first, like the stack it joins (pool.c, take_done()). */
 	req->done_next = w->held_head;
 	w->held_head = req;
@@ -219,8 +220,11 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 	}
 	if (res > 0 && part->op != COOP_OP_TRIM)
 		w->st.bytes += (uint64_t)res;
-	if (coop_split_done(&req->st, error, resid))
-		complete_req(w, req, defer);
+	if (req->nparts == 1)
+		complete_req(w, req, error, resid, defer);
+	else if (coop_split_done(&req->st, error, resid))
+		complete_req(w, req, coop_split_error(&req->st),
+			     coop_split_resid(&req->st), defer);
 	else if (!defer)
 		flush_done(w);
 }
@@ -289,7 +293,7 @@ static void run_psync(struct coop_worker *w)
 		t = now_ns() - t0;
 		w->st.busy_ns += t;
 		if (next && next->req)
-			__builtin_prefetch(&next->req->st, 1);
+			__builtin_prefetch(&next->req->error, 1);
 		/*
 		 * Held back only while more data moves are queued (a sync
 		 * next may take milliseconds) and commands have been fast

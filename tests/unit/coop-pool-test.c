@@ -19,8 +19,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/ioprio.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engines/coop/dispatch.h"
 #include "engines/coop/order.h"
 #include "engines/coop/pool.h"
 #include "tests/unit/check.h"
@@ -83,6 +87,42 @@ static void test_split(void)
 	CHECK(coop_split_done(&st, ENOSPC, 50), "3rd of 3 is last");
 	CHECK(coop_split_error(&st) == EIO, "first error wins: %d", coop_split_error(&st));
 	CHECK(coop_split_resid(&st) == 150, "residuals add up");
+}
+
+/*
+ * The completion count only grows and wraps (pool_int.h): "reached" is a
+ * difference, right across the wrap.
+ */
+static void test_count_wrap(void)
+{
+	atomic_uint ctr = UINT_MAX - 1;
+	struct coop_count_goal g = { .ctr = &ctr, .want = UINT_MAX - 1 + 3 };
+
+	CHECK(!coop_count_reached(&g), "count: 3 short across the wrap is not reached");
+	atomic_fetch_add(&ctr, 2);
+	CHECK(!coop_count_reached(&g), "count: 1 short just after the wrap");
+	atomic_fetch_add(&ctr, 1);
+	CHECK(coop_count_reached(&g), "count: reached after the wrap");
+	atomic_fetch_add(&ctr, 5);
+	CHECK(coop_count_reached(&g), "count: beyond is reached");
+}
+
+/*
+ * struct coop_req keeps what the job's thread writes, the results a worker
+ * writes and the commands on separate cache lines (pool.h), and requests
+ * are allocated on a line boundary, or the lines are shared after all.
+ */
+static void test_req_layout(struct coop_req *req)
+{
+	CHECK(offsetof(struct coop_req, error) % 64 == 0 &&
+	      offsetof(struct coop_req, parts) % 64 == 0,
+	      "layout: results at %zu, commands at %zu: not on line boundaries",
+	      offsetof(struct coop_req, error), offsetof(struct coop_req, parts));
+	CHECK(offsetof(struct coop_req, cookie) / 64 != offsetof(struct coop_req, error) / 64 &&
+	      offsetof(struct coop_req, resid) / 64 == offsetof(struct coop_req, error) / 64 &&
+	      offsetof(struct coop_req, done_next) / 64 == offsetof(struct coop_req, error) / 64,
+	      "layout: the results share the submitter's line");
+	CHECK((uintptr_t)req % 64 == 0, "layout: request at %p not line-aligned", (void *)req);
 }
 
 static void test_dispatch_policy(void)
@@ -370,6 +410,7 @@ static void test_resid_and_error(void)
 	CHECK(!coop_pool_file_open(p, &cf, path, O_RDONLY, fd, 0, err, sizeof(err)),
 	      "open: %s", err);
 	req = coop_req_alloc(p);
+	test_req_layout(req);
 	req->buf = malloc(16384);
 	req->op = COOP_OP_READ;
 	req->file = &cf;
@@ -603,6 +644,56 @@ static void *sleeper_body(void *arg)
 	return NULL;
 }
 
+struct popper {
+	struct coop_dispatch *d;
+	int items;
+	atomic_int got;
+};
+
+static void *popper_body(void *arg)
+{
+	struct popper *pp = arg;
+	int i;
+
+	/* Asleep at once, as a worker whose job's thread sleeps (worker.c). */
+	for (i = 0; i < pp->items; i++)
+		if (coop_dispatch_pop(pp->d, 0, i ? COOP_POP_WAIT : COOP_POP_SLEEP))
+			atomic_fetch_add(&pp->got, 1);
+	return NULL;
+}
+
+/*
+ * A lone sleeping worker is woken once for a burst of commands, not once
+ * per command while it is on its way (dispatch.c, coop_dispatch_push()):
+ * each wake-up is a system call of the pushing job's thread.  Every
+ * command still reaches the worker.
+ */
+static void test_lone_wake(void)
+{
+	enum { N = 16 };
+	static int items[N];
+	struct coop_dispatch d;
+	struct popper pp = { .d = &d, .items = N };
+	unsigned int before, wakes;
+	pthread_t t;
+	int i;
+
+	CHECK(!coop_dispatch_init(&d, COOP_DISPATCH_QUEUE, 1, N, 1, 0), "lone: init");
+	atomic_init(&pp.got, 0);
+	pthread_create(&t, NULL, popper_body, &pp);
+	while (!atomic_load(&d.q[0].sleepers))
+		usleep(100);
+	usleep(20000);		/* in the kernel by now */
+	before = coop_event_get(&d.q[0].wake);
+	for (i = 0; i < N; i++)
+		coop_dispatch_push(&d, &items[i]);
+	wakes = coop_event_get(&d.q[0].wake) - before;
+	pthread_join(t, NULL);
+	CHECK(atomic_load(&pp.got) == N, "lone: %d of %d commands taken", atomic_load(&pp.got), N);
+	CHECK(wakes >= 1 && wakes <= 4, "lone: %u wake-ups for one sleeper and %d commands", wakes, N);
+	coop_dispatch_destroy(&d);
+}
+
 /*
  * A spin that sees its count doubles the next budget, one that runs out
  * halves it; the cap is the event's measured wake-up latency, within
@@ -674,8 +765,10 @@ int main(int argc, char **argv)
 	path = argv[1];
 	test_split();
 	test_dispatch_policy();
+	test_count_wrap();
 	test_readahead();
 	test_spin_budget();
+	test_lone_wake();
 	prepare_file();
 	test_combinations();
 	printf("combinations: %d failures\n", check_failures);
