@@ -16,10 +16,10 @@ struct col *axis_col(struct table *t, const struct serieslist *sl);
 void axis_cell(struct table *t, const struct serieslist *sl, int row, const struct bsgroup *g);
 
 /* Each returns 0, or -1 after saying why on stderr (e.g. no usable jobs). */
-int perftest_tables(const struct serieslist *sl, struct tablist *out);
 /*
- * The same from perftest's fold (group.h), @sl built from its jobs; with
- * @no_iter (--no-iterations) without the iteration columns.
+ * blockdev-perftest's tables from perftest's fold (group.h), @sl built
+ * from its jobs; with @no_iter (--no-iterations) without the iteration
+ * columns.
  */
 int perftest_fold_tables(const struct serieslist *sl, const struct fold *f, int no_iter,
 			 struct tablist *out);

@@ -124,7 +124,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (series_build(&js, axes[ax], &sl))
 				continue;
 			series_sort(&sl);
-			perftest_tables(&sl, &tl);
 			f = open_memstream(&svg, &svglen);
 			if (f) {
 				svg_plot(f, &sl);
