@@ -54,6 +54,44 @@ void axis_cell(struct table *t, const struct serieslist *sl, int row, const stru
 		table_sets(t, row, sl->axis, g->xs);
 }
 
+/*
+ * A half's avg, std and IOPS columns (W(avg, MB/s) ...), metrics unless the
+ * half only prints zeros (@zero); returns the last.
+ */
+static struct col *rate_cols(struct table *t, int dir, int zero, const char *tags)
+{
+	const char *L = dir_letter[dir];
+	struct col *c;
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_avg_MBps", L);
+	c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+	snprintf(key, sizeof(key), "%s(avg,", L);
+	col_hdr(c, key, "MB/s)", NULL);
+	if (!zero)
+		col_metric(c, "throughput_bytes_per_second", 1048576, tags);
+	snprintf(key, sizeof(key), "%s_std_MBps", L);
+	c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
+	snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
+	col_hdr(c, key, ",MB/s)", NULL);
+	if (!zero)
+		col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
+	snprintf(key, sizeof(key), "%s_IOPS", L);
+	c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
+	col_hdr(c, L, "(IOPS)", NULL);
+	if (!zero)
+		col_metric(c, "iops", 1, tags);
+	return c;
+}
+
+/* The zeros of a half the series did not run, as blockdev-perftest prints them. */
+static void zero_rates(struct table *t, int row, const char *L)
+{
+	table_setf(t, row, 0, "%s_avg_MBps", L);
+	table_setf(t, row, 0, "%s_std_MBps", L);
+	table_setf(t, row, 0, "%s_IOPS", L);
+}
+
 static int ver_seq(const void *a, const void *b)
 {
 	const struct foldver *x = a, *y = b;
@@ -224,23 +262,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 			if (!zero[dir])
 				col_metric(c, "iteration_seconds", 1, it);
 		}
-		snprintf(key, sizeof(key), "%s_avg_MBps", L);
-		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
-		snprintf(key, sizeof(key), "%s(avg,", L);
-		col_hdr(c, key, "MB/s)", NULL);
-		if (!zero[dir])
-			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
-		snprintf(key, sizeof(key), "%s_std_MBps", L);
-		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
-		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
-		col_hdr(c, key, ",MB/s)", NULL);
-		if (!zero[dir])
-			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
-		snprintf(key, sizeof(key), "%s_IOPS", L);
-		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
-		col_hdr(c, L, "(IOPS)", NULL);
-		if (!zero[dir])
-			col_metric(c, "iops", 1, tags);
+		c = rate_cols(t, dir, zero[dir], tags);
 	}
 	/* the script's header lines end with the last cell, its rows with a blank */
 	c->hsep = "";
@@ -266,9 +288,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 			if (zero[dir]) {
 				for (i = 0; i < nrw; i++)
 					table_num(t, row, c0 + (int)i, 0);
-				table_setf(t, row, 0, "%s_avg_MBps", L);
-				table_setf(t, row, 0, "%s_std_MBps", L);
-				table_setf(t, row, 0, "%s_IOPS", L);
+				zero_rates(t, row, L);
 				continue;
 			}
 			n = point_iters(bg, dir, f, &rt, &io, &own);
@@ -312,7 +332,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 	struct col *c = NULL;
 	double ts;
 	int dir, row;
-	char key[64], tags[64];
+	char tags[64];
 
 	t->title = series_title(s);
 	ts = fold_meta(t, s, f);
@@ -340,30 +360,11 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 
 	axis_col(t, sl);
 	for (o = 0; o < NORDER; o++) {
-		const char *L;
-
 		dir = order[o];
 		if (!has[dir])
 			continue;
-		L = dir_letter[dir];
 		snprintf(tags, sizeof(tags), "rw=%s", dir_name[dir]);
-		snprintf(key, sizeof(key), "%s_avg_MBps", L);
-		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
-		snprintf(key, sizeof(key), "%s(avg,", L);
-		col_hdr(c, key, "MB/s)", NULL);
-		if (!zero[dir])
-			col_metric(c, "throughput_bytes_per_second", 1048576, tags);
-		snprintf(key, sizeof(key), "%s_std_MBps", L);
-		c = table_col(t, key, "MB/s", COL_NUM, 8, 3, " ");
-		snprintf(key, sizeof(key), dir == DIR_WRITE ? "%s(std," : "%s(std", L);
-		col_hdr(c, key, ",MB/s)", NULL);
-		if (!zero[dir])
-			col_metric(c, "throughput_std_bytes_per_second", 1048576, tags);
-		snprintf(key, sizeof(key), "%s_IOPS", L);
-		c = table_col(t, key, "IOPS", COL_NUM, 8, 3, " ");
-		col_hdr(c, L, "(IOPS)", NULL);
-		if (!zero[dir])
-			col_metric(c, "iops", 1, tags);
+		c = rate_cols(t, dir, zero[dir], tags);
 	}
 	c->hsep = "";
 
@@ -380,9 +381,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 			dir = order[o];
 			L = dir_letter[dir];
 			if (zero[dir]) {
-				table_setf(t, row, 0, "%s_avg_MBps", L);
-				table_setf(t, row, 0, "%s_std_MBps", L);
-				table_setf(t, row, 0, "%s_IOPS", L);
+				zero_rates(t, row, L);
 				continue;
 			}
 			for (i = 0; i < bg->n[dir]; i++) {
