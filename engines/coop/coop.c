@@ -168,7 +168,7 @@ static struct fio_option options[] = {
 		.lname	= "coop caller-runs",
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct coop_options, inline_cmds),
-		.help	= "iodepth 1, coop_ioctx=shared, coop_fd=shared, psync: the job's thread runs each command itself",
+		.help	= "iodepth 1, psync, shared io_context and fd (or one worker): the job's thread runs each command itself",
 		.def	= "1",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,

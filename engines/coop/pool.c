@@ -318,25 +318,37 @@ static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
 
 bool coop_inline_allowed(const struct coop_pool_cfg *cfg)
 {
-	return cfg->inline_cmds && cfg->ioctx == COOP_IOCTX_SHARED &&
-	       cfg->fd == COOP_FD_SHARED && cfg->backend == COOP_BACKEND_PSYNC &&
-	       cfg->ra != COOP_RA_CONTEXT;
+	bool sole = cfg->threads == 1;
+
+	if (!cfg->inline_cmds || cfg->backend != COOP_BACKEND_PSYNC ||
+	    cfg->ra == COOP_RA_CONTEXT)
+		return false;
+	/* Shared: any worker's io_context is this thread's; the descriptor
+	 * is fio's, or the sole worker's own (coop_fd=per-thread). */
+	if (cfg->ioctx == COOP_IOCTX_SHARED)
+		return cfg->fd == COOP_FD_SHARED || sole;
+	/*
+	 * Private: the sole worker's io_context is not this thread's, so only
+	 * if this thread runs every command of the job (iodepth 1, nothing
+	 * split, no window of the engine's own) does one io_context do all of
+	 * the job's I/O, as the worker's would have.
+	 */
+	return sole && cfg->depth == 1 && !cfg->split;
 }
 
 /*
  * Caller-runs: the job's thread executes @req itself, with the system
- * call a psync worker would make, and puts it on the ready list.  Only
- * where nobody could tell the difference (see coop_inline_allowed() and
- * engines/coop/README.md): the workers share this thread's io_context
- * (clone(CLONE_IO), so the block layer sees the same submitter and
- * ioprio) and its struct file (so the same readahead state), the request
- * is one command (no split, no readahead window of the engine's own),
- * nothing is in flight (p->outstanding == 0, so no command is queued or
- * running and none can be reordered against this one), and the caller
- * waits for it before it submits anything else (iodepth 1, or a sync), so
- * no later command could have run beside it.  A worker would have run
- * exactly this command, alone, with the same call, while this thread
- * waited.
+ * call a psync worker would make on the descriptor that worker would use,
+ * and puts it on the ready list.  Only where the block layer could not
+ * tell the difference (coop_inline_allowed(), engines/coop/README.md):
+ * one io_context and one struct file (so one readahead state) do the
+ * job's I/O, as with the workers; the request is one command (no split,
+ * no readahead window of the engine's own); nothing is in flight
+ * (p->outstanding == 0, so no command is queued or running and none can
+ * be reordered against this one); and the caller waits for it before it
+ * submits anything else (iodepth 1, or a sync), so no later command could
+ * have run beside it.  A worker would have run exactly this command,
+ * alone, with the same call, while this thread waited.
  */
 static void run_inline(struct coop_pool *p, struct coop_req *req)
 {
@@ -351,7 +363,7 @@ static void run_inline(struct coop_pool *p, struct coop_req *req)
 	part->op = req->op;
 	part->flags = req->flags;
 	part->seq = p->disp.seq;
-	res = coop_exec_sync(req->file->fd, part);
+	res = coop_exec_sync(req->file->wfd ? req->file->wfd[0] : req->file->fd, part);
 	coop_part_result(part, res, &req->error, &req->resid);
 	p->inline_cmds++;
 	req->nparts = 1;

@@ -3,24 +3,30 @@
 #
 # Caller-runs (coop_inline, engines/coop/pool.c run_inline()): at iodepth 1
 # the job's thread runs a command itself only where a worker doing it
-# would be indistinguishable: coop_ioctx=shared (the workers share its
-# io_context), coop_fd=shared (its struct file), coop_backend=psync (the
-# same system call), one command per request (no coop_split_kb cut, no
-# coop_ra=context window), nothing in flight.  coop_stats counts inline
-# commands (stream inline=) apart from the workers' (worker requests=):
-#  - where it applies, every I/O of the job is inline and no worker ran one;
-#  - with each option that makes a worker differ (coop_ioctx=private,
-#    coop_fd=per-thread, coop_backend=uring, coop_split_kb below bs,
+# would be indistinguishable to the block layer: one io_context and one
+# struct file do the job's I/O either way, with the same system call
+# (coop_backend=psync), one command per request (no coop_split_kb cut, no
+# coop_ra=context window), nothing in flight.  That is coop_ioctx=shared
+# with coop_fd=shared, or one worker (its own descriptor with
+# coop_fd=per-thread), or coop_ioctx=private with one worker when every
+# command of the job runs inline.  coop_stats counts inline commands
+# (stream inline=) apart from the workers' (worker requests=):
+#  - where it applies, every I/O of the job is inline and no worker ran one,
+#    and with coop_fd=per-thread every read is on the worker's descriptor
+#    (strace), not fio's;
+#  - with each option that makes a worker differ (coop_ioctx=private with
+#    two workers, or with one at iodepth 16 or split, coop_fd=per-thread
+#    with two workers, coop_backend=uring, coop_split_kb below bs,
 #    coop_ra=context), with iodepth 16 and with coop_inline=0, none is;
-#  - inline writes read back (verify=crc32c), and an inline fsync's EIO
-#    (a loop device whose writeback fails) is the job's error, as psync's.
+#  - with one private worker, inline writes read back (verify=crc32c), and
+#    an inline fsync's EIO (a loop device whose writeback fails) is the
+#    job's error, as psync's.
+# Under TSan (which refuses coop_ioctx=shared) only the private cases run.
 # Scratch files on tmpfs (the loop device's backing file too).
 export TMPDIR=${COOP_TEST_TMPDIR:-/dev/shm}
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
 need_cmd "$JQ"
-# coop_ioctx=shared is refused under TSan (raw clone threads).
-coop_is_tsan && skip "coop_ioctx=shared is refused under TSan"
 
 dd if=/dev/urandom of="$T/data" bs=1M count=16 status=none
 
@@ -29,7 +35,7 @@ dd if=/dev/urandom of="$T/data" bs=1M count=16 status=none
 counts() {
 	local label=$1
 	shift
-	coop_fio --output-format=json --output="$T/$label.json" --name=inl \
+	coop_fio --thread --output-format=json --output="$T/$label.json" --name=inl \
 		--filename="$T/data" --size=16m --rw=randread --bs=4k --number_ios=2000 \
 		--coop_stats=1 "$@" 2>"$T/$label.err" ||
 		fail "$label: fio failed: $(cat "$T/$label.err")"
@@ -41,25 +47,59 @@ counts() {
 		awk -F= '{ s += $NF } END { print s + 0 }')
 }
 
-shared=(--coop_ioctx=shared --coop_fd=shared --coop_backend=psync --coop_threads=2)
-counts eligible "${shared[@]}" --iodepth=1
-[ "$ios" -gt 0 ] || fail "eligible: no I/O"
-assert_eq "eligible: inline commands = fio's I/Os" "$ios" "$inl"
-assert_eq "eligible: commands the workers ran" 0 "$wrk"
-note "ok: iodepth 1, shared io_context and fd: $inl of $ios I/Os inline, none by a worker"
+# all_inline LABEL FIO_ARGS...: every I/O inline, none by a worker.
+all_inline() {
+	local label=$1
+	shift
+	counts "$label" "$@" --iodepth=1
+	[ "$ios" -gt 0 ] || fail "$label: no I/O"
+	assert_eq "$label: inline commands = fio's I/Os" "$ios" "$inl"
+	assert_eq "$label: commands the workers ran" 0 "$wrk"
+	note "ok: $label: $inl of $ios I/Os inline, none by a worker"
+}
 
-for v in --coop_ioctx=private --coop_fd=per-thread --coop_backend=uring \
-	"--coop_split_kb=2" --coop_ra=context --iodepth=16 --coop_inline=0; do
-	counts "not${v//[^a-z0-9]/_}" "${shared[@]}" --iodepth=1 $v
-	assert_eq "$v: inline commands" 0 "$inl"
-	[ "$wrk" -ge "$ios" ] || fail "$v: the workers ran $wrk commands for $ios I/Os"
-	note "ok: $v: no inline command, the workers ran $wrk"
-done
+# none_inline LABEL FIO_ARGS...: every I/O by a worker.
+none_inline() {
+	local label=$1
+	shift
+	counts "$label" "$@"
+	assert_eq "$label: inline commands" 0 "$inl"
+	[ "$wrk" -ge "$ios" ] || fail "$label: the workers ran $wrk commands for $ios I/Os"
+	note "ok: $label: no inline command, the workers ran $wrk"
+}
+
+# One private worker: inline only when all of the job's commands are.
+private1=(--coop_ioctx=private --coop_fd=shared --coop_backend=psync --coop_threads=1)
+all_inline private-1 "${private1[@]}"
+all_inline private-1-per-thread "${private1[@]}" --coop_fd=per-thread
+none_inline private-2 "${private1[@]}" --iodepth=1 --coop_threads=2
+none_inline private-1-qd16 "${private1[@]}" --iodepth=16
+none_inline private-1-split "${private1[@]}" --iodepth=1 --coop_split_kb=2
+none_inline private-1-per-thread-2 "${private1[@]}" --iodepth=1 --coop_fd=per-thread --coop_threads=2
+
+# With coop_fd=per-thread the inline reads use the sole worker's own
+# descriptor (the engine's O_CLOEXEC open of the target), never fio's.
+if command -v strace >/dev/null; then
+	san_env
+	strace -f -qq -y -e trace=openat,pread64 -o "$T/strace.txt" \
+		env "${SAN_ENV[@]}" "$FIO" --thread --ioengine="external:$COOP_SO" --name=pt --filename="$T/data" --size=16m \
+		--rw=randread --bs=4k --number_ios=200 --iodepth=1 "${private1[@]}" \
+		--coop_fd=per-thread >"$T/strace.out" 2>&1 || fail "strace run: $(cat "$T/strace.out")"
+	wfd=$(grep -F "\"$T/data\"" "$T/strace.txt" | grep O_CLOEXEC | grep -o '= [0-9]*' | cut -c3- | head -1)
+	[ -n "$wfd" ] || fail "strace: no O_CLOEXEC open of the target: $(grep -F "$T/data" "$T/strace.txt")"
+	reads=$(grep -cF "pread64($wfd<$T/data>, " "$T/strace.txt")
+	others=$(grep -F "<$T/data>, " "$T/strace.txt" | grep -c pread64)
+	assert_eq "per-thread inline: reads on the worker's descriptor $wfd" 200 "$reads"
+	assert_eq "per-thread inline: reads of the target on any descriptor" 200 "$others"
+	note "ok: per-thread inline: all 200 reads on the worker's fd $wfd"
+else
+	note "no strace: the per-thread descriptor check is not run"
+fi
 
 # Inline writes are the file's content: verify reads them back.
-coop_fio --output-format=json --output="$T/verify.json" --name=v --filename="$T/vfile" \
+coop_fio --thread --output-format=json --output="$T/verify.json" --name=v --filename="$T/vfile" \
 	--size=4m --rw=randwrite --bs=4k --iodepth=1 --verify=crc32c --do_verify=1 \
-	--coop_stats=1 "${shared[@]}" 2>"$T/verify.err" ||
+	--coop_stats=1 "${private1[@]}" 2>"$T/verify.err" ||
 	fail "verify: fio failed: $(cat "$T/verify.err")"
 v=$(grep -o ' inline=[0-9]*' "$T/verify.err" | cut -d= -f2)
 [ "${v:-0}" -gt 0 ] || fail "verify: nothing ran inline: $(grep coop: "$T/verify.err")"
@@ -68,9 +108,9 @@ note "ok: $v inline writes and reads verified"
 # An inline fsync's error is the job's error.
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	dev=$(coop_failing_loop 64)
-	run_fio --output-format=json --output="$T/eio.json" --name=eio --filename="$dev" \
+	run_fio --thread --output-format=json --output="$T/eio.json" --name=eio --filename="$dev" \
 		--rw=write --bs=64k --size=1m --iodepth=1 --end_fsync=1 \
-		--ioengine="external:$COOP_SO" "${shared[@]}" --coop_stats=1 >/dev/null 2>"$T/eio.err"
+		--ioengine="external:$COOP_SO" "${private1[@]}" --coop_stats=1 >/dev/null 2>"$T/eio.err"
 	rc=$?
 	err=$(sed -n '/^{/,$p' "$T/eio.json" | "$JQ" '.jobs[0].error') || fail "eio: no JSON"
 	assert_eq "inline end_fsync on a failing device: job error" 5 "$err"
@@ -81,3 +121,17 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 else
 	note "not root: the failing-device case is not run"
 fi
+
+# The same with shared io_contexts: refused under TSan (raw clone threads).
+if coop_is_tsan; then
+	note "TSan: coop_ioctx=shared is refused, its cases are not run"
+	exit 0
+fi
+shared=(--coop_ioctx=shared --coop_fd=shared --coop_backend=psync --coop_threads=2)
+all_inline eligible "${shared[@]}"
+all_inline shared-1-per-thread "${shared[@]}" --coop_threads=1 --coop_fd=per-thread
+
+for v in --coop_ioctx=private --coop_fd=per-thread --coop_backend=uring \
+	"--coop_split_kb=2" --coop_ra=context --iodepth=16 --coop_inline=0; do
+	none_inline "not${v//[^a-z0-9]/_}" "${shared[@]}" --iodepth=1 $v
+done
