@@ -150,8 +150,9 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 	 * against a worker's increment before its last look at the ring
 	 * (coop_dispatch_pop()), so that one of the two always sees the
 	 * other: a store-load pair of fences (Dekker).  With membarrier(2)
-	 * the worker about to sleep pays for both (a few hundred ns, and
-	 * only when it sleeps) and this side needs only the compiler's
+	 * the worker about to sleep pays for both (0.15 us, or tens of us
+	 * when this thread is on another CPU: an IPI; results/history.md),
+	 * only when it sleeps, and this side needs only the compiler's
 	 * ordering: every push, the common case, skips a fence that waits
 	 * for the slot's cache line to come from the worker's CPU.
 	 * Without it, a read-modify-write: a full fence.
