@@ -19,6 +19,11 @@ static void test_disk(void)
 	sim_ns t1, t2;
 
 	sim_params_default(&p);
+	/* the drive this test's figures are worked out for (not the defaults) */
+	p.disk_media_mbps = 90;
+	p.disk_cmd_us = 100;
+	p.disk_prefetch_kb = 1024;
+	p.disk_cache_kb = 2048;
 	disk_init(&d, &p);
 	/* 7200 rpm: 8333333 ns per turn; track = 90e6 * 8.333333 ms = 750000 bytes */
 	CHECK_EQ(d.rot_ns, 8333333);
@@ -54,6 +59,9 @@ static void test_link(void)
 	sim_ns a, b;
 
 	sim_params_default(&p);
+	/* the link this test's figures are worked out for (not the defaults) */
+	p.link_latency_us = 70;
+	p.link_mbps = 117;
 	link_init(&l, &p);
 	CHECK_EQ(link_cmd(&l, 1000), 1000 + 70000);
 	/* 1 MiB at 117 MB/s = 8962188 ns on the wire, FIFO, + 70 us */
@@ -95,6 +103,11 @@ static void ncq_run(unsigned int qdepth)
 	const uint64_t x = 1 << 20;
 
 	sim_params_default(&p);
+	/* 64 KiB at 90 MB/s = 728177 ns: the drive of test_disk */
+	p.disk_media_mbps = 90;
+	p.disk_cmd_us = 100;
+	p.disk_prefetch_kb = 1024;
+	p.disk_cache_kb = 2048;
 	p.sched = SIM_SCHED_NOOP;
 	p.disk_qdepth = qdepth;
 	clk_init(&clk);

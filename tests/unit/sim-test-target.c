@@ -331,6 +331,10 @@ static sim_ns plug_run(const char *unplug_ms, const char *ra_unplug, uint64_t *t
 	sim_params_default(&p);
 	p.threads = 1;
 	p.jitter_us = 0;
+	/* the thread runs 20 + 50 us after a command arrives, copies at 2000 MB/s */
+	p.target_cmd_us = 20;
+	p.handoff_us = 50;
+	p.target_copy_mbps = 2000;
 	CHECK(!sim_params_set(&p, "sched", "deadline", err, sizeof(err)), "%s", err);
 	CHECK(!sim_params_set(&p, "ra", "classic", err, sizeof(err)), "%s", err);
 	CHECK(!sim_params_set(&p, "server_unplug_ms", unplug_ms, err, sizeof(err)), "%s", err);
