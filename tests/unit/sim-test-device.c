@@ -12,18 +12,27 @@
 
 /* ---- disk ----------------------------------------------------------- */
 
+/*
+ * The defaults with the drive this file's figures are worked out for
+ * (90 MB/s media, 100 us per command, 1 MiB look-ahead, 2 MiB cache), so
+ * that a change of the drive's defaults does not change what they check.
+ */
+static void params_test_drive(struct sim_params *p)
+{
+	sim_params_default(p);
+	p->disk_media_mbps = 90;
+	p->disk_cmd_us = 100;
+	p->disk_prefetch_kb = 1024;
+	p->disk_cache_kb = 2048;
+}
+
 static void test_disk(void)
 {
 	struct sim_params p;
 	struct disk d;
 	sim_ns t1, t2;
 
-	sim_params_default(&p);
-	/* the drive this test's figures are worked out for (not the defaults) */
-	p.disk_media_mbps = 90;
-	p.disk_cmd_us = 100;
-	p.disk_prefetch_kb = 1024;
-	p.disk_cache_kb = 2048;
+	params_test_drive(&p);
 	disk_init(&d, &p);
 	/* 7200 rpm: 8333333 ns per turn; track = 90e6 * 8.333333 ms = 750000 bytes */
 	CHECK_EQ(d.rot_ns, 8333333);
@@ -102,12 +111,7 @@ static void ncq_run(unsigned int qdepth)
 	struct target t;
 	const uint64_t x = 1 << 20;
 
-	sim_params_default(&p);
-	/* 64 KiB at 90 MB/s = 728177 ns: the drive of test_disk */
-	p.disk_media_mbps = 90;
-	p.disk_cmd_us = 100;
-	p.disk_prefetch_kb = 1024;
-	p.disk_cache_kb = 2048;
+	params_test_drive(&p);	/* 64 KiB at 90 MB/s = 728177 ns */
 	p.sched = SIM_SCHED_NOOP;
 	p.disk_qdepth = qdepth;
 	clk_init(&clk);
