@@ -27,6 +27,9 @@
  */
 static atomic_uint rings_unmapped;
 
+static bool coop_inline_all(const struct coop_pool_cfg *cfg);
+static bool run_lazy(struct coop_pool *p);
+
 static unsigned int ring_entries(const struct coop_pool *p)
 {
 	unsigned int want = p->cfg.depth * p->maxparts + COOP_RA_SLOTS;
@@ -118,6 +121,8 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	p->outstanding = 0;
 	p->low_water = p->cfg.depth / 2;
 	p->inline_ok = coop_inline_allowed(&p->cfg);
+	p->inline_all = p->inline_ok && coop_inline_all(&p->cfg);
+	p->lazy_head = p->lazy_tail = NULL;
 	p->inline_cmds = 0;
 	coop_order_init(&p->order);
 	atomic_init(&p->max_started, 0);
@@ -171,6 +176,9 @@ void coop_pool_stop(struct coop_pool *p)
 {
 	if (p->stopped)
 		return;
+	/* What fio queued still runs, as a worker drains its queue. */
+	while (run_lazy(p))
+		;
 	coop_dispatch_stop(&p->disp);
 	coop_threads_join(p);
 	p->stopped = true;
@@ -254,7 +262,9 @@ void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf)
 {
 	unsigned int i;
 
-	/* A readahead window may still use the descriptors. */
+	/* A readahead window, or a command not yet run, may use them. */
+	while (run_lazy(p))
+		;
 	ra_quiesce(p);
 	if (!cf->wfd)
 		return;
@@ -316,24 +326,43 @@ static void submit_ra(struct coop_pool *p, struct coop_file *cf, uint64_t off,
 	coop_dispatch_push(&p->disp, part);
 }
 
+/*
+ * What every kind of caller-runs needs: coop_inline=1, a psync worker's
+ * call (an io_uring worker would submit differently) and no window of the
+ * engine's own (coop_ra=context: those go to the workers).
+ */
+static bool inline_base(const struct coop_pool_cfg *cfg)
+{
+	return cfg->inline_cmds && cfg->backend == COOP_BACKEND_PSYNC &&
+	       cfg->ra != COOP_RA_CONTEXT;
+}
+
+/*
+ * Whether the job's thread runs every command (run_lazy()): one worker,
+ * so one command at a time in fio's order whoever runs it; every request
+ * one command (no split); and no coop_coalesce, which is about how this
+ * thread waits for a worker.
+ */
+static bool coop_inline_all(const struct coop_pool_cfg *cfg)
+{
+	return inline_base(cfg) && cfg->threads == 1 && !cfg->split &&
+	       !cfg->coalesce;
+}
+
 bool coop_inline_allowed(const struct coop_pool_cfg *cfg)
 {
-	bool sole = cfg->threads == 1;
-
-	if (!cfg->inline_cmds || cfg->backend != COOP_BACKEND_PSYNC ||
-	    cfg->ra == COOP_RA_CONTEXT)
+	if (!inline_base(cfg))
 		return false;
 	/* Shared: any worker's io_context is this thread's; the descriptor
 	 * is fio's, or the sole worker's own (coop_fd=per-thread). */
 	if (cfg->ioctx == COOP_IOCTX_SHARED)
-		return cfg->fd == COOP_FD_SHARED || sole;
+		return cfg->fd == COOP_FD_SHARED || cfg->threads == 1;
 	/*
 	 * Private: the sole worker's io_context is not this thread's, so only
-	 * if this thread runs every command of the job (iodepth 1, nothing
-	 * split, no window of the engine's own) does one io_context do all of
-	 * the job's I/O, as the worker's would have.
+	 * if this thread runs every command of the job does one io_context do
+	 * all of the job's I/O, as the worker's would have.
 	 */
-	return sole && cfg->depth == 1 && !cfg->split;
+	return coop_inline_all(cfg);
 }
 
 /*
@@ -343,12 +372,13 @@ bool coop_inline_allowed(const struct coop_pool_cfg *cfg)
  * tell the difference (coop_inline_allowed(), engines/coop/README.md):
  * one io_context and one struct file (so one readahead state) do the
  * job's I/O, as with the workers; the request is one command (no split,
- * no readahead window of the engine's own); nothing is in flight
- * (p->outstanding == 0, so no command is queued or running and none can
- * be reordered against this one); and the caller waits for it before it
- * submits anything else (iodepth 1, or a sync), so no later command could
- * have run beside it.  A worker would have run exactly this command,
- * alone, with the same call, while this thread waited.
+ * no readahead window of the engine's own); and no other command could
+ * have run beside it or before it.  Either nothing is in flight
+ * (p->outstanding == 0) and the caller waits for this one before it
+ * submits anything else (iodepth 1, or a sync), or there is one worker
+ * and this thread runs every command, oldest first (run_lazy()).  A
+ * worker would have run exactly this command, alone, in the same order,
+ * with the same call.
  */
 static void run_inline(struct coop_pool *p, struct coop_req *req)
 {
@@ -376,6 +406,26 @@ static void run_inline(struct coop_pool *p, struct coop_req *req)
 	p->ready_tail = req;
 }
 
+/*
+ * One worker (p->inline_all): run the oldest command fio queued and this
+ * thread has not run yet, as that worker would have next.  The worker
+ * would have started it as soon as the one before it ended; this thread
+ * starts it when it waits for a completion, a sync, or the end, so fio's
+ * latency still counts the time it spent queued behind the others.
+ */
+static bool run_lazy(struct coop_pool *p)
+{
+	struct coop_req *req = p->lazy_head;
+
+	if (!req)
+		return false;
+	p->lazy_head = req->done_next;
+	if (!p->lazy_head)
+		p->lazy_tail = NULL;
+	run_inline(p, req);
+	return true;
+}
+
 static void wait_taken(struct coop_pool *p, const struct coop_req *req);
 
 /*
@@ -400,6 +450,19 @@ static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 	     req->op == COOP_OP_READ &&
 	     coop_ra_access(&req->file->ra, req->off, req->len, &ra_off, &ra_len);
 
+	/* One worker: queue it for this thread, in fio's order. */
+	if (p->inline_all) {
+		req->taken = false;
+		req->done_next = NULL;
+		if (p->lazy_tail)
+			p->lazy_tail->done_next = req;
+		else
+			p->lazy_head = req;
+		p->lazy_tail = req;
+		while (waits && !req->taken && run_lazy(p))
+			;
+		return;
+	}
 	/* Nothing in flight: nothing to order against either. */
 	if (p->inline_ok && waits && n == 1 && !p->outstanding) {
 		run_inline(p, req);
@@ -589,6 +652,17 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 
 	if (min > max)
 		min = max;
+	/*
+	 * This thread runs every command: as many as fio waits for, or one
+	 * when it only looks (no worker would ever run it otherwise).
+	 */
+	if (p->inline_all) {
+		for (n = take_ready(p, 0, max, out); n < max && (n < min || !n);
+		     n = take_ready(p, n, max, out))
+			if (!run_lazy(p))
+				break;
+		return n;
+	}
 	for (;;) {
 		n = take_ready(p, n, max, out);
 		if (n >= min || n == max) {
@@ -647,6 +721,8 @@ static void wait_taken(struct coop_pool *p, const struct coop_req *req)
 {
 	struct coop_count_goal goal = { .ctr = &p->done.ndone };
 
+	while (!req->taken && run_lazy(p))
+		;
 	/* Not folded into the mean wait: a sync may take milliseconds. */
 	while (!req->taken) {
 		if (take_done(p))

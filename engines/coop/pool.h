@@ -80,13 +80,13 @@ struct coop_pool_cfg {
 };
 
 /*
- * Whether @cfg lets the job's thread run a command itself while the pool
- * is idle (caller-runs, pool.c run_inline()): coop_inline=1,
- * coop_backend=psync, coop_ra other than context, and either
- * coop_ioctx=shared with coop_fd=shared or one worker, or
- * coop_ioctx=private with one worker at iodepth 1 and no coop_split_kb
- * (then every command runs there).  Requests of more than one part
- * always go to the workers.
+ * Whether @cfg lets the job's thread run a command itself (caller-runs,
+ * pool.c run_inline()): coop_inline=1, coop_backend=psync, coop_ra other
+ * than context, and either coop_ioctx=shared with coop_fd=shared or one
+ * worker (a command at a time while the pool is idle), or one worker
+ * without coop_split_kb and coop_coalesce, private or shared: then this
+ * thread runs every command, at any iodepth, one at a time in fio's order
+ * (run_lazy()).  Requests of more than one part always go to the workers.
  */
 bool coop_inline_allowed(const struct coop_pool_cfg *cfg);
 

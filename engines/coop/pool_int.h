@@ -123,6 +123,13 @@ struct coop_pool {
 	 */
 	bool inline_ok;
 	uint64_t inline_cmds;
+	/*
+	 * Caller-runs everything (one worker: pool.c, coop_inline_all()):
+	 * the commands fio queued that this thread has not run yet, oldest
+	 * first, linked through done_next; it runs them when it waits.
+	 */
+	bool inline_all;
+	struct coop_req *lazy_head, *lazy_tail;
 
 	atomic_uint_least64_t max_started __attribute__((aligned(64)));
 					/* highest stream seq started (coop_stats) */

@@ -12,11 +12,11 @@
 #   iodepth-1 reads of 4 KiB ... 1 MiB (tmpfs): where coop stops polling
 #   for completions (the crossover, engines/coop/sync.h) and what that
 #   costs per I/O;
-#   the iodepth-1 pairs again with coop_inline=0: the hand-off to the
-#   worker that caller-runs (the default there) saves;
+#   the coop_threads=1 pairs again with coop_inline=0: the hand-off to
+#   the worker that caller-runs (the default with one worker) saves;
 #   completion coalescing (coop_coalesce=1, off by default) at iodepth 16:
-#   4 KiB (1 and 2 workers) and 64 KiB random reads (tmpfs), the 64 KiB
-#   pair also without it: where coalescing starts to pay;
+#   4 KiB (1 and 2 workers) and 64 KiB random reads (tmpfs), against the
+#   hand-off without it (coop_inline=0): where coalescing starts to pay;
 # and the issue's readahead case on a loop device: 5 workers x 64 KiB
 # sequential reads, read_ahead_kb=64, shared vs per-thread fds, coop_ra
 # kernel/off/context.
@@ -128,6 +128,8 @@ for ((i = 0; i < rounds; i++)); do
 		[ $fs = ext4 ] && { f=$ext4mnt/cached; cat "$f" >/dev/null; }
 		pair $fs-4k-t1q16 "$f" 256m --ioengine=psync "${rr[@]}" -- \
 			"${coop[@]}" "${rr[@]}" --coop_threads=1 --iodepth=16
+		pair $fs-4k-t1q16-ho "$f" 256m --ioengine=psync "${rr[@]}" -- \
+			"${coop[@]}" "${rr[@]}" --coop_threads=1 --iodepth=16 --coop_inline=0
 		pair $fs-4k-t2q16 "$f" 256m --ioengine=psync "${rr[@]}" -- \
 			"${coop[@]}" "${rr[@]}" --coop_threads=2 --iodepth=16
 		pair $fs-4k-t1q1 "$f" 256m --ioengine=psync "${rr[@]}" -- \
@@ -150,8 +152,8 @@ for ((i = 0; i < rounds; i++)); do
 		"${coop[@]}" "${rr[@]}" --coop_threads=1 --iodepth=16 --coop_coalesce=1
 	pair tmpfs-4k-t2q16-co "$f" 256m --ioengine=psync "${rr[@]}" -- \
 		"${coop[@]}" "${rr[@]}" --coop_threads=2 --iodepth=16 --coop_coalesce=1
-	pair q16-64k "$f" 256m --ioengine=psync --rw=randread --bs=64k -- \
-		"${coop[@]}" --rw=randread --bs=64k --coop_threads=1 --iodepth=16
+	pair q16-64k-ho "$f" 256m --ioengine=psync --rw=randread --bs=64k -- \
+		"${coop[@]}" --rw=randread --bs=64k --coop_threads=1 --iodepth=16 --coop_inline=0
 	pair q16-64k-co "$f" 256m --ioengine=psync --rw=randread --bs=64k -- \
 		"${coop[@]}" --rw=randread --bs=64k --coop_threads=1 --iodepth=16 --coop_coalesce=1
 	for bs in 16k 64k 256k 1m; do
@@ -182,7 +184,7 @@ for bs in 4k 64k; do
 	for c in 0 1; do
 		"$FIO" --output-format=json --name=co --filename="$T/shm/cached" --size=256m \
 			--invalidate=0 --time_based --runtime="$secs" "${coop[@]}" --rw=randread --bs=$bs \
-			--coop_threads=1 --iodepth=16 --coop_coalesce=$c --coop_stats=1 >/dev/null 2>"$T/co.err"
+			--coop_threads=1 --iodepth=16 --coop_coalesce=$c --coop_inline=0 --coop_stats=1 >/dev/null 2>"$T/co.err"
 		CO[$bs-$c]=$(grep -o 'stream .*' "$T/co.err" | head -n 1)
 		CW[$bs-$c]=$(grep -o 'worker=0 .*' "$T/co.err" | head -n 1)
 	done
@@ -219,6 +221,10 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 		printf '| %s 4 KiB cached, coop_threads=2 iodepth 16: IOPS vs psync | %.2f× | %s | ≥ 1.3× | %s |\n' $fs "$v" "$(spread $fs-4k-t2q16-iops)" "$(met "$v" '>=' 1.3)"
 		v=$(m $fs-4k-t1q16-eff)
 		printf '| %s 4 KiB cached, coop_threads=1 iodepth 16: IOPS per CPU-second vs psync | %.2f× | %s | ≥ 0.8× | %s |\n' $fs "$v" "$(spread $fs-4k-t1q16-eff)" "$(met "$v" '>=' 0.8)"
+		v=$(m $fs-4k-t1q16-ho-iops)
+		printf '| %s 4 KiB cached, coop_threads=1 iodepth 16, *coop_inline=0* (the hand-off): IOPS vs psync | %.2f× | %s | — | not a target |\n' $fs "$v" "$(spread $fs-4k-t1q16-ho-iops)"
+		v=$(m $fs-4k-t1q16-ho-eff)
+		printf '| %s 4 KiB cached, coop_threads=1 iodepth 16, *coop_inline=0* (the hand-off): IOPS per CPU-second vs psync | %.2f× | %s | — | not a target |\n' $fs "$v" "$(spread $fs-4k-t1q16-ho-eff)"
 		v=$(m $fs-4k-t1q1-eff)
 		printf '| %s 4 KiB cached, coop_threads=1 iodepth 1: IOPS per CPU-second vs psync | %.2f× | %s | ≥ 0.5× | %s |\n' $fs "$v" "$(spread $fs-4k-t1q1-eff)" "$(met "$v" '>=' 0.5)"
 		v=$(m $fs-4k-t1q1-cpuio)
@@ -236,18 +242,19 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	printf '| direct 4 KiB (loop device), coop_threads=1 iodepth 1, *coop_inline=0* (the hand-off): CPU per I/O vs psync | %.2f× | %s | — | not a target |\n' "$v" "$(spread dio-t1q1-ho-cpuio)"
 	echo
 	echo "Rows in plain text are the defaults (coop_ioctx=private, coop_coalesce=0, coop_inline=1): the"
-	echo "issue's targets are judged on them; at iodepth 1 with one worker the job's thread runs each"
-	echo "command itself there (caller-runs, engines/coop/README.md).  The *coop_inline=0* rows hand"
-	echo "every command to the worker, as the defaults did before: what caller-runs saves."
+	echo "issue's targets are judged on them; with one worker the job's thread runs every command"
+	echo "itself there, one at a time in fio's order (caller-runs, engines/coop/README.md).  The"
+	echo "*coop_inline=0* rows hand every command to the worker, as the defaults did before: what"
+	echo "caller-runs saves, and at iodepth 16 what the hand-off's overlap buys for it."
 	echo
 	echo "## All pairs"
 	echo
 	echo "| workload | psync IOPS | coop IOPS | IOPS ratio (spread) | IOPS/CPU-s ratio (spread) | CPU µs per I/O psync / coop |"
 	echo "|---|---|---|---|---|---|"
-	for k in tmpfs-4k-t1q16 tmpfs-4k-t2q16 tmpfs-4k-t1q1 tmpfs-4k-t1q1-ho \
-		ext4-4k-t1q16 ext4-4k-t2q16 ext4-4k-t1q1 ext4-4k-t1q1-ho \
+	for k in tmpfs-4k-t1q16 tmpfs-4k-t1q16-ho tmpfs-4k-t2q16 tmpfs-4k-t1q1 tmpfs-4k-t1q1-ho \
+		ext4-4k-t1q16 ext4-4k-t1q16-ho ext4-4k-t2q16 ext4-4k-t1q1 ext4-4k-t1q1-ho \
 		1m-t1q16 1m-t2q16 dio-t1q1 dio-t1q1-ho dio-t2q16 q1-16k q1-64k q1-256k q1-1m \
-		tmpfs-4k-t1q16-co tmpfs-4k-t2q16-co q16-64k q16-64k-co; do
+		tmpfs-4k-t1q16-co tmpfs-4k-t2q16-co q16-64k-ho q16-64k-co; do
 		printf '| %s | %.0f | %.0f | %.2f× (%s) | %.2f× (%s) | %.2f / %.2f |\n' $k \
 			"$(m $k-b)" "$(m $k-c)" "$(m $k-iops)" "$(spread $k-iops)" \
 			"$(m $k-eff)" "$(spread $k-eff)" "$(m $k-bus)" "$(m $k-cus)"
@@ -257,7 +264,7 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	echo "(psync: iodepth 1); 1m = 1 MiB sequential reads (tmpfs); dio = direct 4 KiB random reads of a"
 	echo "loop device over tmpfs; q1-BS = iodepth-1 random reads of BS, coop_threads=1 (tmpfs);"
 	echo "-ho = coop_inline=0 (every command handed to the worker); q1-BS also; q16-64k = 64 KiB random reads, iodepth 16,"
-	echo "coop_threads=1 (tmpfs); -co = coop_coalesce=1 (completion coalescing)."
+	echo "coop_threads=1 (tmpfs); -co = coop_coalesce=1 (completion coalescing, which keeps the worker)."
 	echo
 	echo "Wake-up latency coop measured in a 4 KiB iodepth-1 run (µs; its polls are capped at that,"
 	echo "within 4–64 µs, engines/coop/sync.h): ${wake:-not reported}."
@@ -283,7 +290,8 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 	echo
 	echo "## Completion coalescing (coop_coalesce=1, off by default)"
 	echo
-	echo "iodepth 16, coop_threads=1, random reads (tmpfs).  With coalescing the job's thread sleeps"
+	echo "iodepth 16, coop_threads=1, random reads (tmpfs), every command on the worker (coop_inline=0;"
+	echo "coalescing keeps it).  With coalescing the job's thread sleeps"
 	echo "until half the iodepth is done (at most 100 µs, engines/coop/pool_int.h) instead of polling."
 	echo "From one coop_stats=1 run each: completions per wait, coalesced sleeps (and how many the bound"
 	echo "ended), the job's thread's wake-up latency and what each wake-up cost the worker that sent it"
@@ -296,7 +304,7 @@ met() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { ok = op == ">=" ? v >= t : v
 			st=${CO[$bs-$c]} wk=${CW[$bs-$c]}
 			k=q16-64k
 			[ $bs = 4k ] && k=tmpfs-4k-t1q16
-			[ $c = 1 ] && k=$k-co
+			if [ $c = 1 ]; then k=$k-co; else k=$k-ho; fi
 			printf '| %s | %s | %s | %s (%s) | %s | %s | %.2f× | %.2f× |\n' $bs $c \
 				"$(awk -v r="$(kv "$st" requests)" -v w="$(kv "$st" job_waits)" 'BEGIN { if (w > 0) printf "%.1f", r / w; else print "-" }')" \
 				"$(kv "$st" coalesced_sleeps)" "$(kv "$st" coalesce_timeouts)" "$(kv "$st" wake_us_job)" \

@@ -1,26 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Caller-runs (coop_inline, engines/coop/pool.c run_inline()): at iodepth 1
-# the job's thread runs a command itself only where a worker doing it
-# would be indistinguishable to the block layer: one io_context and one
-# struct file do the job's I/O either way, with the same system call
+# Caller-runs (coop_inline, engines/coop/pool.c run_inline()): the job's
+# thread runs a command itself only where a worker doing it would be
+# indistinguishable to the block layer: one io_context and one struct file
+# do the job's I/O either way, with the same system call
 # (coop_backend=psync), one command per request (no coop_split_kb cut, no
-# coop_ra=context window), nothing in flight.  That is coop_ioctx=shared
-# with coop_fd=shared, or one worker (its own descriptor with
-# coop_fd=per-thread), or coop_ioctx=private with one worker when every
-# command of the job runs inline.  coop_stats counts inline commands
-# (stream inline=) apart from the workers' (worker requests=):
+# coop_ra=context window), and no other command beside or before it.
+# That is coop_ioctx=shared with coop_fd=shared at iodepth 1, or one worker
+# (its own descriptor with coop_fd=per-thread) at any iodepth: then the
+# job's thread runs every command, one at a time in fio's order, when it
+# waits (run_lazy()).  coop_stats counts inline commands (stream inline=)
+# apart from the workers' (worker requests=):
 #  - where it applies, every I/O of the job is inline and no worker ran one,
 #    and with coop_fd=per-thread every read is on the worker's descriptor
 #    (strace), not fio's;
+#  - with one worker at iodepth 16 the reads reach the kernel in fio's
+#    issue order (strace against write_iolog), from one thread, fio's
+#    latency still counts the wait behind the 15 queued before (median
+#    clat at least 4x iodepth 1's), and a job that reaps without waiting
+#    (iodepth_batch_complete_min=0) completes;
 #  - with each option that makes a worker differ (coop_ioctx=private with
-#    two workers, or with one at iodepth 16 or split, coop_fd=per-thread
-#    with two workers, coop_backend=uring, coop_split_kb below bs,
-#    coop_ra=context), with iodepth 16 and with coop_inline=0, none is;
-#  - with one private worker, inline writes read back (verify=crc32c), and
-#    an inline fsync's EIO (a loop device whose writeback fails) is the
-#    job's error, as psync's.
+#    two workers, or with one split, coop_fd=per-thread with two workers,
+#    coop_backend=uring, coop_split_kb below bs, coop_ra=context), with
+#    shared io_contexts at iodepth 16 and with coop_inline=0, none is;
+#  - with one private worker, inline writes read back (verify=crc32c, at
+#    iodepth 1 and 16 with fsyncs between), and an inline fsync's EIO (a
+#    loop device whose writeback fails) is the job's error, as psync's, at
+#    iodepth 1 and 16.
 # Under TSan (which refuses coop_ioctx=shared) only the private cases run.
 # Scratch files on tmpfs (the loop device's backing file too).
 export TMPDIR=${COOP_TEST_TMPDIR:-/dev/shm}
@@ -51,7 +58,7 @@ counts() {
 all_inline() {
 	local label=$1
 	shift
-	counts "$label" "$@" --iodepth=1
+	counts "$label" --iodepth=1 "$@"
 	[ "$ios" -gt 0 ] || fail "$label: no I/O"
 	assert_eq "$label: inline commands = fio's I/Os" "$ios" "$inl"
 	assert_eq "$label: commands the workers ran" 0 "$wrk"
@@ -72,9 +79,13 @@ none_inline() {
 private1=(--coop_ioctx=private --coop_fd=shared --coop_backend=psync --coop_threads=1)
 all_inline private-1 "${private1[@]}"
 all_inline private-1-per-thread "${private1[@]}" --coop_fd=per-thread
+all_inline private-1-qd16 "${private1[@]}" --iodepth=16
+all_inline private-1-qd16-per-thread "${private1[@]}" --iodepth=16 --coop_fd=per-thread
+all_inline private-1-qd16-nowait "${private1[@]}" --iodepth=16 --iodepth_batch_complete_min=0
 none_inline private-2 "${private1[@]}" --iodepth=1 --coop_threads=2
-none_inline private-1-qd16 "${private1[@]}" --iodepth=16
+none_inline private-2-qd16 "${private1[@]}" --iodepth=16 --coop_threads=2
 none_inline private-1-split "${private1[@]}" --iodepth=1 --coop_split_kb=2
+none_inline private-1-qd16-split "${private1[@]}" --iodepth=16 --coop_split_kb=2
 none_inline private-1-per-thread-2 "${private1[@]}" --iodepth=1 --coop_fd=per-thread --coop_threads=2
 
 # With coop_fd=per-thread the inline reads use the sole worker's own
@@ -92,32 +103,64 @@ if command -v strace >/dev/null; then
 	assert_eq "per-thread inline: reads on the worker's descriptor $wfd" 200 "$reads"
 	assert_eq "per-thread inline: reads of the target on any descriptor" 200 "$others"
 	note "ok: per-thread inline: all 200 reads on the worker's fd $wfd"
+
+	# One worker at iodepth 16: fio's issue order, one thread, one at a time.
+	strace -f -qq -y -e trace=pread64 -o "$T/order.txt" \
+		env "${SAN_ENV[@]}" "$FIO" --thread --ioengine="external:$COOP_SO" --name=ord --filename="$T/data" --size=16m \
+		--rw=randread --bs=4k --number_ios=300 --iodepth=16 "${private1[@]}" \
+		--write_iolog="$T/order.log" >"$T/order.out" 2>&1 || fail "strace order run: $(cat "$T/order.out")"
+	grep -F "<$T/data>, " "$T/order.txt" | grep pread64 |
+		sed 's/.*, \([0-9]*\)) *= .*/\1/' >"$T/order.kernel"
+	awk '{ for (i = 1; i < NF; i++) if ($i == "read") print $(i + 1) }' "$T/order.log" >"$T/order.fio"
+	assert_eq "iodepth 16: reads the kernel saw" 300 "$(wc -l <"$T/order.kernel")"
+	cmp -s "$T/order.fio" "$T/order.kernel" ||
+		fail "iodepth 16: the kernel's read order is not fio's issue order: $(diff "$T/order.fio" "$T/order.kernel" | head -5)"
+	tids=$(grep -F "<$T/data>, " "$T/order.txt" | grep pread64 | awk '{ print $1 }' | sort -u | wc -l)
+	assert_eq "iodepth 16: threads that read" 1 "$tids"
+	note "ok: iodepth 16: 300 reads in fio's issue order, from one thread"
 else
-	note "no strace: the per-thread descriptor check is not run"
+	note "no strace: the per-thread descriptor and order checks are not run"
 fi
 
+# fio's latency at iodepth 16 still counts the wait behind the commands
+# queued before (a worker would have run them first).
+p50() {
+	sed -n '/^{/,$p' "$T/$1.json" | "$JQ" '.jobs[0].read.clat_ns.percentile["50.000000"]'
+}
+counts lat1 "${private1[@]}" --iodepth=1 --number_ios=20000
+counts lat16 "${private1[@]}" --iodepth=16 --number_ios=20000
+l1=$(p50 lat1)
+l16=$(p50 lat16)
+[ "$l16" -ge $((4 * l1)) ] ||
+	fail "iodepth 16: median clat $l16 ns, not >= 4x iodepth 1's $l1 ns: the queueing is not counted"
+note "ok: median clat $l1 ns at iodepth 1, $l16 ns at iodepth 16"
+
 # Inline writes are the file's content: verify reads them back.
-coop_fio --thread --output-format=json --output="$T/verify.json" --name=v --filename="$T/vfile" \
-	--size=4m --rw=randwrite --bs=4k --iodepth=1 --verify=crc32c --do_verify=1 \
-	--coop_stats=1 "${private1[@]}" 2>"$T/verify.err" ||
-	fail "verify: fio failed: $(cat "$T/verify.err")"
-v=$(grep -o ' inline=[0-9]*' "$T/verify.err" | cut -d= -f2)
-[ "${v:-0}" -gt 0 ] || fail "verify: nothing ran inline: $(grep coop: "$T/verify.err")"
-note "ok: $v inline writes and reads verified"
+for qd in 1 16; do
+	coop_fio --thread --output-format=json --output="$T/verify$qd.json" --name=v --filename="$T/vfile$qd" \
+		--size=4m --rw=randwrite --bs=4k --iodepth=$qd --fsync=7 --verify=crc32c --do_verify=1 \
+		--coop_stats=1 "${private1[@]}" 2>"$T/verify$qd.err" ||
+		fail "verify iodepth $qd: fio failed: $(cat "$T/verify$qd.err")"
+	v=$(grep -o ' inline=[0-9]*' "$T/verify$qd.err" | cut -d= -f2)
+	[ "${v:-0}" -gt 0 ] || fail "verify iodepth $qd: nothing ran inline: $(grep coop: "$T/verify$qd.err")"
+	note "ok: iodepth $qd: $v inline writes and reads verified"
+done
 
 # An inline fsync's error is the job's error.
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	dev=$(coop_failing_loop 64)
-	run_fio --thread --output-format=json --output="$T/eio.json" --name=eio --filename="$dev" \
-		--rw=write --bs=64k --size=1m --iodepth=1 --end_fsync=1 \
-		--ioengine="external:$COOP_SO" "${private1[@]}" --coop_stats=1 >/dev/null 2>"$T/eio.err"
-	rc=$?
-	err=$(sed -n '/^{/,$p' "$T/eio.json" | "$JQ" '.jobs[0].error') || fail "eio: no JSON"
-	assert_eq "inline end_fsync on a failing device: job error" 5 "$err"
-	[ $rc != 0 ] || fail "eio: error $err but fio exited 0"
-	v=$(grep -o ' inline=[0-9]*' "$T/eio.err" | cut -d= -f2)
-	[ "${v:-0}" -gt 0 ] || fail "eio: nothing ran inline: $(grep coop: "$T/eio.err")"
-	note "ok: inline fsync's EIO reported (error $err, exit $rc)"
+	for qd in 1 16; do
+		dev=$(coop_failing_loop 64)
+		run_fio --thread --output-format=json --output="$T/eio$qd.json" --name=eio --filename="$dev" \
+			--rw=write --bs=64k --size=1m --iodepth=$qd --end_fsync=1 \
+			--ioengine="external:$COOP_SO" "${private1[@]}" --coop_stats=1 >/dev/null 2>"$T/eio$qd.err"
+		rc=$?
+		err=$(sed -n '/^{/,$p' "$T/eio$qd.json" | "$JQ" '.jobs[0].error') || fail "eio: no JSON"
+		assert_eq "iodepth $qd: inline end_fsync on a failing device: job error" 5 "$err"
+		[ $rc != 0 ] || fail "eio iodepth $qd: error $err but fio exited 0"
+		v=$(grep -o ' inline=[0-9]*' "$T/eio$qd.err" | cut -d= -f2)
+		[ "${v:-0}" -gt 0 ] || fail "eio iodepth $qd: nothing ran inline: $(grep coop: "$T/eio$qd.err")"
+		note "ok: iodepth $qd: inline fsync's EIO reported (error $err, exit $rc)"
+	done
 else
 	note "not root: the failing-device case is not run"
 fi
@@ -130,6 +173,7 @@ fi
 shared=(--coop_ioctx=shared --coop_fd=shared --coop_backend=psync --coop_threads=2)
 all_inline eligible "${shared[@]}"
 all_inline shared-1-per-thread "${shared[@]}" --coop_threads=1 --coop_fd=per-thread
+all_inline shared-1-qd16 "${shared[@]}" --coop_threads=1 --iodepth=16
 
 for v in --coop_ioctx=private --coop_fd=per-thread --coop_backend=uring \
 	"--coop_split_kb=2" --coop_ra=context --iodepth=16 --coop_inline=0; do
