@@ -7,7 +7,9 @@
  * 1. split, dispatch and readahead window logic and the adaptive spin
  *    budget (pure functions);
  * 2. data through every combination of dispatch x fd x split x backend x
- *    ioctx (shared only outside TSan), with read-back checks; residuals of
+ *    ioctx (shared only outside TSan), with read-back checks; with one
+ *    worker and caller-runs, every command on the job's thread, oldest
+ *    first, when it waits; residuals of
  *    short reads at EOF and the first error of a split request; ordering
  *    on the same blocks (write, trim, write, read chains) and syncs;
  * 3. io_context sharing through ioprio, asked of the workers' tids;
@@ -385,6 +387,64 @@ static void test_combinations(void)
 		}
 		run_load(&c, 0, 2000, 0);
 		run_load(&c, 0, 500, 1);
+		ctx_close(&c);
+	}
+}
+
+/*
+ * One worker with caller-runs (pool.c, run_lazy()): the job's thread runs
+ * every command, oldest first, only when it waits, looks (min 0: one) or
+ * stops; the data is right and the worker runs none.
+ */
+static void test_inline_all(void)
+{
+	struct coop_pool_cfg cfg = {
+		.threads = 1, .ra = COOP_RA_KERNEL, .backend = COOP_BACKEND_PSYNC,
+		.depth = 16, .max_len = MAXBLKS * BLK, .inline_cmds = 1,
+	};
+	struct coop_worker_stats st;
+	struct coop_req *out[16];
+	unsigned int i, n, io;
+	struct ctx c;
+
+	for (io = 0; io < (TSAN ? 1u : 2u); io++) {
+		cfg.ioctx = io;
+		if (ctx_open(&c, &cfg)) {
+			CHECK(0, "inline pool (ioctx %u) did not start", io);
+			continue;
+		}
+		run_load(&c, 0, 2000, 0);
+		CHECK(coop_pool_inline_cmds(c.p) == c.ios, "ioctx %u: %llu inline of %llu",
+		      io, (unsigned long long)coop_pool_inline_cmds(c.p),
+		      (unsigned long long)c.ios);
+
+		/* 16 reads of blocks 0..15: nothing runs until the reap. */
+		for (i = 0; i < 16; i++) {
+			c.reqs[i]->op = COOP_OP_READ;
+			c.reqs[i]->file = &c.cf;
+			c.reqs[i]->off = (uint64_t)i * BLK;
+			c.reqs[i]->len = BLK;
+			c.reqs[i]->flags = 0;
+			coop_pool_submit(c.p, c.reqs[i]);
+		}
+		CHECK(coop_pool_inline_cmds(c.p) == c.ios, "ioctx %u: ran before a reap", io);
+		n = coop_pool_reap(c.p, 3, 16, -1, out);
+		CHECK(n == 3 && out[0] == c.reqs[0] && out[2] == c.reqs[2],
+		      "ioctx %u: reap(3) gave %u, not the 3 oldest", io, n);
+		n = coop_pool_reap(c.p, 0, 16, 0, out);
+		CHECK(n == 1 && out[0] == c.reqs[3], "ioctx %u: reap(0) gave %u, not the next", io, n);
+		for (i = 0; i < 4; i++)
+			CHECK(check_blk(c.reqs[i]->buf, i, c.blk[i].gen),
+			      "ioctx %u: block %u read wrong", io, i);
+		/* The 12 not reaped still run at the stop, as a worker drains. */
+		coop_pool_stop(c.p);
+		CHECK(coop_pool_inline_cmds(c.p) == c.ios + 16,
+		      "ioctx %u: %llu inline after the stop, want %llu", io,
+		      (unsigned long long)coop_pool_inline_cmds(c.p),
+		      (unsigned long long)c.ios + 16);
+		coop_pool_worker_stats(c.p, 0, &st);
+		CHECK(st.reqs == 0, "ioctx %u: the worker ran %llu commands", io,
+		      (unsigned long long)st.reqs);
 		ctx_close(&c);
 	}
 }
@@ -772,6 +832,7 @@ int main(int argc, char **argv)
 	prepare_file();
 	test_combinations();
 	printf("combinations: %d failures\n", check_failures);
+	test_inline_all();
 	test_resid_and_error();
 	test_order();
 	printf("order: %d failures\n", check_failures);
