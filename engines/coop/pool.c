@@ -365,6 +365,18 @@ bool coop_inline_allowed(const struct coop_pool_cfg *cfg)
 	return coop_inline_all(cfg);
 }
 
+/* Put @req at the end of the list @head..@tail (linked through done_next). */
+static void list_append(struct coop_req **head, struct coop_req **tail,
+			struct coop_req *req)
+{
+	req->done_next = NULL;
+	if (*tail)
+		(*tail)->done_next = req;
+	else
+		*head = req;
+	*tail = req;
+}
+
 /*
  * Caller-runs: the job's thread executes @req itself, with the system
  * call a psync worker would make on the descriptor that worker would use,
@@ -398,12 +410,7 @@ static void run_inline(struct coop_pool *p, struct coop_req *req)
 	p->inline_cmds++;
 	req->nparts = 1;
 	req->taken = true;
-	req->done_next = NULL;
-	if (p->ready_tail)
-		p->ready_tail->done_next = req;
-	else
-		p->ready_head = req;
-	p->ready_tail = req;
+	list_append(&p->ready_head, &p->ready_tail, req);
 }
 
 /*
@@ -453,12 +460,7 @@ static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 	/* One worker: queue it for this thread, in fio's order. */
 	if (p->inline_all) {
 		req->taken = false;
-		req->done_next = NULL;
-		if (p->lazy_tail)
-			p->lazy_tail->done_next = req;
-		else
-			p->lazy_head = req;
-		p->lazy_tail = req;
+		list_append(&p->lazy_head, &p->lazy_tail, req);
 		while (waits && !req->taken && run_lazy(p))
 			;
 		return;
