@@ -121,7 +121,7 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 	p->outstanding = 0;
 	p->low_water = p->cfg.depth / 2;
 	p->inline_ok = coop_inline_allowed(&p->cfg);
-	p->inline_all = p->inline_ok && coop_inline_all(&p->cfg);
+	p->inline_all = coop_inline_all(&p->cfg);	/* implies inline_ok */
 	p->lazy_head = p->lazy_tail = NULL;
 	p->inline_cmds = 0;
 	coop_order_init(&p->order);
@@ -449,6 +449,17 @@ static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 	uint64_t ra_off, ra_len;
 	bool ra;
 
+	/*
+	 * One worker: queue it for this thread, in fio's order (nothing is
+	 * split and there is no window of the engine's own to work out).
+	 */
+	if (p->inline_all) {
+		req->taken = false;
+		list_append(&p->lazy_head, &p->lazy_tail, req);
+		while (waits && !req->taken && run_lazy(p))
+			;
+		return;
+	}
 	/* Only data moves are split; a sync is one command. */
 	n = rw ? coop_split_count(req->len, p->cfg.split) : 1;
 	if (n > req->maxparts)
@@ -457,14 +468,6 @@ static void submit(struct coop_pool *p, struct coop_req *req, bool waits)
 	     req->op == COOP_OP_READ &&
 	     coop_ra_access(&req->file->ra, req->off, req->len, &ra_off, &ra_len);
 
-	/* One worker: queue it for this thread, in fio's order. */
-	if (p->inline_all) {
-		req->taken = false;
-		list_append(&p->lazy_head, &p->lazy_tail, req);
-		while (waits && !req->taken && run_lazy(p))
-			;
-		return;
-	}
 	/* Nothing in flight: nothing to order against either. */
 	if (p->inline_ok && waits && n == 1 && !p->outstanding) {
 		run_inline(p, req);
