@@ -21,13 +21,14 @@
 #    clat at least 4x iodepth 1's), and a job that reaps without waiting
 #    (iodepth_batch_complete_min=0) completes;
 #  - with each option that makes a worker differ (coop_ioctx=private with
-#    two workers, or with one split, coop_fd=per-thread with two workers,
-#    coop_backend=uring, coop_split_kb below bs, coop_ra=context), with
+#    two workers, or with one split or coop_coalesce=1, coop_fd=per-thread
+#    with two workers, coop_backend=uring, coop_split_kb below bs,
+#    coop_ra=context), with
 #    shared io_contexts at iodepth 16 and with coop_inline=0, none is;
-#  - with one private worker, inline writes read back (verify=crc32c, at
-#    iodepth 1 and 16 with fsyncs between), and an inline fsync's EIO (a
-#    loop device whose writeback fails) is the job's error, as psync's, at
-#    iodepth 1 and 16.
+#  - inline writes read back (verify=crc32c, fsyncs between), and an
+#    inline fsync's EIO (a loop device whose writeback fails) is the job's
+#    error, as psync's: one private worker at iodepth 1 and 16, and shared
+#    io_contexts and fd at iodepth 1.
 # Under TSan (which refuses coop_ioctx=shared) only the private cases run.
 # Scratch files on tmpfs (the loop device's backing file too).
 export TMPDIR=${COOP_TEST_TMPDIR:-/dev/shm}
@@ -86,6 +87,7 @@ none_inline private-2 "${private1[@]}" --iodepth=1 --coop_threads=2
 none_inline private-2-qd16 "${private1[@]}" --iodepth=16 --coop_threads=2
 none_inline private-1-split "${private1[@]}" --iodepth=1 --coop_split_kb=2
 none_inline private-1-qd16-split "${private1[@]}" --iodepth=16 --coop_split_kb=2
+none_inline private-1-qd16-coalesce "${private1[@]}" --iodepth=16 --coop_coalesce=1
 none_inline private-1-per-thread-2 "${private1[@]}" --iodepth=1 --coop_fd=per-thread --coop_threads=2
 
 # With coop_fd=per-thread the inline reads use the sole worker's own
@@ -135,35 +137,37 @@ l16=$(p50 lat16)
 	fail "iodepth 16: median clat $l16 ns, not >= 4x iodepth 1's $l1 ns: the queueing is not counted"
 note "ok: median clat $l1 ns at iodepth 1, $l16 ns at iodepth 16"
 
-# Inline writes are the file's content: verify reads them back.
-for qd in 1 16; do
-	coop_fio --thread --output-format=json --output="$T/verify$qd.json" --name=v --filename="$T/vfile$qd" \
-		--size=4m --rw=randwrite --bs=4k --iodepth=$qd --fsync=7 --verify=crc32c --do_verify=1 \
-		--coop_stats=1 "${private1[@]}" 2>"$T/verify$qd.err" ||
-		fail "verify iodepth $qd: fio failed: $(cat "$T/verify$qd.err")"
-	v=$(grep -o ' inline=[0-9]*' "$T/verify$qd.err" | cut -d= -f2)
-	[ "${v:-0}" -gt 0 ] || fail "verify iodepth $qd: nothing ran inline: $(grep coop: "$T/verify$qd.err")"
-	note "ok: iodepth $qd: $v inline writes and reads verified"
-done
-
-# An inline fsync's error is the job's error.
-if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	for qd in 1 16; do
-		dev=$(coop_failing_loop 64)
-		run_fio --thread --output-format=json --output="$T/eio$qd.json" --name=eio --filename="$dev" \
-			--rw=write --bs=64k --size=1m --iodepth=$qd --end_fsync=1 \
-			--ioengine="external:$COOP_SO" "${private1[@]}" --coop_stats=1 >/dev/null 2>"$T/eio$qd.err"
-		rc=$?
-		err=$(sed -n '/^{/,$p' "$T/eio$qd.json" | "$JQ" '.jobs[0].error') || fail "eio: no JSON"
-		assert_eq "iodepth $qd: inline end_fsync on a failing device: job error" 5 "$err"
-		[ $rc != 0 ] || fail "eio iodepth $qd: error $err but fio exited 0"
-		v=$(grep -o ' inline=[0-9]*' "$T/eio$qd.err" | cut -d= -f2)
-		[ "${v:-0}" -gt 0 ] || fail "eio iodepth $qd: nothing ran inline: $(grep coop: "$T/eio$qd.err")"
-		note "ok: iodepth $qd: inline fsync's EIO reported (error $err, exit $rc)"
-	done
-else
-	note "not root: the failing-device case is not run"
-fi
+# written LABEL QD POOL_ARGS...: inline writes are the file's content
+# (verify reads them back, fsyncs between), and an inline fsync's error is
+# the job's error.
+written() {
+	local label=$1 qd=$2 v dev rc err
+	shift 2
+	coop_fio --thread --output-format=json --output="$T/verify-$label.json" --name=v \
+		--filename="$T/vfile-$label" --size=4m --rw=randwrite --bs=4k --iodepth=$qd --fsync=7 \
+		--verify=crc32c --do_verify=1 --coop_stats=1 "$@" 2>"$T/verify-$label.err" ||
+		fail "verify $label: fio failed: $(cat "$T/verify-$label.err")"
+	v=$(grep -o ' inline=[0-9]*' "$T/verify-$label.err" | cut -d= -f2)
+	[ "${v:-0}" -gt 0 ] || fail "verify $label: nothing ran inline: $(grep coop: "$T/verify-$label.err")"
+	note "ok: $label: $v inline writes and reads verified"
+	if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
+		note "not root: the failing-device case is not run"
+		return
+	fi
+	dev=$(coop_failing_loop 64)
+	run_fio --thread --output-format=json --output="$T/eio-$label.json" --name=eio --filename="$dev" \
+		--rw=write --bs=64k --size=1m --iodepth=$qd --end_fsync=1 \
+		--ioengine="external:$COOP_SO" "$@" --coop_stats=1 >/dev/null 2>"$T/eio-$label.err"
+	rc=$?
+	err=$(sed -n '/^{/,$p' "$T/eio-$label.json" | "$JQ" '.jobs[0].error') || fail "eio $label: no JSON"
+	assert_eq "$label: inline end_fsync on a failing device: job error" 5 "$err"
+	[ $rc != 0 ] || fail "eio $label: error $err but fio exited 0"
+	v=$(grep -o ' inline=[0-9]*' "$T/eio-$label.err" | cut -d= -f2)
+	[ "${v:-0}" -gt 0 ] || fail "eio $label: nothing ran inline: $(grep coop: "$T/eio-$label.err")"
+	note "ok: $label: inline fsync's EIO reported (error $err, exit $rc)"
+}
+written private-1-qd1 1 "${private1[@]}"
+written private-1-qd16 16 "${private1[@]}"
 
 # The same with shared io_contexts: refused under TSan (raw clone threads).
 if coop_is_tsan; then
@@ -174,6 +178,7 @@ shared=(--coop_ioctx=shared --coop_fd=shared --coop_backend=psync --coop_threads
 all_inline eligible "${shared[@]}"
 all_inline shared-1-per-thread "${shared[@]}" --coop_threads=1 --coop_fd=per-thread
 all_inline shared-1-qd16 "${shared[@]}" --coop_threads=1 --iodepth=16
+written shared-2-qd1 1 "${shared[@]}"
 
 for v in --coop_ioctx=private --coop_fd=per-thread --coop_backend=uring \
 	"--coop_split_kb=2" --coop_ra=context --iodepth=16 --coop_inline=0; do
