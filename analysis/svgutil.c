@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "metrics.h"
+#include "strmap.h"
 #include "svgutil.h"
 
 const char *const svg_palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
@@ -52,23 +53,26 @@ void svg_head(FILE *f, int w, int h, const char *title, const char *subtitle)
 	}
 }
 
-/* "a" or "a, b" or "a, b and N more" of the distinct values */
+/*
+ * "a" or "a, b" or "a, b and N more" of the distinct values, in the order
+ * they first appear; one hash lookup per value (a plot's subtitle sees
+ * every job of the sweep)
+ */
 static void distinct(FILE *m, const char *what, const char *const *v, size_t n)
 {
-	size_t i, k, shown = 0, nd = 0;
+	struct strmap seen = { 0 };
+	size_t i, shown = 0, nd = 0;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < i; k++)
-			if (!strcmp(v[k], v[i]))
-				break;
-		if (k < i)
+		if (map_get(&seen, v[i], nd) != nd)
 			continue;
 		nd++;
 		if (shown < 2) {
-			fprintf(m, "%s%s%s", shown ? ", " : (what ? what : ""), shown ? "" : "", v[i]);
+			fprintf(m, "%s%s", shown ? ", " : (what ? what : ""), v[i]);
 			shown++;
 		}
 	}
+	map_free(&seen);
 	if (nd > shown)
 		fprintf(m, " and %zu more", nd - shown);
 }

@@ -23,45 +23,14 @@
 # grow with the jobs beyond a few bytes of rounding (MEM_FOLD_PER_JOB, 16
 # bytes a job), and stays within 2x at ten times the files (issue 15's bound).
 source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
 [ -x /usr/bin/time ] || skip "GNU time (package time) not installed"
 N=${MEM_FILES:-300}
 LIMIT=${MEM_PER_JOB:-200}
 FOLD_LIMIT=${MEM_FOLD_PER_JOB:-16}
 
-# gen DIR COUNT: COUNT files of one document each
-gen() {
-	mkdir -p "$1"
-	awk -v n="$2" -v dir="$1" 'BEGIN {
-		srand(7)
-		for (k = 1; k <= n; k++) {
-			f = sprintf("%s/r%05d.json", dir, k)
-			printf "{\n  \"fio version\" : \"fio-3.33\",\n  \"timestamp\" : %d,\n  \"timestamp_ms\" : %d000,\n", 1795980457 + k, 1795980457 + k > f
-			printf "  \"global options\" : { \"ioengine\" : \"null\", \"size\" : \"2m\", \"filename\" : \"/dev/memdisk%d\" },\n  \"jobs\" : [\n", k % 4 > f
-			nj = 0
-			for (b = 0; b < 3; b++) {
-				bs = b == 0 ? 1048576 : b == 1 ? 65536 : 4096
-				for (d = 0; d < 2; d++) {
-					dir_ = d ? "read" : "write"
-					for (i = 1; i <= 3; i++) {
-						rt = 3 + int(4 * rand())
-						printf "%s    { \"jobname\" : \"perftest-%s-%d-%d\", \"groupid\" : %d, \"error\" : 0,\n", nj ? ",\n" : "", substr(dir_, 1, 1), bs, i, nj > f
-						printf "      \"job options\" : { \"name\" : \"perftest-%s-%d-%d\", \"rw\" : \"%s\", \"bs\" : \"%d\" },\n", substr(dir_, 1, 1), bs, i, dir_, bs > f
-						printf "      \"%s\" : { \"io_bytes\" : 2097152, \"runtime\" : %d, \"total_ios\" : %d, \"iops\" : %.3f,\n", dir_, rt, 2097152 / bs, 2097152 / bs * 1000 / rt > f
-						printf "        \"clat_ns\" : { \"mean\" : 1500.5, \"percentile\" : { \"50.000000\" : 1400, \"99.000000\" : 2100, \"99.900000\" : 3000 } } },\n" > f
-						printf "      \"%s\" : { \"io_bytes\" : 0, \"runtime\" : 0, \"total_ios\" : 0 },\n", d ? "write" : "read" > f
-						printf "      \"trim\" : { \"io_bytes\" : 0, \"runtime\" : 0, \"total_ios\" : 0 },\n" > f
-						printf "      \"usr_cpu\" : 1.5, \"sys_cpu\" : 2.5 }" > f
-						nj++
-					}
-				}
-			}
-			printf "\n  ]\n}\n" > f
-			close(f)
-		}
-	}'
-}
-gen "$T/small" "$N"
-gen "$T/big" $((10 * N))
+gen_sweep "$T/small" "$N"
+gen_sweep "$T/big" $((10 * N))
 "$FIOTAB" perftest "$T/small/r00001.json" > "$T/one" || fail "fiotab perftest on one generated file"
 grep -q '^  1048576' "$T/one" || fail "the generated file is not read as a perftest sweep: $(head -5 "$T/one")"
 
