@@ -249,6 +249,8 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			warnx_("ratio: give both --baseline-series and --candidate-series");
 			return 1;
 		}
+		/* one read folded for both sides (group.h): every iteration's time kept */
+		bj.fold = fold_new(&c->base, &c->cand, 1);
 		if (read_all(&bj, files, n, c->keep_going)) {
 			rc = 2;
 			goto out;
@@ -261,6 +263,8 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			warnx_("ratio: expected BASELINE and CANDIDATE files (or --baseline-series/--candidate-series)");
 			return 1;
 		}
+		bj.fold = fold_new(&c->series, NULL, 1);
+		cj.fold = fold_new(&c->series, NULL, 1);
 		if (read_all(&bj, files, 1, c->keep_going) ||
 		    read_all(&cj, files + 1, 1, c->keep_going)) {
 			rc = 2;
@@ -280,13 +284,15 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 	}
 	series_sort(&bs);
 	series_sort(&cs);
-	if (ratio_table(&bs, b, k, &c->ratio, tl))
+	if (ratio_table(&bs, b, bj.fold, k, cj.fold ? cj.fold : bj.fold, &c->ratio, tl))
 		goto out;
 	note_skipped(tl, bj.nskipped + cj.nskipped);
 	rc = 0;
 out:
 	series_free(&bs);
 	series_free(&cs);
+	fold_free(bj.fold);
+	fold_free(cj.fold);
 	jobset_free(&bj);
 	jobset_free(&cj);
 	return rc;
@@ -396,7 +402,7 @@ int main(int argc, char **argv)
 	 * table prints of each iteration kept (with --no-iterations, nothing)
 	 */
 	if (!strcmp(c.cmd, "perftest"))
-		js.fold = fold_new(&c.series, !c.no_iter);
+		js.fold = fold_new(&c.series, NULL, !c.no_iter);
 	js.want_bins = !strcmp(c.cmd, "hist");
 	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {

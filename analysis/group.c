@@ -848,12 +848,64 @@ void series_free(struct serieslist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n)
+size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
+			  const double **rt, const double **io, double **own)
 {
-	double *out = xmalloc(g->n[dir] * sizeof(*out));
-	size_t i;
+	const struct foldcls **cl = xcalloc(bg->n[dir] ? bg->n[dir] : 1, sizeof(*cl));
+	size_t *pos, ncl = 0, n = 0, i, k, best;
+
+	for (i = 0; i < bg->n[dir]; i++) {
+		const struct foldcls *fc = fold_class(f, bg->it[dir][i].d);
+
+		if (fc) {
+			cl[ncl++] = fc;
+			n += fc->n[dir];
+		}
+	}
+	*own = NULL;
+	*rt = *io = NULL;
+	if (ncl == 1) {
+		*rt = cl[0]->rt[dir];
+		*io = cl[0]->io[dir];
+	} else if (ncl > 1) {
+		double *m = xmalloc(2 * n * sizeof(*m));
+
+		pos = xcalloc(ncl, sizeof(*pos));
+		for (i = 0; i < n; i++) {
+			for (k = 0, best = ncl; k < ncl; k++)
+				if (pos[k] < cl[k]->n[dir] &&
+				    (best == ncl || cl[k]->seq[dir][pos[k]] < cl[best]->seq[dir][pos[best]]))
+					best = k;
+			m[i] = cl[best]->rt[dir][pos[best]];
+			m[n + i] = cl[best]->io[dir][pos[best]];
+			pos[best]++;
+		}
+		free(pos);
+		*own = m;
+		*rt = m;
+		*io = m + n;
+	}
+	free(cl);
+	return n;
+}
+
+double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, size_t *n)
+{
+	double *out, *own;
+	const double *rt, *io;
+	size_t i, k;
 
 	*n = 0;
+	if (f) {
+		k = fold_iters(g, dir, f, &rt, &io, &own);
+		out = xmalloc((k ? k : 1) * sizeof(*out));
+		for (i = 0; i < k; i++)
+			if (rt[i] > 0)
+				out[(*n)++] = io[i] / rt[i];
+		free(own);
+		return out;
+	}
+	out = xmalloc((g->n[dir] ? g->n[dir] : 1) * sizeof(*out));
 	for (i = 0; i < g->n[dir]; i++)
 		if (g->it[dir][i].d->runtime_s > 0)
 			out[(*n)++] = g->it[dir][i].d->io_bytes / g->it[dir][i].d->runtime_s;
@@ -896,11 +948,11 @@ void series_tags(const struct series *s, struct table *t)
 	mode_tags(t, s->modeled, s->scale);
 }
 
-/* perftest --no-iterations (group.h, struct foldcls) */
+/* perftest's and ratio's jobs folded as they are read (group.h, struct foldcls) */
 struct fold {
-	const struct selector *sel;
-	regex_t *re;
-	int nre;
+	const struct selector *sel[2];	/* the second NULL but for ratio's two */
+	regex_t *re[2];
+	int nre[2];
 	int bad;		/* a regex did not compile: series_build() says so */
 	int keep_iter;
 	struct bmap cls;	/* class key -> index in v */
@@ -921,20 +973,25 @@ struct fold {
 	struct strmap canon;	/* content -> id */
 };
 
-struct fold *fold_new(const struct selector *sel, int keep_iter)
+struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep_iter)
 {
 	struct fold *f = xcalloc(1, sizeof(*f));
-	int k;
+	int k, s;
 
-	f->sel = sel;
+	f->sel[0] = sel;
+	f->sel[1] = sel2;
 	f->keep_iter = keep_iter;
-	f->re = xmalloc((sel->npatterns ? sel->npatterns : 1) * sizeof(*f->re));
-	for (k = 0; k < sel->npatterns; k++) {
-		if (regcomp(&f->re[k], sel->patterns[k], REG_EXTENDED)) {
-			f->bad = 1;
-			break;
+	for (s = 0; s < 2 && f->sel[s]; s++) {
+		const struct selector *x = f->sel[s];
+
+		f->re[s] = xmalloc((x->npatterns ? x->npatterns : 1) * sizeof(*f->re[s]));
+		for (k = 0; k < x->npatterns && !f->bad; k++) {
+			if (regcomp(&f->re[s][k], x->patterns[k], REG_EXTENDED)) {
+				f->bad = 1;
+				break;
+			}
+			f->nre[s]++;
 		}
-		f->nre++;
 	}
 	return f;
 }
@@ -946,9 +1003,11 @@ void fold_free(struct fold *f)
 
 	if (!f)
 		return;
-	for (k = 0; k < f->nre; k++)
-		regfree(&f->re[k]);
-	free(f->re);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < f->nre[i]; k++)
+			regfree(&f->re[i][k]);
+		free(f->re[i]);
+	}
 	for (i = 0; i < f->n; i++) {
 		for (k = 0; k < NDIR; k++) {
 			free(f->v[i]->rt[k]);
@@ -1008,10 +1067,11 @@ static size_t fold_params(struct fold *f, const struct job *j)
 	return id;
 }
 
-static size_t fold_class_of(struct fold *f, const struct job *j, const char *label, int *isnew)
+static size_t fold_class_of(struct fold *f, const struct job *j, const char *const *label,
+			    int *isnew)
 {
 	struct {
-		const void *label, *host;
+		const void *label[2], *host;
 		size_t params;
 		double scale;
 		int modeled;
@@ -1024,7 +1084,8 @@ static size_t fold_class_of(struct fold *f, const struct job *j, const char *lab
 
 	/* what series_build() reads of a job but its name, group and values */
 	memset(&k, 0, sizeof(k));	/* the padding too: the bytes are the key */
-	k.label = label;
+	k.label[0] = label[0];
+	k.label[1] = label[1];
 	k.host = j->host;
 	k.params = fold_params(f, j);
 	k.scale = j->conf->scale;
@@ -1038,7 +1099,7 @@ static size_t fold_class_of(struct fold *f, const struct job *j, const char *lab
 	if (!*isnew)
 		return idx;
 	c = xcalloc(1, sizeof(*c));
-	c->label = label;
+	c->label = label[0] ? label[0] : label[1];
 	c->host = j->host;
 	c->conf = j->conf;
 	for (d = 0; d < NDIR; d++) {
@@ -1058,11 +1119,11 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 {
 	struct fold *f = js->fold;
 	size_t n = js->n - first, i, w, v;
-	const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
+	const char **labels = xcalloc(n ? 2 * n : 1, sizeof(*labels));	/* per selector */
 	size_t *cls = xcalloc(n ? n : 1, sizeof(*cls));
 	char *keep = xcalloc(n ? n : 1, 1), *isrep = xcalloc(n ? n : 1, 1);
 	struct bmap side = { 0 };
-	int d, pass;
+	int d, pass, s;
 
 	for (i = 0; i < n; i++) {
 		const struct job *j = &js->v[first + i];
@@ -1070,9 +1131,13 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 		struct foldcls *c;
 		int isnew;
 
-		if (f->bad || !has_rw(j) || !(labels[i] = label_of(j, f->sel, f->re)))
+		if (f->bad || !has_rw(j))
 			continue;
-		cls[i] = fold_class_of(f, j, labels[i], &isnew);
+		for (s = 0; s < 2 && f->sel[s]; s++)
+			labels[2 * i + s] = label_of(j, f->sel[s], f->re[s]);
+		if (!labels[2 * i] && !labels[2 * i + 1])
+			continue;
+		cls[i] = fold_class_of(f, j, &labels[2 * i], &isnew);
 		keep[i] = isrep[i] = (char)isnew;
 		c = f->v[cls[i]];
 		for (d = 0; d < NDIR; d++) {
@@ -1112,22 +1177,24 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 	}
 	/*
 	 * Jobs of this document that may be on one point of one series in one
-	 * group (series_build() refuses those): the label, host, group,
-	 * direction and block size alike.  Counted, then kept.
+	 * group (series_build() refuses those): the label (under one
+	 * selector), host, group, direction and block size alike.  Counted,
+	 * then kept.
 	 */
 	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < n; i++) {
-			const struct job *j = &js->v[first + i];
+		for (i = 0; i < 2 * n; i++) {
+			const struct job *j = &js->v[first + i / 2];
 
 			if (!labels[i] || j->groupid < 0)
 				continue;
 			for (d = 0; d < NDIR; d++) {
-				struct { const void *l, *h; uint64_t bs; int dir, gid; } k;
+				struct { const void *l, *h; uint64_t bs; int dir, gid, sel; } k;
 				size_t cnt;
 
 				if (d == DIR_TRIM || !j->d[d]->present)
 					continue;
 				memset(&k, 0, sizeof(k));
+				k.sel = (int)(i % 2);
 				k.l = labels[i];
 				k.h = j->host;
 				k.bs = j->d[d]->bs;
@@ -1137,7 +1204,7 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 				if (!pass)
 					bmap_set(&side, &k, sizeof(k), cnt + 1);
 				else if (cnt > 1)
-					keep[i] = 1;
+					keep[i / 2] = 1;
 			}
 		}
 	bmap_free(&side);

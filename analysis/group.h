@@ -74,14 +74,17 @@ int series_build(const struct jobset *js, const struct selector *sel,
 void series_free(struct serieslist *l);
 /* Sorts each series' points: block sizes descending (the script), others ascending. */
 void series_sort(struct serieslist *l);
+struct fold;
 /*
- * Per-iteration rates bytes/s of one direction, leaving out t = 0, in a
- * new array (the caller frees it) of *@n entries.  On the heap: a group
- * holds one entry per job, and a million jobs do not fit on a stack.
+ * Per-iteration rates bytes/s of one direction, leaving out t = 0, in
+ * input order, in a new array (the caller frees it) of *@n entries: of the
+ * point's jobs, or with @f (the jobs folded, struct fold) of its classes'
+ * iterations.  On the heap: a group holds one entry per job, and a million
+ * jobs do not fit on a stack.
  */
-double *bsgroup_rates(const struct bsgroup *g, int dir, size_t *n);
+double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, size_t *n);
 /*
- * perftest: the jobs as they are read, folded into one
+ * perftest and ratio: the jobs as they are read, folded into one
  * record per configuration class (series label, host, configuration, the
  * block size and presence of each direction: everything series_build()
  * reads of a job but its name, group and values).  A class keeps the sums
@@ -125,12 +128,23 @@ struct foldcls {
 	size_t cap[NDIR];
 };
 
-struct fold;
-/* @keep_iter: also keep each iteration's time (struct foldcls) */
-struct fold *fold_new(const struct selector *sel, int keep_iter);
+/*
+ * @keep_iter: also keep each iteration's time (struct foldcls); @sel2, when
+ * not NULL, a second grouping the same jobs are read for (ratio's baseline
+ * and candidate selectors): a class is then one label under each, and a
+ * job either selects is folded
+ */
+struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep_iter);
 void fold_free(struct fold *f);
 /* The class whose first job's direction record @d is, or NULL (a kept other job). */
 const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);
+/*
+ * The iterations of direction @dir on point @bg (kept with keep_iter): the
+ * times and bytes of its classes in input order, one class's own arrays or
+ * several classes' merged into *@own (the caller frees it); their number.
+ */
+size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
+		  const double **rt, const double **io, double **own);
 
 /* "/dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
 char *series_name(const struct series *s);

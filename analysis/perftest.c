@@ -99,34 +99,37 @@ static int ver_seq(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/*
- * From perftest's fold (group.h): the fio versions note of the classes on
- * @s's points, in the order their first jobs came; returns the latest time.
- */
-static double fold_meta(struct table *t, const struct series *s, const struct fold *f)
+double fold_meta(struct table *t, const struct series *const *sv, const struct fold *const *fv,
+		 size_t ns)
 {
 	struct foldver *vers = NULL;
-	struct jobdoc *vd;
+	struct jobdoc *vd = NULL;
 	struct job *vj;
 	const struct job **vp;
-	size_t nvers = 0, g, i, k, v;
+	size_t nvers = 0, nv = 0, from, g, i, k, v, m;
 	double ts = 0;
 	int dir;
 
-	for (g = 0; g < s->ng; g++)
-		for (dir = 0; dir < NDIR; dir++)
-			for (i = 0; i < s->g[g].n[dir]; i++) {
-				const struct foldcls *fc = fold_class(f, s->g[g].it[dir][i].d);
+	for (m = 0; m < ns; m++) {
+		const struct series *s = sv[m];
 
-				if (!fc)
-					continue;
-				if (fc->ts > ts)
-					ts = fc->ts;
-				vers = xrealloc(vers, (nvers + fc->nvers) * sizeof(*vers));
-				memcpy(vers + nvers, fc->vers, fc->nvers * sizeof(*vers));
-				nvers += fc->nvers;
-			}
-	qsort(vers, nvers, sizeof(*vers), ver_seq);
+		from = nvers;
+		for (g = 0; g < s->ng; g++)
+			for (dir = 0; dir < NDIR; dir++)
+				for (i = 0; i < s->g[g].n[dir]; i++) {
+					const struct foldcls *fc = fold_class(fv[m], s->g[g].it[dir][i].d);
+
+					if (!fc)
+						continue;
+					if (fc->ts > ts)
+						ts = fc->ts;
+					vers = xrealloc(vers, (nvers + fc->nvers) * sizeof(*vers));
+					memcpy(vers + nvers, fc->vers, fc->nvers * sizeof(*vers));
+					nvers += fc->nvers;
+				}
+		/* each series' versions in the order their first jobs came */
+		qsort(vers + from, nvers - from, sizeof(*vers), ver_seq);
+	}
 	/* note_versions() reads each job's document's version */
 	vd = xcalloc(nvers ? nvers : 1, sizeof(*vd));
 	vj = xcalloc(nvers ? nvers : 1, sizeof(*vj));
@@ -141,7 +144,8 @@ static double fold_meta(struct table *t, const struct series *s, const struct fo
 		vp[k] = &vj[k];
 		k++;
 	}
-	note_versions(t, vp, k);
+	nv = k;
+	note_versions(t, vp, nv);
 	free(vers);
 	free(vd);
 	free(vj);
@@ -163,51 +167,6 @@ static size_t point_count(const struct bsgroup *bg, int dir, const struct fold *
 	return n;
 }
 
-/*
- * ... their times and bytes in input order: one class's own arrays, or
- * several classes' merged into *@own (the caller frees it).
- */
-static size_t point_iters(const struct bsgroup *bg, int dir, const struct fold *f,
-			  const double **rt, const double **io, double **own)
-{
-	const struct foldcls **cl = xcalloc(bg->n[dir] ? bg->n[dir] : 1, sizeof(*cl));
-	size_t *pos, ncl = 0, n = 0, i, k, best;
-
-	for (i = 0; i < bg->n[dir]; i++) {
-		const struct foldcls *fc = fold_class(f, bg->it[dir][i].d);
-
-		if (fc) {
-			cl[ncl++] = fc;
-			n += fc->n[dir];
-		}
-	}
-	*own = NULL;
-	*rt = *io = NULL;
-	if (ncl == 1) {
-		*rt = cl[0]->rt[dir];
-		*io = cl[0]->io[dir];
-	} else if (ncl > 1) {
-		double *m = xmalloc(2 * n * sizeof(*m));
-
-		pos = xcalloc(ncl, sizeof(*pos));
-		for (i = 0; i < n; i++) {
-			for (k = 0, best = ncl; k < ncl; k++)
-				if (pos[k] < cl[k]->n[dir] &&
-				    (best == ncl || cl[k]->seq[dir][pos[k]] < cl[best]->seq[dir][pos[best]]))
-					best = k;
-			m[i] = cl[best]->rt[dir][pos[best]];
-			m[n + i] = cl[best]->io[dir][pos[best]];
-			pos[best]++;
-		}
-		free(pos);
-		*own = m;
-		*rt = m;
-		*io = m + n;
-	}
-	free(cl);
-	return n;
-}
-
 static struct table *one_folded(const struct serieslist *sl, const struct series *s,
 				const struct fold *f)
 {
@@ -220,7 +179,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 	char key[64], tags[64];
 
 	t->title = series_title(s);
-	ts = fold_meta(t, s, f);
+	ts = fold_meta(t, &s, &f, 1);
 	series_tags(s, t);
 	if (s->tied && *s->tied)
 		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
@@ -291,7 +250,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 				zero_rates(t, row, L);
 				continue;
 			}
-			n = point_iters(bg, dir, f, &rt, &io, &own);
+			n = fold_iters(bg, dir, f, &rt, &io, &own);
 			for (i = 0; i < n; i++)
 				table_num(t, row, c0 + (int)i, rt[i]);
 			if (!n)
@@ -335,7 +294,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 	char tags[64];
 
 	t->title = series_title(s);
-	ts = fold_meta(t, s, f);
+	ts = fold_meta(t, &s, &f, 1);
 	for (g = 0; g < s->ng; g++)
 		for (dir = 0; dir < NDIR; dir++) {
 			size_t nd = point_count(&s->g[g], dir, f);

@@ -49,23 +49,12 @@ struct rcell {
 	double p;
 };
 
-static void note_jobs(struct table *t, const struct series *base, const struct series *cand)
+int ratio_table(const struct serieslist *sl, const struct series *base, const struct fold *bf,
+		const struct series *cand, const struct fold *cf, const struct ratio_opts *o,
+		struct tablist *out)
 {
-	const struct job **jobs = xmalloc((base->njobs + cand->njobs) * sizeof(*jobs));
-	size_t i;
-
-	memcpy(jobs, base->jobs, base->njobs * sizeof(*jobs));
-	memcpy(jobs + base->njobs, cand->jobs, cand->njobs * sizeof(*jobs));
-	note_versions(t, jobs, base->njobs + cand->njobs);
-	for (i = 0; i < base->njobs + cand->njobs; i++)
-		if (jobs[i]->doc->timestamp > t->timestamp)
-			t->timestamp = jobs[i]->doc->timestamp;
-	free(jobs);
-}
-
-int ratio_table(const struct serieslist *sl, const struct series *base,
-		const struct series *cand, const struct ratio_opts *o, struct tablist *out)
-{
+	const struct series *sides[2] = { base, cand };
+	const struct fold *folds[2] = { bf, cf };
 	struct table *t = table_new("ratio", 2);
 	struct rcell *rc = NULL;
 	size_t nrc = 0, i, k, ntested = 0, nsig = 0;
@@ -87,7 +76,7 @@ int ratio_table(const struct serieslist *sl, const struct series *base,
 	t->title = xasprintf("candidate %s / baseline %s", ct, bt);
 	free(bt);
 	free(ct);
-	note_jobs(t, base, cand);
+	t->timestamp = fold_meta(t, sides, folds, 2);
 	bt = series_diff(base, cand, sl->axis);
 	table_note(t, "baseline / candidate configurations differ in: %s", *bt ? bt : "nothing but target, host or mode");
 	free(bt);
@@ -152,7 +141,7 @@ int ratio_table(const struct serieslist *sl, const struct series *base,
 			int d = dirs[k];
 			const char *L = dir_letter[d];
 			size_t nb, nc;
-			double *rb = bsgroup_rates(bg, d, &nb), *rcand = bsgroup_rates(cg, d, &nc);
+			double *rb = bsgroup_rates(bg, d, bf, &nb), *rcand = bsgroup_rates(cg, d, cf, &nc);
 			double mb, mc, pv;
 			char pbuf[32];
 

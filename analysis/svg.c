@@ -432,7 +432,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 			for (g = s->ng; g-- > 0;) {	/* ascending block size */
 				const struct bsgroup *bg = &s->g[g];
 				size_t n;
-				double *r = bsgroup_rates(bg, order[o], &n);
+				double *r = bsgroup_rates(bg, order[o], NULL, &n);
 
 				if (!n || !bg->dbs[order[o]]) {
 					free(r);

@@ -23,8 +23,20 @@ void axis_cell(struct table *t, const struct serieslist *sl, int row, const stru
  */
 int perftest_fold_tables(const struct serieslist *sl, const struct fold *f, int no_iter,
 			 struct tablist *out);
-int ratio_table(const struct serieslist *sl, const struct series *base,
-		const struct series *cand, const struct ratio_opts *o, struct tablist *out);
+/*
+ * seed 000's ratio table of @cand over @base; @bf and @cf the folds their
+ * jobs were read into (one for both when one read served both selectors)
+ */
+int ratio_table(const struct serieslist *sl, const struct series *base, const struct fold *bf,
+		const struct series *cand, const struct fold *cf, const struct ratio_opts *o,
+		struct tablist *out);
+/*
+ * From folded jobs (group.h): the fio versions note of the classes on the
+ * points of @s[0..ns) (@f[i] the fold of @s[i]), each series' in the order
+ * their first jobs came, one after the other; returns the latest time.
+ */
+double fold_meta(struct table *t, const struct series *const *s, const struct fold *const *f,
+		 size_t ns);
 int iozone_tables(const struct jobset *js, struct tablist *out);
 int bonnie_tables(const struct jobset *js, struct tablist *out);
 int dd_tables(const struct jobset *js, struct tablist *out);

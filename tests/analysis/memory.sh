@@ -19,6 +19,9 @@
 # arrays' slack up to twice that) and the table's cell and column share,
 # ~150 bytes.  The limit (MEM_PER_JOB, 200 bytes) sits between the two.
 #
+# ratio (RATIO_LIMIT, 80 bytes a job of its two sides) keeps each
+# iteration's time, bytes and order, as the full perftest table does.
+#
 # perftest --no-iterations keeps no iteration at all: its peak must not
 # grow with the jobs beyond a few bytes of rounding (MEM_FOLD_PER_JOB, 16
 # bytes a job), and stays within 2x at ten times the files (issue 15's bound).
@@ -28,19 +31,21 @@ source "$TOP/tests/analysis/lib-analysis.sh"
 N=${MEM_FILES:-300}
 LIMIT=${MEM_PER_JOB:-200}
 FOLD_LIMIT=${MEM_FOLD_PER_JOB:-16}
+RATIO_LIMIT=${MEM_RATIO_PER_JOB:-80}
 
 gen_sweep "$T/small" "$N"
 gen_sweep "$T/big" $((10 * N))
 "$FIOTAB" perftest "$T/small/r00001.json" > "$T/one" || fail "fiotab perftest on one generated file"
 grep -q '^  1048576' "$T/one" || fail "the generated file is not read as a perftest sweep: $(head -5 "$T/one")"
 
-# rss DIR [OPTION]: peak RSS in KiB of fiotab perftest over DIR's files (the least of 3)
+# rss DIR [ARGS]: peak RSS in KiB of fiotab ARGS (perftest) over DIR's files (the least of 3)
 rss() {
-	local best= m r
+	local best= m r dir=$1
+	shift
+	[ $# -gt 0 ] || set -- perftest
 	for r in 1 2 3; do
-		# shellcheck disable=SC2086
-		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" perftest ${2:-} "$1"/*.json > /dev/null 2> "$T/err" ||
-			fail "fiotab perftest on $1: $(head -3 "$T/err")"
+		/usr/bin/time -f '%M' -o "$T/time" "$FIOTAB" "$@" "$dir"/*.json > /dev/null 2> "$T/err" ||
+			fail "fiotab $* on $dir: $(head -3 "$T/err")"
 		m=$(tail -1 "$T/time")
 		[ -z "$best" ] || [ "$m" -lt "$best" ] && best=$m
 	done
@@ -56,12 +61,22 @@ note "peak RSS: $small KiB at $N files, $big KiB at $((10 * N)) files: $per byte
 
 "$FIOTAB" perftest --no-iterations "$T/small/r00001.json" > "$T/one" 2> "$T/err" ||
 	fail "fiotab perftest --no-iterations: $(head -3 "$T/err")"
-fsmall=$(rss "$T/small" --no-iterations)
-fbig=$(rss "$T/big" --no-iterations)
+fsmall=$(rss "$T/small" perftest --no-iterations)
+fbig=$(rss "$T/big" perftest --no-iterations)
 fper=$(( (fbig - fsmall) * 1024 / jobs ))
 note "--no-iterations: $fsmall KiB at $N files, $fbig KiB at $((10 * N)) files: $fper bytes per job more (limit $FOLD_LIMIT), $(awk -v a="$fbig" -v b="$fsmall" 'BEGIN { printf "%.2f", a / b }')x"
 [ "$fper" -le "$FOLD_LIMIT" ] ||
 	fail "--no-iterations grows by $fper bytes a job (limit $FOLD_LIMIT): $fsmall KiB at $N files, $fbig KiB at $((10 * N))"
 [ "$fbig" -le $((2 * fsmall)) ] ||
 	fail "--no-iterations: $fbig KiB at $((10 * N)) files, more than twice $fsmall KiB at $N"
+
+# ratio folds its jobs as perftest does, keeping each iteration's time and
+# bytes (Welch's test reads every run's rate): half the jobs are the two
+# sides here.  It kept every job and its direction record, ~270 bytes a job.
+rsmall=$(rss "$T/small" ratio --baseline-series memdisk0 --candidate-series memdisk1)
+rbig=$(rss "$T/big" ratio --baseline-series memdisk0 --candidate-series memdisk1)
+rper=$(( (rbig - rsmall) * 1024 / (jobs / 2) ))
+note "ratio: $rsmall KiB at $N files, $rbig KiB at $((10 * N)) files: $rper bytes per job of its sides more (limit $RATIO_LIMIT)"
+[ "$rper" -le "$RATIO_LIMIT" ] ||
+	fail "ratio grows by $rper bytes a job (limit $RATIO_LIMIT): $rsmall KiB at $N files, $rbig KiB at $((10 * N))"
 exit 0

@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct selector all = { 0 }, qd = { .x = "iodepth" }, b = { wr, 1, 1 }, c = { wr + 1, 1, 1 };
 	const struct selector *axes[] = { &all, &qd };
 	struct ratio_opts ro = { .alpha = 0.05 };
-	struct serieslist sl, bs, cs;
+	struct serieslist sl = { 0 }, bs = { 0 }, cs = { 0 };
 	struct jobset js = { 0 };
 	struct tablist tl = { 0 };
 	char *buf = malloc(size + 1), *svg = NULL;
@@ -133,21 +133,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			series_free(&sl);
 		}
-		if (!series_build(&js, &b, &bs) && !series_build(&js, &c, &cs)) {
-			series_sort(&bs);
-			series_sort(&cs);
-			if (bs.n && cs.n)
-				ratio_table(&bs, &bs.v[0], &cs.v[0], &ro, &tl);
-		}
-		series_free(&bs);
-		series_free(&cs);
 		all_formats(&tl);
 		jobset_free(&js);
 	}
+	/* ratio: one read folded for both selectors */
+	input_keep_all(0);
+	js.fold = fold_new(&b, &c, 1);
+	if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, &b, &bs) &&
+	    !series_build(&js, &c, &cs)) {
+		series_sort(&bs);
+		series_sort(&cs);
+		if (bs.n && cs.n)
+			ratio_table(&bs, &bs.v[0], js.fold, &cs.v[0], js.fold, &ro, &tl);
+		all_formats(&tl);
+	}
+	series_free(&bs);
+	series_free(&cs);
+	fold_free(js.fold);
+	jobset_free(&js);
 	/* perftest: the jobs folded as they are read (and --no-iterations) */
 	for (ax = 0; ax < 4; ax++) {
 		input_keep_all(0);
-		js.fold = fold_new(axes[ax / 2], ax % 2);
+		js.fold = fold_new(axes[ax / 2], NULL, ax % 2);
 		if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, axes[ax / 2], &sl)) {
 			series_sort(&sl);
 			perftest_fold_tables(&sl, js.fold, !(ax % 2), &tl);
