@@ -250,7 +250,7 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			return 1;
 		}
 		/* one read folded for both sides (group.h): every iteration's time kept */
-		bj.fold = fold_new(&c->base, &c->cand, 1);
+		bj.fold = fold_new(&c->base, &c->cand, FOLD_TIMES);
 		if (read_all(&bj, files, n, c->keep_going)) {
 			rc = 2;
 			goto out;
@@ -263,8 +263,8 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			warnx_("ratio: expected BASELINE and CANDIDATE files (or --baseline-series/--candidate-series)");
 			return 1;
 		}
-		bj.fold = fold_new(&c->series, NULL, 1);
-		cj.fold = fold_new(&c->series, NULL, 1);
+		bj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
+		cj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
 		if (read_all(&bj, files, 1, c->keep_going) ||
 		    read_all(&cj, files + 1, 1, c->keep_going)) {
 			rc = 2;
@@ -320,7 +320,7 @@ static int write_plot(struct cli *c, enum plot_kind kind, const struct serieslis
 	f = open_memstream(&svg, &len);
 	if (!f)
 		die("out of memory");
-	rc = kind == PLOT_SWEEP ? svg_plot(f, sl) :
+	rc = kind == PLOT_SWEEP ? svg_plot(f, sl, js ? js->fold : NULL) :
 	     kind == PLOT_HIST ? hist_plot(f, js) : series_plot(f, files, n, &c->logs);
 	if (fclose(f))
 		die("out of memory");
@@ -402,7 +402,9 @@ int main(int argc, char **argv)
 	 * table prints of each iteration kept (with --no-iterations, nothing)
 	 */
 	if (!strcmp(c.cmd, "perftest"))
-		js.fold = fold_new(&c.series, NULL, !c.no_iter);
+		js.fold = fold_new(&c.series, NULL, c.no_iter ? 0 : FOLD_TIMES);
+	else if (!strcmp(c.cmd, "plot"))	/* ... and each iteration's latency */
+		js.fold = fold_new(&c.series, NULL, FOLD_TIMES | FOLD_LAT);
 	js.want_bins = !strcmp(c.cmd, "hist");
 	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
@@ -437,7 +439,7 @@ int main(int argc, char **argv)
 			goto out;
 		series_sort(&sl);
 		if (!strcmp(c.cmd, "plot")) {
-			rc = write_plot(&c, PLOT_SWEEP, &sl, NULL, NULL, 0);
+			rc = write_plot(&c, PLOT_SWEEP, &sl, &js, NULL, 0);
 			goto out;
 		}
 		rc = perftest_fold_tables(&sl, js.fold, c.no_iter, &tl) ? 1 : 0;

@@ -848,8 +848,8 @@ void series_free(struct serieslist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
-			  const double **rt, const double **io, double **own)
+size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f, const double **rt,
+		  const double **io, const double **lat, double **own)
 {
 	const struct foldcls **cl = xcalloc(bg->n[dir] ? bg->n[dir] : 1, sizeof(*cl));
 	size_t *pos, ncl = 0, n = 0, i, k, best;
@@ -864,11 +864,15 @@ size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
 	}
 	*own = NULL;
 	*rt = *io = NULL;
+	if (lat)
+		*lat = NULL;
 	if (ncl == 1) {
 		*rt = cl[0]->rt[dir];
 		*io = cl[0]->io[dir];
+		if (lat)
+			*lat = cl[0]->lat[dir];
 	} else if (ncl > 1) {
-		double *m = xmalloc(2 * n * sizeof(*m));
+		double *m = xmalloc((2 + FOLD_NPCT) * n * sizeof(*m));
 
 		pos = xcalloc(ncl, sizeof(*pos));
 		for (i = 0; i < n; i++) {
@@ -878,12 +882,17 @@ size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
 					best = k;
 			m[i] = cl[best]->rt[dir][pos[best]];
 			m[n + i] = cl[best]->io[dir][pos[best]];
+			if (lat && cl[best]->lat[dir])
+				memcpy(m + 2 * n + FOLD_NPCT * i, cl[best]->lat[dir] + FOLD_NPCT * pos[best],
+				       FOLD_NPCT * sizeof(*m));
 			pos[best]++;
 		}
 		free(pos);
 		*own = m;
 		*rt = m;
 		*io = m + n;
+		if (lat && cl[0]->lat[dir])	/* one fold: all kept them or none */
+			*lat = m + 2 * n;
 	}
 	free(cl);
 	return n;
@@ -897,7 +906,7 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, si
 
 	*n = 0;
 	if (f) {
-		k = fold_iters(g, dir, f, &rt, &io, &own);
+		k = fold_iters(g, dir, f, &rt, &io, NULL, &own);
 		out = xmalloc((k ? k : 1) * sizeof(*out));
 		for (i = 0; i < k; i++)
 			if (rt[i] > 0)
@@ -954,7 +963,7 @@ struct fold {
 	regex_t *re[2];
 	int nre[2];
 	int bad;		/* a regex did not compile: series_build() says so */
-	int keep_iter;
+	int keep;		/* FOLD_TIMES, FOLD_LAT */
 	struct bmap cls;	/* class key -> index in v */
 	struct foldcls **v;
 	size_t n;
@@ -973,14 +982,14 @@ struct fold {
 	struct strmap canon;	/* content -> id */
 };
 
-struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep_iter)
+struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep)
 {
 	struct fold *f = xcalloc(1, sizeof(*f));
 	int k, s;
 
 	f->sel[0] = sel;
 	f->sel[1] = sel2;
-	f->keep_iter = keep_iter;
+	f->keep = keep;
 	for (s = 0; s < 2 && f->sel[s]; s++) {
 		const struct selector *x = f->sel[s];
 
@@ -1013,6 +1022,7 @@ void fold_free(struct fold *f)
 			free(f->v[i]->rt[k]);
 			free(f->v[i]->io[k]);
 			free(f->v[i]->seq[k]);
+			free(f->v[i]->lat[k]);
 		}
 		free(f->v[i]->vers);
 		free(f->v[i]);
@@ -1145,16 +1155,26 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 
 			if (d == DIR_TRIM || !x->present)
 				continue;
-			if (f->keep_iter) {
+			if (f->keep) {
 				if (c->n[d] == c->cap[d]) {
 					c->cap[d] = c->cap[d] ? 2 * c->cap[d] : 4;
 					c->rt[d] = xrealloc(c->rt[d], c->cap[d] * sizeof(double));
 					c->io[d] = xrealloc(c->io[d], c->cap[d] * sizeof(double));
 					c->seq[d] = xrealloc(c->seq[d], c->cap[d] * sizeof(size_t));
+					if (f->keep & FOLD_LAT)
+						c->lat[d] = xrealloc(c->lat[d], c->cap[d] * FOLD_NPCT *
+								     sizeof(double));
 				}
 				c->rt[d][c->n[d]] = x->runtime_s;
 				c->io[d][c->n[d]] = x->io_bytes;
 				c->seq[d][c->n[d]] = seq;
+				if (f->keep & FOLD_LAT) {
+					double *l = c->lat[d] + FOLD_NPCT * c->n[d];
+
+					l[0] = x->clat_p50_us;
+					l[1] = x->clat_p99_us;
+					l[2] = x->clat_p999_us;
+				}
 			}
 			c->n[d]++;
 			/* as bsgroup_rates(), stat_mean() and stat_pstd(): in input order */
@@ -1168,6 +1188,12 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 		}
 		if (j->doc->timestamp > c->ts)
 			c->ts = j->doc->timestamp;
+		if (j->doc->timestamp_ms > 0) {
+			if (!(c->tlo_ms > 0) || j->doc->timestamp_ms < c->tlo_ms)
+				c->tlo_ms = j->doc->timestamp_ms;
+			if (j->doc->timestamp_ms > c->thi_ms)
+				c->thi_ms = j->doc->timestamp_ms;
+		}
 		for (v = 0; v < c->nvers && c->vers[v].version != j->doc->version; v++)
 			;
 		if (v == c->nvers) {

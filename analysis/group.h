@@ -116,6 +116,7 @@ struct foldcls {
 	size_t nr[NDIR];	/* ... with a time > 0 */
 	double s[NDIR], s2[NDIR];	/* sums of their rates and squared rates */
 	double ts;		/* the latest document's time */
+	double tlo_ms, thi_ms;	/* the earliest and latest timestamp_ms > 0 (0: none) */
 	struct foldver *vers;	/* the first job of each fio version */
 	size_t nvers;
 	/*
@@ -126,25 +127,34 @@ struct foldcls {
 	double *rt[NDIR], *io[NDIR];
 	size_t *seq[NDIR];
 	size_t cap[NDIR];
+	/* with FOLD_LAT (plot): each one's clat p50, p99, p99.9 (µs), FOLD_NPCT a row */
+	double *lat[NDIR];
 };
 
+enum {
+	FOLD_TIMES = 1,		/* keep each iteration's time, bytes and order (struct foldcls) */
+	FOLD_LAT = 2,		/* ... and its latency percentiles (with FOLD_TIMES) */
+};
+#define FOLD_NPCT 3
 /*
- * @keep_iter: also keep each iteration's time (struct foldcls); @sel2, when
- * not NULL, a second grouping the same jobs are read for (ratio's baseline
- * and candidate selectors): a class is then one label under each, and a
- * job either selects is folded
+ * @keep: what of each iteration to keep, 0 or FOLD_*; @sel2, when not NULL,
+ * a second grouping the same jobs are read for (ratio's baseline and
+ * candidate selectors): a class is then one label under each, and a job
+ * either selects is folded
  */
-struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep_iter);
+struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep);
 void fold_free(struct fold *f);
 /* The class whose first job's direction record @d is, or NULL (a kept other job). */
 const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);
 /*
- * The iterations of direction @dir on point @bg (kept with keep_iter): the
- * times and bytes of its classes in input order, one class's own arrays or
- * several classes' merged into *@own (the caller frees it); their number.
+ * The iterations of direction @dir on point @bg (kept with FOLD_TIMES): the
+ * times and bytes of its classes in input order (and, when @lat is not
+ * NULL, with FOLD_LAT their percentiles, FOLD_NPCT each; else NULL), one
+ * class's own arrays or several classes' merged into *@own (the caller
+ * frees it); their number.
  */
-size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f,
-		  const double **rt, const double **io, double **own);
+size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f, const double **rt,
+		  const double **io, const double **lat, double **own);
 
 /* "/dev/x on host h, modeled (coop_backend=sim, time scale 10)" */
 char *series_name(const struct series *s);

@@ -514,7 +514,7 @@ int hist_plot(FILE *f, const struct jobset *js)
 	}
 	for (l = 0; l < NLAT; l++)
 		np += has[l];
-	sub = svg_subtitle(jobs, n);
+	sub = svg_subtitle(jobs, n, NULL);
 	svg_head(f, HW, HTOP + np * (HPH + HGAP) + 10,
 		 "fiotab: latency histograms (fio json+ bins)", sub);
 	for (l = np = 0; l < NLAT; l++)

@@ -250,7 +250,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 				zero_rates(t, row, L);
 				continue;
 			}
-			n = fold_iters(bg, dir, f, &rt, &io, &own);
+			n = fold_iters(bg, dir, f, &rt, &io, NULL, &own);
 			for (i = 0; i < n; i++)
 				table_num(t, row, c0 + (int)i, rt[i]);
 			if (!n)

@@ -191,19 +191,35 @@ static void panel(FILE *f, int top, const char *ylabel, struct line *ln, size_t 
 #undef Y
 }
 
-/* The clat percentiles of a point: each iteration's, and their means. */
-static void point_latency(struct point *p, const struct bsgroup *bg, int dir)
+/*
+ * The clat percentiles of a point: each iteration's, and their means; of
+ * its jobs, or with @fold of its classes' iterations.
+ */
+static void point_latency(struct point *p, const struct bsgroup *bg, int dir,
+			  const struct fold *fold)
 {
-	size_t i, k, n[NPCT] = { 0 };
+	size_t i, k, n[NPCT] = { 0 }, nit = bg->n[dir];
+	const double *rt, *io, *lat = NULL;
+	double *own = NULL;
 
-	p->its = xmalloc((bg->n[dir] ? bg->n[dir] : 1) * NPCT * sizeof(*p->its));
-	p->nits = bg->n[dir];
+	if (fold)
+		nit = fold_iters(bg, dir, fold, &rt, &io, &lat, &own);
+	p->its = xmalloc((nit ? nit : 1) * NPCT * sizeof(*p->its));
+	p->nits = nit;
 	for (k = 0; k < NPCT; k++)
 		p->lat[k] = 0;
-	for (i = 0; i < bg->n[dir]; i++) {
-		const struct dirstat *d = bg->it[dir][i].d;
-		double v[NPCT] = { d->clat_p50_us, d->clat_p99_us, d->clat_p999_us };
+	for (i = 0; i < nit; i++) {
+		const struct dirstat *d = fold ? NULL : bg->it[dir][i].d;
+		double v[NPCT];
 
+		if (d) {
+			v[0] = d->clat_p50_us;
+			v[1] = d->clat_p99_us;
+			v[2] = d->clat_p999_us;
+		} else {
+			for (k = 0; k < NPCT; k++)
+				v[k] = lat ? lat[i * FOLD_NPCT + k] : NAN;
+		}
 		for (k = 0; k < NPCT; k++) {
 			p->its[i * NPCT + k] = v[k];
 			if (!isnan(v[k]) && v[k] > 0) {
@@ -214,6 +230,7 @@ static void point_latency(struct point *p, const struct bsgroup *bg, int dir)
 	}
 	for (k = 0; k < NPCT; k++)
 		p->lat[k] = n[k] ? p->lat[k] / (double)n[k] : NAN;
+	free(own);
 }
 
 /*
@@ -385,10 +402,62 @@ static void lat_panel(FILE *f, int top, struct line *ln, size_t nl, double xmin,
 #undef Y
 }
 
+static int ver_seq(const void *a, const void *b)
+{
+	const struct foldver *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The folded jobs' part of the subtitle: each series' classes' versions in
+ * the order their first jobs came, series after series (as the jobs
+ * themselves would list them), and the range of their times.
+ */
+static void fold_subtitle(const struct serieslist *sl, const struct fold *fold,
+			  struct subtitle_fold *sf, const char ***names)
+{
+	struct foldver *vers = NULL;
+	size_t nv = 0, from, i, g, k;
+	int dir;
+
+	sf->lo_ms = INFINITY;
+	sf->hi_ms = -INFINITY;
+	for (i = 0; i < sl->n; i++) {
+		const struct series *s = &sl->v[i];
+
+		from = nv;
+		for (g = 0; g < s->ng; g++)
+			for (dir = 0; dir < NDIR; dir++)
+				for (k = 0; k < s->g[g].n[dir]; k++) {
+					const struct foldcls *fc = fold_class(fold, s->g[g].it[dir][k].d);
+
+					if (!fc)
+						continue;
+					if (fc->tlo_ms > 0) {
+						sf->lo_ms = fmin(sf->lo_ms, fc->tlo_ms);
+						sf->hi_ms = fmax(sf->hi_ms, fc->thi_ms);
+					}
+					vers = xrealloc(vers, (nv + fc->nvers) * sizeof(*vers));
+					memcpy(vers + nv, fc->vers, fc->nvers * sizeof(*vers));
+					nv += fc->nvers;
+				}
+		qsort(vers + from, nv - from, sizeof(*vers), ver_seq);
+	}
+	*names = xmalloc((nv ? nv : 1) * sizeof(**names));
+	for (i = 0; i < nv; i++)
+		(*names)[i] = vers[i].version;
+	sf->versions = *names;
+	sf->nversions = nv;
+	free(vers);
+}
+
 /* Host, fio version, date and device of every job plotted. */
-static char *plot_subtitle(const struct serieslist *sl)
+static char *plot_subtitle(const struct serieslist *sl, const struct fold *fold)
 {
 	const struct job **jobs = NULL;
+	const char **names = NULL;
+	struct subtitle_fold sf;
 	size_t n = 0, i, k;
 	char *r;
 
@@ -397,12 +466,15 @@ static char *plot_subtitle(const struct serieslist *sl)
 		for (k = 0; k < sl->v[i].njobs; k++)
 			jobs[n++] = sl->v[i].jobs[k];
 	}
-	r = svg_subtitle(jobs, n);
+	if (fold)
+		fold_subtitle(sl, fold, &sf, &names);
+	r = svg_subtitle(jobs, n, fold ? &sf : NULL);
+	free(names);
 	free(jobs);
 	return r;
 }
 
-int svg_plot(FILE *f, const struct serieslist *sl)
+int svg_plot(FILE *f, const struct serieslist *sl, const struct fold *fold)
 {
 	static const int order[] = { DIR_WRITE, DIR_READ };
 	struct line *ln = NULL;
@@ -432,7 +504,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 			for (g = s->ng; g-- > 0;) {	/* ascending block size */
 				const struct bsgroup *bg = &s->g[g];
 				size_t n;
-				double *r = bsgroup_rates(bg, order[o], NULL, &n);
+				double *r = bsgroup_rates(bg, order[o], fold, &n);
 
 				if (!n || !bg->dbs[order[o]]) {
 					free(r);
@@ -443,7 +515,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 				l.p[l.n].bs = (double)bg->dbs[order[o]];
 				l.p[l.n].y = stat_mean(r, n) / 1048576;
 				l.p[l.n].err = stat_pstd(r, n) / 1048576;
-				point_latency(&l.p[l.n], bg, order[o]);
+				point_latency(&l.p[l.n], bg, order[o], fold);
 				free(r);
 				xmin = fmin(xmin, l.p[l.n].x);
 				xmax = fmax(xmax, l.p[l.n].x);
@@ -467,7 +539,7 @@ int svg_plot(FILE *f, const struct serieslist *sl)
 	}
 	h = MT + NPANEL * PANEL_H + (NPANEL - 1) * GAP + 60;
 	legend = legend_names(ln, nl);
-	sub = plot_subtitle(sl);
+	sub = plot_subtitle(sl, fold);
 	title = xasprintf("fiotab: throughput, IOPS and completion latency against %s (error bars: std over iterations)",
 			  strcmp(xa.name, "bs") ? xa.name : "block size");
 	svg_head(f, W, h, title, sub);

@@ -77,7 +77,7 @@ static void distinct(FILE *m, const char *what, const char *const *v, size_t n)
 		fprintf(m, " and %zu more", nd - shown);
 }
 
-char *svg_subtitle(const struct job *const *jobs, size_t n)
+char *svg_subtitle(const struct job *const *jobs, size_t n, const struct subtitle_fold *sf)
 {
 	const char **v;
 	char *buf = NULL, date[40];
@@ -99,13 +99,21 @@ char *svg_subtitle(const struct job *const *jobs, size_t n)
 	if (k && !local_host_opt)
 		fputs(" (fiotab's host: fio names none)", m);
 	fputs(" \u00b7 ", m);
-	for (i = 0; i < n; i++)
-		v[i] = jobs[i]->doc->version;
-	distinct(m, NULL, v, n);
-	for (i = 0; i < n; i++) {
-		if (jobs[i]->doc->timestamp_ms > 0) {
-			lo = fmin(lo, jobs[i]->doc->timestamp_ms / 1000);
-			hi = fmax(hi, jobs[i]->doc->timestamp_ms / 1000);
+	if (sf) {
+		distinct(m, NULL, sf->versions, sf->nversions);
+		if (sf->lo_ms <= sf->hi_ms) {
+			lo = sf->lo_ms / 1000;
+			hi = sf->hi_ms / 1000;
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			v[i] = jobs[i]->doc->version;
+		distinct(m, NULL, v, n);
+		for (i = 0; i < n; i++) {
+			if (jobs[i]->doc->timestamp_ms > 0) {
+				lo = fmin(lo, jobs[i]->doc->timestamp_ms / 1000);
+				hi = fmax(hi, jobs[i]->doc->timestamp_ms / 1000);
+			}
 		}
 	}
 	if (lo <= hi) {

@@ -41,8 +41,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out);
 int bonnie_tables(const struct jobset *js, struct tablist *out);
 int dd_tables(const struct jobset *js, struct tablist *out);
 int summary_tables(const struct jobset *js, struct tablist *out);
-/* plot: SVG of the perftest series to @f */
-int svg_plot(FILE *f, const struct serieslist *sl);
+/* plot: SVG of the perftest series to @f; @fold the jobs were folded into (FOLD_LAT), or NULL */
+int svg_plot(FILE *f, const struct serieslist *sl, const struct fold *fold);
 
 /* Splits @js's jobs into real / modeled-per-scale partitions (summary, dd...). */
 struct partition {

@@ -32,6 +32,7 @@ N=${MEM_FILES:-300}
 LIMIT=${MEM_PER_JOB:-200}
 FOLD_LIMIT=${MEM_FOLD_PER_JOB:-16}
 RATIO_LIMIT=${MEM_RATIO_PER_JOB:-80}
+PLOT_LIMIT=${MEM_PLOT_PER_JOB:-350}
 
 gen_sweep "$T/small" "$N"
 gen_sweep "$T/big" $((10 * N))
@@ -79,4 +80,14 @@ rper=$(( (rbig - rsmall) * 1024 / (jobs / 2) ))
 note "ratio: $rsmall KiB at $N files, $rbig KiB at $((10 * N)) files: $rper bytes per job of its sides more (limit $RATIO_LIMIT)"
 [ "$rper" -le "$RATIO_LIMIT" ] ||
 	fail "ratio grows by $rper bytes a job (limit $RATIO_LIMIT): $rsmall KiB at $N files, $rbig KiB at $((10 * N))"
+
+# plot folds them too, with each iteration's latency percentiles (48 bytes);
+# what else grows is its SVG, built in memory, a dot per iteration (~120
+# bytes).  It kept every job and its direction record as well: ~500.
+psmall=$(rss "$T/small" plot -o "$T/plot.svg")
+pbig=$(rss "$T/big" plot -o "$T/plot.svg")
+pper=$(( (pbig - psmall) * 1024 / jobs ))
+note "plot: $psmall KiB at $N files, $pbig KiB at $((10 * N)) files: $pper bytes per job more (limit $PLOT_LIMIT)"
+[ "$pper" -le "$PLOT_LIMIT" ] ||
+	fail "plot grows by $pper bytes a job (limit $PLOT_LIMIT): $psmall KiB at $N files, $pbig KiB at $((10 * N))"
 exit 0

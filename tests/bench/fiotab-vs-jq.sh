@@ -277,14 +277,16 @@ rss1k=$(awk -v n="$N" '$1 == n { print $3 }' "$T/pts")
 perjob=$(echo "($rssbig - $rss1k) * 1024 / (($BIG - $N) * 18)" | bc)
 frss1k=$(awk -v n="$N" '$1 == n { print $4 }' "$T/pts")
 fperjob=$(echo "($frssbig - $frss1k) * 1024 / (($BIG - $N) * 18)" | bc)
-# the other output shapes, and summary (a row per job), at 100 and BIG files:
-# peak RSS, to show which keep what (json and prom build their whole output first)
+# the other output shapes, ratio (folded, every iteration's rate kept), plot,
+# and summary and dd (a row per job), at 100 and BIG files: peak RSS, to show
+# which keep what (json and prom build their whole output first)
 shapes=$T/shapes.md
 : > "$shapes"
 for shape in "perftest --format=csv" "perftest --format=json" "perftest --format=influx" \
 	"perftest --format=prom" "perftest --no-iterations --format=json" \
-	"perftest --no-iterations --format=prom" "summary" "summary --format=csv"; do
-	row="| \`$shape\`"
+	"perftest --no-iterations --format=prom" "ratio --baseline-series benchdisk0 --candidate-series benchdisk1" \
+	"plot -o $T/plot.svg" "summary" "summary --format=csv" "dd"; do
+	row="| \`${shape//$T\//}\`"
 	for n in 100 "$BIG"; do
 		files=("$D/jsonplus-$BIG"/*.json)
 		files=("${files[@]:0:$n}")

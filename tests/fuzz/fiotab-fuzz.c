@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			series_sort(&sl);
 			f = open_memstream(&svg, &svglen);
 			if (f) {
-				svg_plot(f, &sl);
+				svg_plot(f, &sl, NULL);
 				fclose(f);
 				free(svg);
 				svg = NULL;
@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* ratio: one read folded for both selectors */
 	input_keep_all(0);
-	js.fold = fold_new(&b, &c, 1);
+	js.fold = fold_new(&b, &c, FOLD_TIMES);
 	if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, &b, &bs) &&
 	    !series_build(&js, &c, &cs)) {
 		series_sort(&bs);
@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* perftest: the jobs folded as they are read (and --no-iterations) */
 	for (ax = 0; ax < 4; ax++) {
 		input_keep_all(0);
-		js.fold = fold_new(axes[ax / 2], NULL, ax % 2);
+		js.fold = fold_new(axes[ax / 2], NULL, ax % 2 ? FOLD_TIMES : 0);
 		if (!input_parse(&js, "fuzz", buf, size, 1) && !series_build(&js, axes[ax / 2], &sl)) {
 			series_sort(&sl);
 			perftest_fold_tables(&sl, js.fold, !(ax % 2), &tl);
