@@ -8,9 +8,9 @@
  * keep grows with their number, so a job is small: interned strings, one
  * pointer to its configuration (shared by every job of that configuration),
  * and pointers to its direction records, one per direction it ran (those of
- * the directions it did not run are shared), 120 + 72 bytes.  perftest
- * does not keep them: it folds each document's jobs as it is read (struct
- * fold, group.h).
+ * the directions it did not run are shared), 120 + 72 bytes.  perftest,
+ * ratio and plot do not keep them: they fold each document's jobs as it is
+ * read (struct fold, group.h).
  */
 #ifndef FIOTAB_H
 #define FIOTAB_H
@@ -133,9 +133,10 @@ struct jobset {
 	struct jobdoc **docv;	/* the documents the jobs came from */
 	size_t ndocv;
 	/*
-	 * When set (perftest, group.c), each document's jobs are folded into
-	 * per-configuration sums (and iteration times) as soon as it is read,
-	 * and only the few jobs the grouping still needs stay (fold_doc()).
+	 * When set (perftest, ratio, plot; group.c), each document's jobs are
+	 * folded into per-configuration sums (and iteration times) as soon as
+	 * it is read, and only the few jobs the grouping still needs stay
+	 * (fold_doc()).
 	 */
 	struct fold *fold;
 };

@@ -957,7 +957,7 @@ void series_tags(const struct series *s, struct table *t)
 	mode_tags(t, s->modeled, s->scale);
 }
 
-/* perftest's and ratio's jobs folded as they are read (group.h, struct foldcls) */
+/* perftest's, ratio's and plot's jobs folded as they are read (group.h, struct foldcls) */
 struct fold {
 	const struct selector *sel[2];	/* the second NULL but for ratio's two */
 	regex_t *re[2];

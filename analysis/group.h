@@ -84,12 +84,12 @@ struct fold;
  */
 double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, size_t *n);
 /*
- * perftest and ratio: the jobs as they are read, folded into one
+ * perftest, ratio and plot: the jobs as they are read, folded into one
  * record per configuration class (series label, host, configuration, the
  * block size and presence of each direction: everything series_build()
  * reads of a job but its name, group and values).  A class keeps the sums
  * of its iterations' rates (in input order, as stat_mean() and stat_pstd()
- * sum), its fio versions and latest time, and one job, its first: the
+ * sum), its fio versions and times, and one job, its first: the
  * grouping then sees one job per class and decides series, axis and
  * points from them as it would from all the jobs (what it decides depends
  * on the set of configurations, not on how many jobs share one).  Jobs
