@@ -898,6 +898,54 @@ size_t fold_iters(const struct bsgroup *bg, int dir, const struct fold *f, const
 	return n;
 }
 
+static int ver_seq(const void *a, const void *b)
+{
+	const struct foldver *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+void fold_facts(const struct series *const *sv, const struct fold *const *fv, size_t ns,
+		struct fold_facts *out)
+{
+	struct foldver *vers = NULL;
+	size_t nv = 0, from, g, i, m;
+	int dir;
+
+	out->ts = 0;
+	out->lo_ms = INFINITY;
+	out->hi_ms = -INFINITY;
+	for (m = 0; m < ns; m++) {
+		const struct series *s = sv[m];
+
+		from = nv;
+		for (g = 0; g < s->ng; g++)
+			for (dir = 0; dir < NDIR; dir++)
+				for (i = 0; i < s->g[g].n[dir]; i++) {
+					const struct foldcls *fc = fold_class(fv[m], s->g[g].it[dir][i].d);
+
+					if (!fc)
+						continue;
+					if (fc->ts > out->ts)
+						out->ts = fc->ts;
+					if (fc->tlo_ms > 0) {
+						out->lo_ms = fmin(out->lo_ms, fc->tlo_ms);
+						out->hi_ms = fmax(out->hi_ms, fc->thi_ms);
+					}
+					vers = xrealloc(vers, (nv + fc->nvers) * sizeof(*vers));
+					memcpy(vers + nv, fc->vers, fc->nvers * sizeof(*vers));
+					nv += fc->nvers;
+				}
+		/* each series' versions in the order their first jobs came */
+		qsort(vers + from, nv - from, sizeof(*vers), ver_seq);
+	}
+	out->vers = xmalloc((nv ? nv : 1) * sizeof(*out->vers));
+	for (i = 0; i < nv; i++)
+		out->vers[i] = vers[i].version;
+	out->nvers = nv;
+	free(vers);
+}
+
 double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, size_t *n)
 {
 	double *out, *own;

@@ -147,6 +147,20 @@ void fold_free(struct fold *f);
 /* The class whose first job's direction record @d is, or NULL (a kept other job). */
 const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);
 /*
+ * What the folded jobs on the points of @s[0..ns) (@f[i] the fold of
+ * @s[i]) say beside their rates: every class's fio versions, each series'
+ * in the order their first jobs came, one series after the other (a
+ * version may repeat; @vers is the caller's to free), the latest document
+ * time (s), and the range of their times in ms (lo > hi: none).
+ */
+struct fold_facts {
+	const char **vers;
+	size_t nvers;
+	double ts, lo_ms, hi_ms;
+};
+void fold_facts(const struct series *const *s, const struct fold *const *f, size_t ns,
+		struct fold_facts *out);
+/*
  * The iterations of direction @dir on point @bg (kept with FOLD_TIMES): the
  * times and bytes of its classes in input order (and, when @lat is not
  * NULL, with FOLD_LAT their percentiles, FOLD_NPCT each; else NULL), one

@@ -92,65 +92,36 @@ static void zero_rates(struct table *t, int row, const char *L)
 	table_setf(t, row, 0, "%s_IOPS", L);
 }
 
-static int ver_seq(const void *a, const void *b)
-{
-	const struct foldver *x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 double fold_meta(struct table *t, const struct series *const *sv, const struct fold *const *fv,
 		 size_t ns)
 {
-	struct foldver *vers = NULL;
-	struct jobdoc *vd = NULL;
+	struct fold_facts ff;
+	struct jobdoc *vd;
 	struct job *vj;
 	const struct job **vp;
-	size_t nvers = 0, nv = 0, from, g, i, k, v, m;
-	double ts = 0;
-	int dir;
+	size_t i, k, v;
 
-	for (m = 0; m < ns; m++) {
-		const struct series *s = sv[m];
-
-		from = nvers;
-		for (g = 0; g < s->ng; g++)
-			for (dir = 0; dir < NDIR; dir++)
-				for (i = 0; i < s->g[g].n[dir]; i++) {
-					const struct foldcls *fc = fold_class(fv[m], s->g[g].it[dir][i].d);
-
-					if (!fc)
-						continue;
-					if (fc->ts > ts)
-						ts = fc->ts;
-					vers = xrealloc(vers, (nvers + fc->nvers) * sizeof(*vers));
-					memcpy(vers + nvers, fc->vers, fc->nvers * sizeof(*vers));
-					nvers += fc->nvers;
-				}
-		/* each series' versions in the order their first jobs came */
-		qsort(vers + from, nvers - from, sizeof(*vers), ver_seq);
-	}
+	fold_facts(sv, fv, ns, &ff);
 	/* note_versions() reads each job's document's version */
-	vd = xcalloc(nvers ? nvers : 1, sizeof(*vd));
-	vj = xcalloc(nvers ? nvers : 1, sizeof(*vj));
-	vp = xcalloc(nvers ? nvers : 1, sizeof(*vp));
-	for (i = k = 0; i < nvers; i++) {
-		for (v = 0; v < k && vd[v].version != vers[i].version; v++)
+	vd = xcalloc(ff.nvers ? ff.nvers : 1, sizeof(*vd));
+	vj = xcalloc(ff.nvers ? ff.nvers : 1, sizeof(*vj));
+	vp = xcalloc(ff.nvers ? ff.nvers : 1, sizeof(*vp));
+	for (i = k = 0; i < ff.nvers; i++) {
+		for (v = 0; v < k && vd[v].version != ff.vers[i]; v++)
 			;
 		if (v < k)
 			continue;
-		vd[k].version = vers[i].version;
+		vd[k].version = ff.vers[i];
 		vj[k].doc = &vd[k];
 		vp[k] = &vj[k];
 		k++;
 	}
-	nv = k;
-	note_versions(t, vp, nv);
-	free(vers);
+	note_versions(t, vp, k);
+	free(ff.vers);
 	free(vd);
 	free(vj);
 	free(vp);
-	return ts;
+	return ff.ts;
 }
 
 /* The iterations of direction @dir on point @bg: those of its classes. */

@@ -402,62 +402,12 @@ static void lat_panel(FILE *f, int top, struct line *ln, size_t nl, double xmin,
 #undef Y
 }
 
-static int ver_seq(const void *a, const void *b)
-{
-	const struct foldver *x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/*
- * The folded jobs' part of the subtitle: each series' classes' versions in
- * the order their first jobs came, series after series (as the jobs
- * themselves would list them), and the range of their times.
- */
-static void fold_subtitle(const struct serieslist *sl, const struct fold *fold,
-			  struct subtitle_fold *sf, const char ***names)
-{
-	struct foldver *vers = NULL;
-	size_t nv = 0, from, i, g, k;
-	int dir;
-
-	sf->lo_ms = INFINITY;
-	sf->hi_ms = -INFINITY;
-	for (i = 0; i < sl->n; i++) {
-		const struct series *s = &sl->v[i];
-
-		from = nv;
-		for (g = 0; g < s->ng; g++)
-			for (dir = 0; dir < NDIR; dir++)
-				for (k = 0; k < s->g[g].n[dir]; k++) {
-					const struct foldcls *fc = fold_class(fold, s->g[g].it[dir][k].d);
-
-					if (!fc)
-						continue;
-					if (fc->tlo_ms > 0) {
-						sf->lo_ms = fmin(sf->lo_ms, fc->tlo_ms);
-						sf->hi_ms = fmax(sf->hi_ms, fc->thi_ms);
-					}
-					vers = xrealloc(vers, (nv + fc->nvers) * sizeof(*vers));
-					memcpy(vers + nv, fc->vers, fc->nvers * sizeof(*vers));
-					nv += fc->nvers;
-				}
-		qsort(vers + from, nv - from, sizeof(*vers), ver_seq);
-	}
-	*names = xmalloc((nv ? nv : 1) * sizeof(**names));
-	for (i = 0; i < nv; i++)
-		(*names)[i] = vers[i].version;
-	sf->versions = *names;
-	sf->nversions = nv;
-	free(vers);
-}
-
 /* Host, fio version, date and device of every job plotted. */
 static char *plot_subtitle(const struct serieslist *sl, const struct fold *fold)
 {
 	const struct job **jobs = NULL;
-	const char **names = NULL;
 	struct subtitle_fold sf;
+	struct fold_facts ff = { 0 };
 	size_t n = 0, i, k;
 	char *r;
 
@@ -466,10 +416,21 @@ static char *plot_subtitle(const struct serieslist *sl, const struct fold *fold)
 		for (k = 0; k < sl->v[i].njobs; k++)
 			jobs[n++] = sl->v[i].jobs[k];
 	}
-	if (fold)
-		fold_subtitle(sl, fold, &sf, &names);
+	if (fold) {
+		const struct series **sv = xmalloc((sl->n ? sl->n : 1) * sizeof(*sv));
+		const struct fold **fv = xmalloc((sl->n ? sl->n : 1) * sizeof(*fv));
+
+		for (i = 0; i < sl->n; i++) {
+			sv[i] = &sl->v[i];
+			fv[i] = fold;
+		}
+		fold_facts(sv, fv, sl->n, &ff);
+		free(sv);
+		free(fv);
+		sf = (struct subtitle_fold){ ff.vers, ff.nvers, ff.lo_ms, ff.hi_ms };
+	}
 	r = svg_subtitle(jobs, n, fold ? &sf : NULL);
-	free(names);
+	free(ff.vers);
 	free(jobs);
 	return r;
 }
