@@ -9,7 +9,8 @@
 # targets did, for 180,000 jobs 11 s where the rest took 0.9) costs 10x per
 # job on top, ~50-100x at these sizes.  The bench (make bench) measures the
 # exponent of perftest alone on real fio output; this covers the other
-# commands and output shapes.
+# commands and output shapes (iozone and bonnie read the same way but
+# refuse a perftest sweep's repeated phases).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd python3
@@ -18,6 +19,13 @@ LIMIT=${SCALE_LIMIT:-20}
 
 gen_sweep "$T/small" "$N"
 gen_sweep "$T/big" $((10 * N))
+# json+ copies for hist: each clat a 4-sample histogram in two fio buckets
+for d in small big; do
+	cp -r "$T/$d" "$T/$d+"
+	find "$T/$d+" -name '*.json' -exec sed -i \
+		-e 's/"clat_ns" : { "mean" : 1500.5,/"clat_ns" : { "N" : 4, "mean" : 1500.5,/' \
+		-e 's/"99.900000" : 3000 }/&, "bins" : { "1400" : 3, "10688" : 1 }/' {} +
+done
 
 # cpu DIR ARGS...: least CPU seconds (user + sys, from wait4's rusage: GNU
 # time prints only hundredths) of 3 runs of fiotab ARGS over DIR's files
@@ -43,11 +51,11 @@ print("%.4f" % best)
 PY
 }
 
-check() {	# check LABEL ARGS...
+check() {	# check LABEL ARGS... (SUFFIX=+: on the json+ copies)
 	local label=$1 small big
 	shift
-	small=$(cpu "$T/small" "$@")
-	big=$(cpu "$T/big" "$@")
+	small=$(cpu "$T/small${SUFFIX:-}" "$@")
+	big=$(cpu "$T/big${SUFFIX:-}" "$@")
 	note "$label: $small s at $N files, $big s at $((10 * N))"
 	awk -v s="$small" -v b="$big" -v l="$LIMIT" 'BEGIN { exit !(b <= l * s) }' ||
 		fail "fiotab $label: $big s of CPU at $((10 * N)) files, more than $LIMIT x its $small s at $N: not linear in the input"
@@ -63,4 +71,6 @@ check "ratio -o SVG" ratio --baseline-series memdisk0 --candidate-series memdisk
 check "summary" summary
 check "summary --format=prom" summary --format=prom
 check "dd" dd
+SUFFIX=+ check "hist" hist
+SUFFIX=+ check "hist -o SVG" hist -o "$T/h.svg"
 exit 0
