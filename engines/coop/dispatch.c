@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/membarrier.h>
-
 #include "engines/coop/dispatch.h"
 #include "engines/coop/sys.h"
 
@@ -69,9 +67,6 @@ int coop_dispatch_init(struct coop_dispatch *d, enum coop_dispatch_mode mode,
 	d->nqueues = coop_dispatch_nqueues(mode, nworkers);
 	d->max_spinners = ncpu > 0 ? (unsigned int)ncpu : 1;
 	d->seq = 0;
-	/* Process-wide and idempotent; without it, a fence per push. */
-	d->asym_fence = !getenv("COOP_NO_MEMBARRIER") && coop_sys(SYS_membarrier,
-				  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 	atomic_init(&d->stopping, 0);
 	/*
 	 * What can be queued at once: every part of @depth requests, plus
@@ -149,23 +144,15 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 	 * The look at the sleepers must be ordered after the store above
 	 * against a worker's increment before its last look at the ring
 	 * (coop_dispatch_pop()), so that one of the two always sees the
-	 * other: a store-load pair of fences (Dekker).  With membarrier(2)
-	 * the worker about to sleep pays for both (0.15 us, or tens of us
-	 * when this thread is on another CPU: an IPI; results/history.md),
-	 * only when it sleeps, and this side needs only the compiler's
-	 * ordering: every push, the common case, skips a fence that waits
-	 * for the slot's cache line to come from the worker's CPU.
-	 * Without it, a read-modify-write: a full fence.
+	 * other: a store-load pair of fences (Dekker), here a
+	 * read-modify-write.  Not membarrier(2) from the worker about to
+	 * sleep instead: its IPI through the hypervisor cost each sleep
+	 * 15-50 us, and on another host 1.2-3x the IOPS with two or more
+	 * workers (results/history.md, session 11).
 	 * Only pay for a futex wake when a worker sleeps and the polling
 	 * ones cannot take everything queued.
 	 */
-	if (d->asym_fence) {
-		atomic_signal_fence(memory_order_seq_cst);
-		/* Acquire: a sleeper's seen_max comes with its count. */
-		sleepers = atomic_load_explicit(&q->sleepers, memory_order_acquire);
-	} else {
-		sleepers = atomic_fetch_add_explicit(&q->sleepers, 0, memory_order_seq_cst);
-	}
+	sleepers = atomic_fetch_add_explicit(&q->sleepers, 0, memory_order_seq_cst);
 	if (!sleepers)
 		return qi;
 	queued = q->tail - atomic_load_explicit(&q->head, memory_order_relaxed);
@@ -293,16 +280,13 @@ void *coop_dispatch_pop(struct coop_dispatch *d, unsigned int w,
 			continue;	/* another worker was quicker: poll again */
 
 		/*
-		 * Sleep: announce it, then look once more (see push).  The
-		 * membarrier puts a full barrier into the producer wherever
-		 * it is: its publish before that point is seen by the look
-		 * below, its look at the sleepers after it sees ours.
+		 * Sleep: announce it, then look once more (see push): either
+		 * this look sees the producer's publish or its look at the
+		 * sleepers sees this count.
 		 */
 		seen = coop_event_get(&q->wake);
 		raise_seen_max(q, seen);
 		atomic_fetch_add_explicit(&q->sleepers, 1, memory_order_seq_cst);
-		if (d->asym_fence)
-			coop_sys(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 		item = try_pop(q);
 		if (!item && !stopping(d))
 			coop_event_wait(&q->wake, seen, -1);

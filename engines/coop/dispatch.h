@@ -88,12 +88,6 @@ struct coop_dispatch {
 	enum coop_dispatch_mode mode;
 	unsigned int nworkers, nqueues;
 	unsigned int max_spinners;	/* more pollers than CPUs cannot help */
-	/*
-	 * membarrier(2) is registered: a worker about to sleep makes every
-	 * thread of the process pass a full barrier, so the producer's look
-	 * at the sleepers after a publish needs no fence (dispatch.c).
-	 */
-	bool asym_fence;
 	uint64_t seq;		/* commands pushed (pusher only) */
 	atomic_int stopping;	/* pop returns NULL once drained */
 	struct coop_queue *q;

@@ -18,7 +18,3 @@ else
 fi
 note "soak ${soak}s"
 "$bin" "$T/pool.dat" "$soak" || fail "coop-pool-test failed"
-# Without membarrier(2) the producer fences every push (dispatch.c): the
-# same checks on that path, with a short soak.
-note "again with COOP_NO_MEMBARRIER=1 (the fenced push)"
-COOP_NO_MEMBARRIER=1 "$bin" "$T/pool.dat" 2 >/dev/null || fail "coop-pool-test failed with COOP_NO_MEMBARRIER=1"
