@@ -179,6 +179,21 @@ int bf_dev_find(const char *path, const char *override, dev_t *dev,
 	return 0;
 }
 
+/*
+ * open(2) of a device node as fio opens one (filesetup.c file_open() for
+ * any file that is not regular): with O_NOATIME, or without it where the
+ * caller may not set it (EPERM), so that a read does not update the node's
+ * access time.  fd, or -1 with errno.
+ */
+static int open_node(const char *node, int flags)
+{
+	int fd = open(node, flags | O_NOATIME | O_CLOEXEC);
+
+	if (fd < 0 && errno == EPERM)
+		fd = open(node, flags | O_CLOEXEC);
+	return fd;
+}
+
 /* Open @node if it is block device @dev.  fd, or -errno (-ENOENT: not it). */
 static int open_if(const char *node, dev_t dev, int flags)
 {
@@ -187,7 +202,7 @@ static int open_if(const char *node, dev_t dev, int flags)
 
 	if (stat(node, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != dev)
 		return -ENOENT;
-	fd = open(node, flags | O_CLOEXEC);
+	fd = open_node(node, flags);
 	if (fd < 0)
 		return -errno;
 	/* A udev rename between stat and open must not send us elsewhere. */
@@ -216,7 +231,7 @@ static int open_private(dev_t dev, int flags, char *path, size_t pathlen)
 		if (mknod(node, S_IFBLK | 0600, dev) < 0) {
 			fd = -errno;
 		} else {
-			fd = open(node, flags | O_CLOEXEC);
+			fd = open_node(node, flags);
 			if (fd < 0)
 				fd = -errno;
 			unlink(node);
