@@ -147,8 +147,9 @@ unsigned int coop_dispatch_push(struct coop_dispatch *d, void *item)
 	 * other: a store-load pair of fences (Dekker), here a
 	 * read-modify-write.  Not membarrier(2) from the worker about to
 	 * sleep instead: its IPI through the hypervisor cost each sleep
-	 * 15-50 us, and on another host 1.2-3x the IOPS with two or more
-	 * workers (results/history.md, session 11).
+	 * 15-50 us on one host, and on another 1.2-3x the IOPS wherever
+	 * workers sleep often (two or five workers, iodepth 1 hand-offs;
+	 * results/history.md, session 11).
 	 * Only pay for a futex wake when a worker sleeps and the polling
 	 * ones cannot take everything queued.
 	 */
