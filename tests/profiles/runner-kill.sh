@@ -80,6 +80,26 @@ assert_eq "exit status after SIGTERM" 143 "$rc"
 no_fio_left "$T/c" "SIGTERM"
 [ -e "$T/c" ] && fail "SIGTERM left $T/c, which looks complete"
 
+# 3b. A second signal while the first stops the run (timeout(1) sends SIGTERM
+# to its child, then to its whole group) is ignored: it could land between
+# the first one's Stop and the cleanup's SIG_IGN, and the runner died of an
+# uncaught Stop with exit 1 instead of 143 (seen once in model-matrix.sh).
+# The handler itself, both signals sent from inside: no race to win.
+python3 - "$TOP/profiles/runner" <<'EOF' || fail "a second SIGTERM during the stop interrupted it"
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+from perfpack_runner import cli
+signal.signal(signal.SIGTERM, cli._on_signal)
+try:
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pause()
+except cli.Stop as e:
+    assert e.status == 143, e.status
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(1000):
+        pass  # the interpreter runs a pending handler between bytecodes
+EOF
+
 # 4. fio runs started ahead of their turn (blockdev-perftest on a loop device:
 # each waits at its exec_prerun gate while the run before does its I/O), the
 # runner SIGKILLed: the gates fail (their pipe's writer is gone), every fio goes

@@ -217,14 +217,26 @@ class Stop(BaseException):
         self.status = status
 
 
+_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+
+
+def _ignore_signals():
+    for s in _SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+
+
 def _on_signal(sig, _frame):
+    """The first signal stops the run; the ones after it are ignored from
+    here on, so that a second (timeout(1) sends one to its child, then one
+    to the whole group) cannot interrupt the stop and its cleanup."""
+    _ignore_signals()
     raise Stop({signal.SIGHUP: 129, signal.SIGINT: 130, signal.SIGTERM: 143}[sig])
 
 
 def main(argv):
     ctx = Ctx(layout())
     fiorun.become_subreaper()
-    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+    for s in _SIGNALS:
         signal.signal(s, _on_signal)
     if not argv:
         print(USAGE % ctx.profdir, end='', file=sys.stderr)
@@ -257,8 +269,7 @@ def main(argv):
 def _cleanup(ctx):
     """However the command ends: no fio left, the target torn down, the
     work directory gone, an unfinished output directory marked so."""
-    for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, signal.SIG_IGN)
+    _ignore_signals()
     fiorun.kill_all()
     if ctx.teardown:
         ctx.teardown()
