@@ -8,7 +8,8 @@
 # each descriptor are read from /proc/PID/fdinfo while the job still holds
 # them (exec_postrun runs in the job's process before its files close);
 # the control is psync on the same device, whose descriptor must show the
-# bit, so the check can see it.
+# bit, so the check can see it.  Both ways blkfile opens a device: its node
+# in /dev, and a private node made when /dev has none.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -25,12 +26,14 @@ for d in /proc/$1/fd/*; do
 done
 EOF
 
-# dev_flags NAME: the flags of the descriptor on $dev in NAME.postrun.txt.
+# dev_flags NAME [ERE]: the flags of the one descriptor in NAME.postrun.txt
+# whose target matches ERE (default: $dev itself).
 dev_flags() {
-	local fl
-	fl=$(awk -v d="$dev" '$1 == d { print $2 }' "$T/$1.postrun.txt" | sort -u)
+	local re=${2:-} fl
+	fl=$(awk -v d="$dev" -v re="$re" '{ f = $NF; $NF = ""; sub(/ $/, "") }
+		(re == "" && $0 == d) || (re != "" && $0 ~ re) { print f }' "$T/$1.postrun.txt" | sort -u)
 	[ "$(echo "$fl" | grep -c .)" = 1 ] ||
-		fail "$1: expected one descriptor on $dev, got: $(cat "$T/$1.postrun.txt")"
+		fail "$1: expected one descriptor on ${re:-$dev}, got: $(cat "$T/$1.postrun.txt")"
 	echo "$fl"
 }
 # O_NOATIME is 01000000 (octal) on Linux.
@@ -56,3 +59,16 @@ for direct in 0 1; do
 		note "$name: flags $fl (O_NOATIME)"
 	done
 done
+
+# The other way blkfile opens a device: with no node for it in /dev (a
+# container without udev) it mknods a private one and unlinks it at once
+# (bdev.c open_private()).  A mount namespace whose /dev is an empty tmpfs.
+need_cmd unshare
+name=bf-private
+TMPDIR=$T unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs none /dev && exec "$@"' sh \
+	"$FIO" --ioengine="$BF_ENGINE" --name=$name --filename="$f" --blkfile_via=bdev \
+	"${common[@]}" >"$T/$name.out" 2>&1 || fail "$name: fio failed: $(cat "$T/$name.out")"
+grep -q "err= 0" "$T/$name.out" || fail "$name: job error: $(cat "$T/$name.out")"
+fl=$(dev_flags $name '/[.]blkfile[.][^/]*/dev [(]deleted[)]$')
+noatime "$fl" || fail "$name: blkfile's descriptor on its private node has no O_NOATIME (flags $fl)"
+note "$name: private node, flags $fl (O_NOATIME)"
