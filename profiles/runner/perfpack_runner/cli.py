@@ -8,7 +8,7 @@ import signal
 import sys
 
 from . import fiorun, modelmatrix, outdir, plan, profile, run, tables, target
-from .util import Refusal, is_root, to_bytes, warn
+from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
                    [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force]
@@ -217,11 +217,8 @@ class Stop(BaseException):
         self.status = status
 
 
-_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
-
-
 def _ignore_signals():
-    for s in _SIGNALS:
+    for s in STOP_SIGNALS:
         signal.signal(s, signal.SIG_IGN)
 
 
@@ -230,13 +227,13 @@ def _on_signal(sig, _frame):
     here on, so that a second (timeout(1) sends one to its child, then one
     to the whole group) cannot interrupt the stop and its cleanup."""
     _ignore_signals()
-    raise Stop({signal.SIGHUP: 129, signal.SIGINT: 130, signal.SIGTERM: 143}[sig])
+    raise Stop(STOP_SIGNALS[sig])
 
 
 def main(argv):
     ctx = Ctx(layout())
     fiorun.become_subreaper()
-    for s in _SIGNALS:
+    for s in STOP_SIGNALS:
         signal.signal(s, _on_signal)
     if not argv:
         print(USAGE % ctx.profdir, end='', file=sys.stderr)

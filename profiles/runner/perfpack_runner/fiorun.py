@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Running fio: each fio in its own process group, which is killed (TERM,
 then KILL) however the runner ends, and which dies with the runner even
-when the runner is SIGKILLed (PR_SET_PDEATHSIG); engine checks; fio's own
-error lines when a run fails; --client hosts."""
+when the runner is SIGKILLed (PR_SET_PDEATHSIG, and the guard, guard.py,
+for a fio that does not end by itself); engine checks; fio's own error
+lines when a run fails; --client hosts."""
 
 import ctypes
 import os
 import re
+import secrets
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 
-from . import gate
-from .util import Refusal
+from . import gate, guard
+from .util import STOP_SIGNALS, Refusal
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -38,10 +41,36 @@ def _child_setup_nice():
 NICE = 10  # of a fio started ahead, until its turn (root only: it is undone then)
 
 
-def start(args, nice=False, **kw):
+_guard = None  # (Popen, token, pipe write end) of the guard, once a fio has been started
+
+
+def _guarded_env(env):
+    """ENV (None: the runner's) with the guard's token, the guard started
+    first if it is not running yet."""
+    global _guard
+    if _guard is None:
+        token = secrets.token_hex(16)
+        r, w = os.pipe()  # w: the runner's alone (not inheritable), kept open until it exits
+        try:
+            p = subprocess.Popen([sys.executable, '-I', guard.__file__, token], stdin=r,
+                                 stdout=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            os.close(w)
+            raise Refusal('cannot start the guard that stops fio if the runner is killed: %s' % e)
+        finally:
+            os.close(r)
+        _guard = (p, token, w)
+    env = dict(os.environ if env is None else env)
+    env[guard.VAR] = _guard[1]
+    return env
+
+
+def start(args, nice=False, env=None, **kw):
     """Popen of ARGS in a new process group, registered for kill_all();
     NICE: at nice NICE (its start-up then yields to the run doing I/O)."""
-    p = subprocess.Popen(args, process_group=0, preexec_fn=_child_setup_nice if nice else _child_setup, **kw)
+    env = _guarded_env(env)
+    p = subprocess.Popen(args, process_group=0, preexec_fn=_child_setup_nice if nice else _child_setup,
+                         env=env, **kw)
     _running.add(p)
     return p
 
@@ -76,8 +105,7 @@ class Fio:
             gate.started()
         # the watcher blocks the signals (its mask is inherited): they go to
         # the main thread, which is waiting for fio and stops it
-        sigs = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             threading.Thread(target=self._watch, daemon=True).start()
         finally:
@@ -238,6 +266,8 @@ def kill_all():
             pass
         _running.discard(p)
     for pid in _descendants(os.getpid()):
+        if _guard and pid == _guard[0].pid:
+            continue
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:

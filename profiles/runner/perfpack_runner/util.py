@@ -4,10 +4,14 @@
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
 PROG = 'perfpack'
+
+# The signals that stop a run, and the exit status each gives (128 + signal).
+STOP_SIGNALS = {signal.SIGHUP: 129, signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 class Refusal(Exception):
