@@ -89,6 +89,7 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->server_unplug_ms <= 1000, "sim_server_unplug_ms must be <= 1000");
 	NEED(p->client_cfq_idle_in_flight <= 1, "sim_client_cfq_idle_in_flight must be 0 or 1");
 	NEED(p->target_copy_paced <= 1, "sim_target_copy_paced must be 0 or 1");
+	NEED(p->target_rx_serial <= 1, "sim_target_rx_serial must be 0 or 1");
 	NEED(p->server_ra_unplug <= 1, "sim_server_ra_unplug must be 0 or 1");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
 	NEED(p->dl_fifo_batch >= 1, "sim_dl_fifo_batch must be >= 1");

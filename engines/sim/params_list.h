@@ -36,6 +36,7 @@
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
 	X(a, b, sn_at_release, 1, "MaxCmdSN stops counting a command at xmit_response, before its data is sent (iscsi.c iscsi_xmit_response() -> req_cmnd_release(), cmnd_set_sn()); 0 = when its response left") \
 	X(a, b, target_cmd_us, 20, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources)") \
+	X(a, b, target_rx_serial, 0, "1 = target_cmd_us runs on iscsi-scst's read thread, one command after another per connection, before the vdisk threads get it (iscsi.c scsi_cmnd_start() -> scst_cmd_init_stage1_done(SCST_CONTEXT_DIRECT): scst_targ.c parse .. scst_prepare_space() .. preprocessing_done; then iscsi_restart_cmnd() -> SCST_CONTEXT_THREAD), as the sources have it; 0 = on the vdisk thread (not adopted: calibration log, round 10)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 2000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources)") \
 	X(a, b, target_copy_paced, 1, "The vdisk thread copies each page as it reads it (2.6.29 filemap.c do_generic_file_read() calls file_read_actor() per page): it meets a marker or a locked page after copying the pages before it; 0 = the copy after the whole readv()") \

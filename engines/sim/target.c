@@ -177,7 +177,8 @@ static void thread_start(void *ctx, uint64_t arg)
 		noise = jitter(t);
 		t->st.noise_draws++;
 	}
-	clk_after(t->clk, (sim_ns)t->p->target_cmd_us * SIM_US + noise, thread_run, t, arg);
+	clk_after(t->clk, (t->p->target_rx_serial ? 0 : (sim_ns)t->p->target_cmd_us * SIM_US) + noise,
+		  thread_run, t, arg);
 }
 
 /* Give @cmd to idle thread @id; waking it costs a hand-off unless it never slept. */
@@ -404,6 +405,42 @@ static void thread_run(void *ctx, uint64_t arg)
 		  thread_done, t, arg);
 }
 
+/* The command is through SCST's stage 1: queued for the vdisk threads. */
+static void cmd_queue(struct target *t, struct tcmd *c)
+{
+	if (t->p->dispatch_rr)
+		fifo_push(&t->th[c->seq % t->p->threads].own, c);
+	else
+		fifo_push(&t->queue, c);
+	if (t->queue.n > t->st.max_queued)
+		t->st.max_queued = t->queue.n;
+	try_dispatch(t);
+}
+
+static void rx_done_ev(void *ctx, uint64_t arg)
+{
+	cmd_queue(ctx, (struct tcmd *)(uintptr_t)arg);
+}
+
+/*
+ * iscsi-scst's read thread runs SCST's stage 1 of each command it
+ * receives (init, parse, buffer allocation) in its own context and only
+ * then restarts the command for the vdisk threads: one connection's
+ * commands pass it one after another (target_rx_serial).
+ */
+static void cmd_receive(struct target *t, struct tcmd *c)
+{
+	sim_ns cost = (sim_ns)t->p->target_cmd_us * SIM_US;
+	sim_ns start = t->rx_free > t->clk->now ? t->rx_free : t->clk->now;
+
+	if (!t->p->target_rx_serial || !cost) {
+		cmd_queue(t, c);
+		return;
+	}
+	t->rx_free = start + cost;
+	clk_at(t->clk, t->rx_free, rx_done_ev, t, (uintptr_t)c);
+}
+
 void target_cmd(struct target *t, uint64_t off, uint64_t len, void *cookie)
 {
 	struct tcmd *c = t->free_cmds;
@@ -420,13 +457,7 @@ void target_cmd(struct target *t, uint64_t off, uint64_t len, void *cookie)
 	c->len = len;
 	c->cookie = cookie;
 	c->seq = t->seq++;
-	if (t->p->dispatch_rr)
-		fifo_push(&t->th[c->seq % t->p->threads].own, c);
-	else
-		fifo_push(&t->queue, c);
-	if (t->queue.n > t->st.max_queued)
-		t->st.max_queued = t->queue.n;
-	try_dispatch(t);
+	cmd_receive(t, c);
 }
 
 int target_init(struct target *t, struct sim_clock *clk, const struct sim_params *p,

@@ -75,6 +75,7 @@ struct target {
 	uint32_t executing;		/* commands being executed */
 	uint64_t seq, expect;
 	uint64_t rng;			/* xorshift64 state for jitter */
+	sim_ns rx_free;			/* iscsi-scst's read thread is free from */
 	int last_finisher;
 	sim_ns last_finish;
 	/*

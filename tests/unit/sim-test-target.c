@@ -405,6 +405,59 @@ static void test_tgt_copy_paced(void)
 	CHECK_EQ(paced, 100 * SIM_MS + 70 * SIM_US + 32768);
 }
 
+/*
+ * iscsi-scst's read thread runs SCST's stage 1 (target_cmd_us) of every
+ * command itself before queueing it for the vdisk threads
+ * (target_rx_serial).  Two commands arrive at t = 0 with two idle
+ * threads, no wake-up cost, no noise, 100 us of stage 1: the first is
+ * queued at 100 us, the second at 200 us, and each thread starts its
+ * command then.  On the vdisk threads (0, the model before) both start
+ * at 0 and pay the 100 us in parallel.
+ */
+static void rx_serial_run(int serial, sim_ns *first, sim_ns *second)
+{
+	struct sim_params p;
+	struct sim_clock clk;
+	struct link l;
+	struct target t;
+	sim_ns a, b;
+
+	sim_params_default(&p);
+	p.threads = 2;
+	p.jitter_us = 0;
+	p.handoff_us = 0;
+	p.target_cmd_us = 100;
+	p.target_rx_serial = serial;
+	clk_init(&clk);
+	link_init(&l, &p);
+	CHECK(!target_init(&t, &clk, &p, &l, 64 << 20), "target_init");
+	t.respond = file_ra_respond;
+	file_ra_responses = 0;
+	target_cmd(&t, 0, 4096, NULL);
+	target_cmd(&t, 1 << 20, 4096, NULL);
+	while (clk_step(&clk))
+		;
+	CHECK_EQ(file_ra_responses, 2);
+	a = t.th[0].t_start;
+	b = t.th[1].t_start;
+	*first = a < b ? a : b;
+	*second = a < b ? b : a;
+	target_free(&t);
+	clk_free(&clk);
+}
+
+static void test_rx_serial(void)
+{
+	sim_ns first, second;
+
+	rx_serial_run(1, &first, &second);
+	CHECK_EQ(first, 100 * SIM_US);
+	CHECK_EQ(second, 200 * SIM_US);
+	rx_serial_run(0, &first, &second);
+	CHECK_EQ(first, 0);
+	CHECK_EQ(second, 0);
+}
+
 void sim_test_target(void)
 {
 	test_noise_on_wake();
@@ -416,4 +469,5 @@ void sim_test_target(void)
 	test_file_ra_per_page();
 	test_tgt_plug_ra_patch();
 	test_tgt_copy_paced();
+	test_rx_serial();
 }
