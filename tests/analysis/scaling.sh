@@ -14,7 +14,7 @@
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd python3
-N=${SCALE_FILES:-1000}
+N=${SCALE_FILES:-500}
 LIMIT=${SCALE_LIMIT:-20}
 
 gen_sweep "$T/small" "$N"

@@ -4,7 +4,7 @@
 # fio-level soak: two jobs of 64 workers x iodepth 256 each, one writing
 # and verifying (uring, per-thread fds, split), one reading a stream
 # (psync, rr, context readahead, split).  This is the ASan/UBSan check of
-# the engine inside fio, so it runs SOAK_SECONDS (default 60) under ASan
+# the engine inside fio, so it runs SOAK_SECONDS (default 40) under ASan
 # and 5 s otherwise (TSan soaks the pool in tests/unit/coop-pool.sh).
 #
 # Once time_based wraps, a new random write can overlap one still in flight
@@ -14,7 +14,7 @@
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
 if [[ ${SANITIZE:-} == *address* ]]; then
-	soak=${SOAK_SECONDS:-60}
+	soak=${SOAK_SECONDS:-40}
 else
 	soak=5
 fi

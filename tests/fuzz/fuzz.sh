@@ -11,7 +11,7 @@ source "$TOP/tests/lib.sh"
 fuzz=$B/tests/fuzz/fiotab-fuzz
 [ -x "$fuzz" ] || skip "no fuzz target (clang with libFuzzer not installed)"
 mkdir -p "$T/corpus"
-"$fuzz" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-40000}" \
+"$fuzz" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-20000}" \
 	-max_total_time="${FUZZ_SECONDS:-120}" -timeout=10 -rss_limit_mb=1024 \
 	-max_len=16384 -close_fd_mask=3 -artifact_prefix="$T/" -print_final_stats=1 \
 	"$T/corpus" "$TOP/tests/fuzz/corpus" > "$T/log" 2>&1

@@ -5,12 +5,12 @@
 # readahead logic, data through every option combination, io_context
 # sharing, and a soak of 64 workers x 256 requests in flight.  This is the
 # ThreadSanitizer check of the pool (fio itself is not instrumented), so
-# the soak runs SOAK_SECONDS (default 60) under TSan and 5 s otherwise.
+# the soak runs SOAK_SECONDS (default 40) under TSan and 5 s otherwise.
 source "$TOP/tests/lib.sh"
 bin=$B/tests/unit/coop-pool-test
 [ -x "$bin" ] || fail "$bin not built"
 if [[ ${SANITIZE:-} == *thread* ]]; then
-	soak=${SOAK_SECONDS:-60}
+	soak=${SOAK_SECONDS:-40}
 	export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
 else
 	soak=5
