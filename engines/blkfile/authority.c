@@ -170,6 +170,10 @@ int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
 		bf_say(why, whylen, "the filesystem became read-only during the job; device writes stopped: the file %s", sub);
 		return -EROFS;
 	}
+	if (bf_file_attrs_allow(fd, a->use == BF_USE_WRITE, sub, sizeof(sub))) {
+		bf_say(why, whylen, "the file's attributes changed during the job: it now %s", sub);
+		return -EPERM;
+	}
 
 	bf_map_init(&now);
 	ret = bf_auth_map(fd, a->btrfs, a->use, 0, &now, sub, sizeof(sub));

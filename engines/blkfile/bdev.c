@@ -379,13 +379,48 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen)
 	    (fsx.fsx_xflags & FS_XFLAG_REALTIME)) {
 		bf_say(why, whylen, "is an XFS realtime file: its extents are on the realtime device, "
 		    "not on the data device the file's st_dev names");
-		return -EINVAL;
+		return -EOPNOTSUPP;
 	}
 	if ((ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL)) ||
 	    (fstat(fd, &st) == 0 && super_has(st.st_dev, "data=journal") == 1)) {
 		bf_say(why, whylen, "has its data journalled (ext4 data=journal or chattr +j): "
 		    "fresh data may still be in the journal rather than at its extents");
-		return -EINVAL;
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int bf_file_attrs_allow(int fd, int writes, char *why, size_t whylen)
+{
+	static const struct {
+		uint64_t statx_attr;	/* STATX_ATTR_* */
+		int fl;			/* FS_*_FL */
+		int writes_only;
+		const char *what;
+	} attrs[] = {
+		{ STATX_ATTR_ENCRYPTED, FS_ENCRYPT_FL, 0,
+		  "is encrypted (fscrypt): its extents hold ciphertext, which the device reads and writes as it is" },
+		{ STATX_ATTR_IMMUTABLE, FS_IMMUTABLE_FL, 1,
+		  "is immutable (chattr +i): the kernel refuses every write to it, so the device under it is not written" },
+		{ STATX_ATTR_APPEND, FS_APPEND_FL, 1,
+		  "is append-only (chattr +a): the kernel refuses to overwrite it, so the device under it is not written" },
+		{ STATX_ATTR_VERITY, FS_VERITY_FL, 1,
+		  "has fs-verity: its content is sealed, so the device under it is not written" },
+	};
+	struct statx stx;
+	int flags = 0, have_flags, have_stx;
+	size_t i;
+
+	have_stx = statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0;
+	have_flags = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		if (attrs[i].writes_only && !writes)
+			continue;
+		if ((have_stx && (stx.stx_attributes & attrs[i].statx_attr)) ||
+		    (have_flags && (flags & attrs[i].fl))) {
+			bf_say(why, whylen, "%s", attrs[i].what);
+			return -EPERM;
+		}
 	}
 	return 0;
 }

@@ -55,8 +55,19 @@ const char *bf_fs_without_bdev(unsigned long f_type);
  * Refuse files whose data does not live where FIEMAP says on the device
  * that st_dev names: XFS realtime files (their extents are on the realtime
  * device) and ext4 data journalling (fresh data may still sit in the
- * journal).  0, or -EINVAL with the reason in @why.
+ * journal).  0, or -EOPNOTSUPP with the reason in @why.
  */
 int bf_file_data_on_dev(int fd, char *why, size_t whylen);
+
+/*
+ * Refuse files whose inode says the bytes at its extents are not the
+ * file's plain data, or must not change: encrypted (fscrypt: the device
+ * holds ciphertext, FIEMAP does not say so on ext4) for any I/O; and for
+ * device writes (@writes), immutable, append-only and fs-verity files,
+ * which the kernel refuses to change through the file.  Asked both ways
+ * (statx attributes, FS_IOC_GETFLAGS): a filesystem may answer only one.
+ * 0, or -EPERM with the reason in @why.
+ */
+int bf_file_attrs_allow(int fd, int writes, char *why, size_t whylen);
 
 #endif

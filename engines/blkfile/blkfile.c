@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -291,6 +292,9 @@ static int dev_open_flags(struct thread_data *td)
 	return flags | td->o.sync_io;
 }
 
+static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
+			  uint64_t off, uint64_t end);
+
 /* Nanoseconds of CLOCK_MONOTONIC_COARSE: cheap enough for every I/O. */
 static uint64_t now_ns(void)
 {
@@ -309,6 +313,42 @@ static uint64_t job_max_bs(struct thread_data *td)
 		if (td->o.max_bs[d] > m)
 			m = td->o.max_bs[d];
 	return m;
+}
+
+/*
+ * Drop the file's own cached pages and say where one stayed: the first
+ * byte offset of a page still resident (mincore(2) over a mapping that
+ * faults nothing in), or -1 when none did.  A page another process has
+ * mapped cannot be dropped: after device writes it would go on showing
+ * the file's old bytes, and a later write-back of it would undo them.
+ */
+static int64_t file_pages_stay(int fd, uint64_t size)
+{
+	const uint64_t win = 1ULL << 30;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), off, len, i;
+	unsigned char *vec;
+	int64_t stays = -1;
+	void *m;
+
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	vec = malloc(win / page);
+	if (!vec)
+		return -1;
+	for (off = 0; off < size && stays < 0; off += win) {
+		len = size - off < win ? size - off : win;
+		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+		if (m == MAP_FAILED)
+			break;
+		if (mincore(m, len, vec) == 0)
+			for (i = 0; i < (len + page - 1) / page; i++)
+				if (vec[i] & 1) {
+					stays = (int64_t)(off + i * page);
+					break;
+				}
+		munmap(m, len);
+	}
+	free(vec);
+	return stays;
 }
 
 /*
@@ -363,6 +403,8 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			      "(renamed or replaced meanwhile?)");
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
 	if (!ret)
+		ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
+	if (!ret)
 		ret = bf_auth_map(bf->file_fd, a->btrfs, a->use, FIEMAP_FLAG_SYNC,
 				  &a->map, why, sizeof(why));
 	if (ret)
@@ -389,6 +431,31 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
+	/*
+	 * Buffered device writes, whatever invalidate= says: no page of the
+	 * device's cache under the file may be older than the file (see
+	 * drop_dev_pages()); what the job writes then starts from the disk,
+	 * which FIEMAP_FLAG_SYNC brought up to date.
+	 */
+	if (a->use == BF_USE_WRITE) {
+		int64_t stays = file_pages_stay(bf->file_fd, a->map.file_size);
+
+		if (stays >= 0) {
+			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped "
+				 "(mapped by another process?): device writes would not show through the file, "
+				 "and a later write-back of that page would undo them",
+				 (long long)stays);
+			return refuse(td, f, EBUSY, why);
+		}
+	}
+	if (a->use == BF_USE_WRITE && !td->o.odirect) {
+		ret = drop_dev_pages(f, bf, a->lo, a->hi);
+		if (ret) {
+			snprintf(why, sizeof(why), "%s: dropping its cached pages under the file: %s",
+				 bf->dev_path, strerror(-ret));
+			return refuse(td, f, -ret, why);
+		}
+	}
 	bf->wrote = a->use == BF_USE_WRITE;
 	bf->next_check_ns = now_ns() + o->recheck_msec * 1000000ULL;
 	dprint(FD_FILE, "blkfile: %s on %s (%s), %zu extents, permitted %llu..%llu%s%s\n",
@@ -555,6 +622,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_data *bd = td->io_ops_data;
 	struct bf_file *bf = FILE_ENG_DATA(f);
+	int64_t stays;
 	int ret = 0;
 
 	if (!bf)
@@ -575,41 +643,71 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		 * it: get our writes to the disk, then drop its stale pages
 		 * so the next read through the file sees them.
 		 */
-		if (fsync(f->fd) < 0)
+		if (fsync(f->fd) < 0) {
+			/* fio 3.33 ignores what close_file returns: fail the job here. */
 			ret = errno;
-		posix_fadvise(bf->file_fd, 0, 0, POSIX_FADV_DONTNEED);
+			pp_err(BF_ENGINE, "%s: the job's writes to %s did not reach the disk: fsync at close: %s",
+			       f->file_name, bf->dev_path, strerror(ret));
+			td_verror(td, ret, "blkfile close");
+		}
+		stays = file_pages_stay(bf->file_fd, bf->auth.map.file_size);
+		if (stays >= 0) {
+			ret = ret ?: EBUSY;
+			pp_err(BF_ENGINE, "%s: its page at offset %lld stayed in the page cache after the job's device "
+			       "writes (mapped by another process?): reads through the file show the old bytes there, "
+			       "and a write-back of that page would undo the job's", f->file_name, (long long)stays);
+			td_verror(td, EBUSY, "blkfile close");
+		}
 	}
 	return bf_file_free(td, f, bf) ?: ret;
 }
 
 /*
- * fio's invalidate=1: drop the cached pages of exactly the bytes the job
- * will touch, on the path it will touch them (the device's page cache at
- * the file's extents for via=bdev; the file's own cache too, so neither
- * side of a comparison starts warm).
+ * Drop the device's cached pages under file bytes [@off, @end), every page
+ * any of them is in: POSIX_FADV_DONTNEED drops only the pages wholly inside
+ * the range it is given, and a page left half-covered may hold what the
+ * device had before the file was last written through the filesystem (the
+ * two caches know nothing of each other).  A buffered device write into
+ * such a page would read the stale rest and write it back over the file;
+ * a buffered read would return it.  0 or -errno.
+ */
+static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
+			  uint64_t off, uint64_t end)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t dev_off, lo, hi, n;
+	int ret;
+
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n)
+			break;
+		lo = dev_off / page * page;
+		hi = (dev_off + n + page - 1) / page * page;
+		ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
+		if (ret)
+			return -ret;
+		off += n;
+	}
+	return 0;
+}
+
+/*
+ * fio's invalidate=1: drop the cached pages of the bytes the job will
+ * touch, on the path it will touch them (the device's page cache at the
+ * file's extents for via=bdev, rounded out to whole pages; the file's own
+ * cache too, so neither side of a comparison starts warm).
  */
 static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_file *bf = FILE_ENG_DATA(f);
-	uint64_t off = f->file_offset, end = f->file_offset + f->io_size;
-	uint64_t dev_off, n;
-	int ret;
 
 	(void)td;
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);
 	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
-	while (off < end) {
-		n = bf_piece(bf, off, end - off, &dev_off);
-		if (!n)
-			break;
-		ret = posix_fadvise(f->fd, dev_off, n, POSIX_FADV_DONTNEED);
-		if (ret)
-			return -ret;
-		off += n;
-	}
-	return 0;
+	return drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size);
 }
 
 PP_EXPORT struct ioengine_ops ioengine = {

@@ -164,7 +164,7 @@ int bf_btrfs_translate(int fd, struct bf_map *m, enum bf_use use, char *why,
 	    (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0 || !(flags & FS_NOCOW_FL))) {
 		bf_say(why, whylen, "is a btrfs file with data checksums: writing its blocks through the device "
 		    "would leave the checksums stale (only nodatacow files, chattr +C on an empty file, can be written)");
-		return -EINVAL;
+		return -EOPNOTSUPP;
 	}
 	ret = load_chunks(fd, &v, &n, why, whylen);
 	if (ret)
@@ -186,21 +186,21 @@ int bf_btrfs_translate(int fd, struct bf_map *m, enum bf_use use, char *why,
 			if (!c) {
 				bf_say(why, whylen, "the extent at file offset %llu is at btrfs address %llu, in no chunk",
 				    (unsigned long long)lo, (unsigned long long)addr);
-				ret = -EINVAL;
+				ret = -EOPNOTSUPP;
 				break;
 			}
 			if (c->type & BTRFS_BLOCK_GROUP_PROFILE_MASK & ~BTRFS_BLOCK_GROUP_DUP) {
 				bf_say(why, whylen, "the extent at file offset %llu is in a btrfs RAID chunk (profile %#llx): its bytes are striped or mirrored",
 				    (unsigned long long)lo,
 				    (unsigned long long)(c->type & BTRFS_BLOCK_GROUP_PROFILE_MASK));
-				ret = -EINVAL;
+				ret = -EOPNOTSUPP;
 				break;
 			}
 			if (use == BF_USE_WRITE && (c->type & BTRFS_BLOCK_GROUP_DUP)) {
 				bf_say(why, whylen, "the extent at file offset %llu is in a btrfs DUP chunk: "
 				    "a device write would change one of its two copies",
 				    (unsigned long long)lo);
-				ret = -EINVAL;
+				ret = -EOPNOTSUPP;
 				break;
 			}
 			piece = c->logical + c->length - addr;

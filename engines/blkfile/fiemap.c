@@ -191,20 +191,20 @@ int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,
 			bf_say(why, whylen, "file offsets %llu..%llu are a hole (no device blocks): "
 			    "write the whole file first, or use blkfile_via=file",
 			    (unsigned long long)pos, (unsigned long long)hole_end);
-			return -EINVAL;
+			return -EOPNOTSUPP;
 		}
 		bad = bf_extent_why(e->flags, use);
 		if (bad) {
 			bf_say(why, whylen, "the extent at file offset %llu (%llu bytes) %s",
 			    (unsigned long long)e->logical,
 			    (unsigned long long)e->length, bad);
-			return -EINVAL;
+			return -EOPNOTSUPP;
 		}
 		if (align && (e->physical % align || e->logical % align)) {
 			bf_say(why, whylen, "the extent at file offset %llu (device offset %llu) is not aligned to the device's %u-byte blocks",
 			    (unsigned long long)e->logical,
 			    (unsigned long long)e->physical, align);
-			return -EINVAL;
+			return -EOPNOTSUPP;
 		}
 		if (dev_size && (e->physical > dev_size ||
 				 e->length > dev_size - e->physical)) {

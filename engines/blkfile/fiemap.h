@@ -63,7 +63,7 @@ int bf_map_load_flags(struct bf_map *m, int fd, uint32_t fiemap_flags,
  * unaligned to @align (the device's logical block size) or unwritten, no
  * shared extents when writing, and every device range inside
  * [0, @dev_size).  The range must also end within the file.  0, or
- * -EINVAL / -ERANGE with a sentence in @why naming the first offending
+ * -EOPNOTSUPP / -ERANGE with a sentence in @why naming the first offending
  * extent and what to do about it.
  */
 int bf_map_check(const struct bf_map *m, uint64_t off, uint64_t len,

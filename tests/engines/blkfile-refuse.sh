@@ -56,6 +56,13 @@ truncate -s 2M "$BF_MNT/sparse"
 dd if=/dev/urandom of="$BF_MNT/sparse" bs=1M count=1 conv=notrunc,fsync status=none
 refused "hole" "$BF_MNT/sparse" "file offsets 1048576\.\.2097152 are a hole" \
 	"${read_job[@]}" --size=2m
+# with direct=1 too, and no second culprit: fio adds "destination does not
+# support O_DIRECT" to an open that fails with EINVAL under direct=1, so a
+# layout the device path cannot do is EOPNOTSUPP
+refused "hole, direct=1" "$BF_MNT/sparse" "file offsets 1048576\.\.2097152 are a hole" \
+	"${read_job[@]}" --size=2m --direct=1
+echo "$BF_OUT" | grep -q "does not support O_DIRECT" &&
+	fail "hole, direct=1: fio blames O_DIRECT for a refusal: $BF_OUT"
 
 # A device that does not hold the file (blkfile_dev= is proven, not trusted;
 # tests/engines/blkfile-dev-proof.sh writes with one).  The device-end check

@@ -117,18 +117,18 @@ static void test_check(void)
 	expect(0, BF_USE_READ, 0, NULL);
 	expect(0, BF_USE_WRITE, 0, NULL);
 	expect(FIEMAP_EXTENT_MERGED, BF_USE_READ, 0, NULL);
-	expect(FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN, BF_USE_READ, -EINVAL, "delayed-allocated");
-	expect(FIEMAP_EXTENT_UNKNOWN, BF_USE_READ, -EINVAL, "unknown device location");
-	expect(FIEMAP_EXTENT_ENCODED, BF_USE_READ, -EINVAL, "compressed");
-	expect(FIEMAP_EXTENT_DATA_ENCRYPTED, BF_USE_READ, -EINVAL, "encrypted");
-	expect(FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EINVAL, "inline");
-	expect(FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EINVAL, "packed tail");
-	expect(FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EINVAL, "not block-aligned");
-	expect(FIEMAP_EXTENT_UNWRITTEN, BF_USE_READ, -EINVAL, "unwritten");
-	expect(FIEMAP_EXTENT_UNWRITTEN, BF_USE_WRITE, -EINVAL, "unwritten");
+	expect(FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN, BF_USE_READ, -EOPNOTSUPP, "delayed-allocated");
+	expect(FIEMAP_EXTENT_UNKNOWN, BF_USE_READ, -EOPNOTSUPP, "unknown device location");
+	expect(FIEMAP_EXTENT_ENCODED, BF_USE_READ, -EOPNOTSUPP, "compressed");
+	expect(FIEMAP_EXTENT_DATA_ENCRYPTED, BF_USE_READ, -EOPNOTSUPP, "encrypted");
+	expect(FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EOPNOTSUPP, "inline");
+	expect(FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EOPNOTSUPP, "packed tail");
+	expect(FIEMAP_EXTENT_NOT_ALIGNED, BF_USE_READ, -EOPNOTSUPP, "not block-aligned");
+	expect(FIEMAP_EXTENT_UNWRITTEN, BF_USE_READ, -EOPNOTSUPP, "unwritten");
+	expect(FIEMAP_EXTENT_UNWRITTEN, BF_USE_WRITE, -EOPNOTSUPP, "unwritten");
 	/* Reading shared blocks is harmless; writing them changes another file. */
 	expect(FIEMAP_EXTENT_SHARED, BF_USE_READ, 0, NULL);
-	expect(FIEMAP_EXTENT_SHARED, BF_USE_WRITE, -EINVAL, "shared with another file");
+	expect(FIEMAP_EXTENT_SHARED, BF_USE_WRITE, -EOPNOTSUPP, "shared with another file");
 
 	/* Only the job's range counts: a bad extent outside it is fine. */
 	three(&m, FIEMAP_EXTENT_UNWRITTEN);
@@ -147,7 +147,7 @@ static void test_check(void)
 	bf_map_add(&m, 0, 1000 * K + 512, K, FIEMAP_EXTENT_LAST);
 	m.file_size = K;
 	CHECK(bf_map_check(&m, 0, K, BF_USE_READ, 512, 0, why, sizeof(why)) == 0, "%s", why);
-	CHECK(bf_map_check(&m, 0, K, BF_USE_READ, 4096, 0, why, sizeof(why)) == -EINVAL &&
+	CHECK(bf_map_check(&m, 0, K, BF_USE_READ, 4096, 0, why, sizeof(why)) == -EOPNOTSUPP &&
 	      strstr(why, "4096-byte blocks"), "%s", why);
 	bf_map_free(&m);
 
@@ -156,11 +156,11 @@ static void test_check(void)
 	bf_map_add(&m, K, 10 * K, K, 0);
 	bf_map_add(&m, 3 * K, 20 * K, K, FIEMAP_EXTENT_LAST);
 	m.file_size = 5 * K;
-	CHECK(bf_map_check(&m, 0, K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EINVAL &&
+	CHECK(bf_map_check(&m, 0, K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EOPNOTSUPP &&
 	      strstr(why, "file offsets 0..4096 are a hole"), "%s", why);
-	CHECK(bf_map_check(&m, K, 2 * K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EINVAL &&
+	CHECK(bf_map_check(&m, K, 2 * K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EOPNOTSUPP &&
 	      strstr(why, "file offsets 8192..12288 are a hole"), "%s", why);
-	CHECK(bf_map_check(&m, 3 * K, 2 * K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EINVAL &&
+	CHECK(bf_map_check(&m, 3 * K, 2 * K, BF_USE_READ, 512, 0, why, sizeof(why)) == -EOPNOTSUPP &&
 	      strstr(why, "file offsets 16384..20480 are a hole"), "%s", why);
 	CHECK(bf_map_check(&m, 3 * K, K, BF_USE_READ, 512, 0, why, sizeof(why)) == 0, "%s", why);
 	bf_map_free(&m);
@@ -258,7 +258,7 @@ static void test_load(void)
 		CHECK(bf_map_check(&m, 0, sizeof(buf), BF_USE_READ, 512, 0, why, sizeof(why)) == 0,
 		      "written part: %s", why);
 		CHECK(bf_map_check(&m, 0, 4 * sizeof(buf), BF_USE_READ, 512, 0, why, sizeof(why)) ==
-		      -EINVAL && strstr(why, "hole"), "sparse part: %s", why);
+		      -EOPNOTSUPP && strstr(why, "hole"), "sparse part: %s", why);
 		printf("# FIEMAP in %s: %zu extent(s), first at device byte %llu\n", dir, m.n,
 		       (unsigned long long)m.ext[0].physical);
 	}
@@ -315,7 +315,7 @@ static void test_authority(void)
 	/* The job's own range is strict: a shared extent in it refuses the write job. */
 	a.use = BF_USE_WRITE;
 	ret = bf_auth_take(&a, fd, 0, 20 * K, 20 * K, 512, 0, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "shared"), "shared in range: %d %s", ret, why);
+	CHECK(ret == -EOPNOTSUPP && strstr(why, "shared"), "shared in range: %d %s", ret, why);
 	bf_auth_free(&a);
 	close(fd);
 }
