@@ -390,6 +390,36 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen)
 	return 0;
 }
 
+/* Is open file @fd an active swap file (a path in /proc/swaps that is it)? */
+static int is_swapfile(int fd)
+{
+	char line[PATH_MAX + 128], path[PATH_MAX], *in, *out;
+	struct stat st, sw;
+	int found = 0;
+	FILE *fp;
+
+	if (fstat(fd, &st) < 0 || !(fp = fopen("/proc/swaps", "re")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		if (line[0] != '/')
+			continue;	/* the header */
+		/* the first field, with the kernel's octal escapes (\040) undone */
+		for (in = line, out = path; *in && *in != ' ' && *in != '\t' &&
+		     out < path + sizeof(path) - 1; out++) {
+			if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] && in[3]) {
+				*out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+				in += 4;
+			} else {
+				*out = *in++;
+			}
+		}
+		*out = 0;
+		found = stat(path, &sw) == 0 && sw.st_dev == st.st_dev && sw.st_ino == st.st_ino;
+	}
+	fclose(fp);
+	return found;
+}
+
 int bf_file_attrs_allow(int fd, int writes, char *why, size_t whylen)
 {
 	static const struct {
@@ -421,6 +451,10 @@ int bf_file_attrs_allow(int fd, int writes, char *why, size_t whylen)
 			bf_say(why, whylen, "%s", attrs[i].what);
 			return -EPERM;
 		}
+	}
+	if (writes && is_swapfile(fd)) {
+		bf_say(why, whylen, "is an active swap file (/proc/swaps): the kernel writes its blocks itself");
+		return -EBUSY;
 	}
 	return 0;
 }

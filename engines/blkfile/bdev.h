@@ -64,9 +64,10 @@ int bf_file_data_on_dev(int fd, char *why, size_t whylen);
  * file's plain data, or must not change: encrypted (fscrypt: the device
  * holds ciphertext, FIEMAP does not say so on ext4) for any I/O; and for
  * device writes (@writes), immutable, append-only and fs-verity files,
- * which the kernel refuses to change through the file.  Asked both ways
- * (statx attributes, FS_IOC_GETFLAGS): a filesystem may answer only one.
- * 0, or -EPERM with the reason in @why.
+ * which the kernel refuses to change through the file, and active swap
+ * files.  Asked both ways (statx attributes, FS_IOC_GETFLAGS): a
+ * filesystem may answer only one.  0, or -EPERM/-EBUSY with the reason in
+ * @why.
  */
 int bf_file_attrs_allow(int fd, int writes, char *why, size_t whylen);
 

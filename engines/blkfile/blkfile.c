@@ -387,6 +387,10 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "open: %s", strerror(ret));
 		return refuse(td, f, ret, why);
 	}
+	/* Before the lease: an active swap file would fail it for another reason. */
+	ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
+	if (ret)
+		return refuse(td, f, -ret, why);
 	if (a->use == BF_USE_WRITE) {
 		ret = bf_fs_readonly(bf->file_fd, why, sizeof(why));
 		/* Leased before mapping: a change after the map is then signalled. */
@@ -402,8 +406,6 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		return refuse(td, f, EXDEV, "the file opened is not on the device proven to hold its name "
 			      "(renamed or replaced meanwhile?)");
 	ret = bf_file_data_on_dev(bf->file_fd, why, sizeof(why));
-	if (!ret)
-		ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
 	if (!ret)
 		ret = bf_auth_map(bf->file_fd, a->btrfs, a->use, FIEMAP_FLAG_SYNC,
 				  &a->map, why, sizeof(why));

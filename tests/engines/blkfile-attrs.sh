@@ -7,8 +7,8 @@
 # through the file (the control), leave the device byte-identical and the job
 # fails naming the attribute; reads of them still run.  An fscrypt-encrypted
 # file (ext4 -O encrypt; its FIEMAP does not flag the extents) is refused for
-# reads too: the device holds ciphertext.  And chattr +i during a write job
-# stops it at the next re-verification.
+# reads too: the device holds ciphertext.  chattr +i during a write job stops
+# it at the next re-verification; an active swap file is refused as one.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -55,6 +55,27 @@ assert_match "chattr +i during the job: message" \
 	"the file's attributes changed during the job: it now is immutable" "$(cat "$T/live.out")"
 assert_eq "chattr +i during the job: no device write after it" "$dev1" "$(bf_sum_dev "$BF_DEV")"
 chattr -i "$f"
+
+# An active swap file: the kernel writes its blocks itself (psync gets
+# ETXTBSY); named as such, not as "open for writing elsewhere".
+if command -v mkswap >/dev/null && command -v swapon >/dev/null; then
+	sw=$BF_MNT/swapfile
+	dd if=/dev/zero of="$sw" bs=1M count=16 conv=fsync status=none
+	chmod 600 "$sw"
+	mkswap "$sw" >/dev/null
+	if swapon -p -2 "$sw" 2>/dev/null; then
+		trap 'swapoff "$sw" 2>/dev/null; _pp_teardown' EXIT
+		dev0=$(bf_sum_dev "$BF_DEV")
+		if bf_fio --name=w --filename="$sw" "${w[@]}" && echo "$BF_OUT" | grep -q "err= 0"; then
+			fail "swap file: device write not refused: $BF_OUT"
+		fi
+		assert_match "swap file: message" "blkfile: $sw: is an active swap file \(/proc/swaps\)" "$BF_OUT"
+		assert_eq "swap file: device unchanged" "$dev0" "$(bf_sum_dev "$BF_DEV")"
+		swapoff "$sw"
+	else
+		echo "swapon refused here: active swap file not checked"
+	fi
+fi
 
 # fscrypt: ciphertext on the device, for reads as for writes.
 if ! command -v e4crypt >/dev/null; then
