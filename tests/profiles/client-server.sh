@@ -56,8 +56,16 @@ note "servers: $hosts"
 # refused without a target: the servers' paths are not ours to set up
 msg=$("$PERFPACK" run blockdev-perftest --client "$hosts" -o "$T/x" 2>&1) && fail "--client ran without --target"
 assert_match "client needs a target" '--client needs --target' "$msg"
+# a plan that writes the servers' target, which perfpack cannot check from
+# here (mounted, signature, data), writes it only with --force
+msg=$("$PERFPACK" run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block \
+	--set SIZE=1m -o "$T/y" 2>&1) && fail "--client wrote an unchecked target without --force: $msg"
+assert_match "client target unchecked" "--client: the plan writes --target pp-target.dat on the fio servers .*--force" "$msg"
+for i in 1 2; do
+	[ -e "$T/h$i/pp-target.dat" ] && fail "server $i's target written although refused"
+done
 
-"$PERFPACK" run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block \
+"$PERFPACK" run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block --force \
 	--set SIZE=1m --set PP_MAXBS=1m --set PP_MINBS=512k --set PP_ITERS=2 \
 	-o "$T/out" >"$T/out.txt" 2>"$T/progress.txt" ||
 	fail "client run failed: $(tail -n 20 "$T/progress.txt")"

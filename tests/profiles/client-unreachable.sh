@@ -56,7 +56,7 @@ hosts=${hosts%,}
 h2=${hosts#*,}
 note "servers: $hosts (the second is made unreachable)"
 
-args=(run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block --no-tables
+args=(run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block --no-tables --force
 	--set SIZE=1m --set PP_SECTIONS='^perftest-w-65536-1$' -o "$T/out")
 # both reachable: the run completes (the test itself works)
 "$PERFPACK" "${args[@]}" >"$T/ok.log" 2>&1 || fail "client run with both servers failed: $(tail -n 20 "$T/ok.log")"

@@ -46,7 +46,9 @@ run options:
   --client LIST   run on fio servers (fio --server) through fio --client;
                   HOST or HOST:PORT, comma-separated or repeated; needs --target
                   (a path on the servers); engines must be at the same path there;
-                  a host missing from fio's results makes the run incomplete
+                  a host missing from fio's results makes the run incomplete;
+                  a plan that writes the target needs --force (the servers'
+                  paths cannot be checked from here)
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
@@ -231,15 +233,16 @@ def _on_signal(sig, _frame):
 
 
 def main(argv):
-    ctx = Ctx(layout())
-    fiorun.become_subreaper()
     for s in STOP_SIGNALS:
         signal.signal(s, _on_signal)
-    if not argv:
-        print(USAGE % ctx.profdir, end='', file=sys.stderr)
-        return 2
+    ctx = None
     status = 0
     try:
+        ctx = Ctx(layout())
+        fiorun.become_subreaper()
+        if not argv:
+            print(USAGE % ctx.profdir, end='', file=sys.stderr)
+            return 2
         cmd, rest = argv[0], argv[1:]
         if cmd == 'run':
             status = cmd_run(ctx, rest)
@@ -258,8 +261,16 @@ def main(argv):
         status = e.status
     except Stop as e:
         status = e.status
+    except OSError as e:
+        # the last resort (a full disk under -o, say): one line, not a traceback
+        warn('%s%s' % (e.filename + ': ' if e.filename else '', e.strerror or e))
+        status = 1
     finally:
-        _cleanup(ctx)
+        if ctx:
+            _cleanup(ctx)
+        else:
+            _ignore_signals()
+            fiorun.kill_all()
     return status
 
 

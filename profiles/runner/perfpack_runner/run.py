@@ -15,6 +15,14 @@ def check_target(ctx, pl, variants):
     p, t = ctx.profile, ctx.target_arg
     if t and not ctx.clients and p['TARGET_KIND'] != 'none':
         target.classify(t)
+    # on fio servers the target cannot be looked at from here: a plan that
+    # writes it does so only as named with --force
+    if t and ctx.clients and p['TARGET_KIND'] != 'none' and not ctx.force:
+        wend, _ = safety.plan_ends(pl, variants, p['TARGET_KIND'])
+        if wend is not None:
+            raise Refusal('--client: the plan writes --target %s on the fio servers (%s), where perfpack cannot '
+                          'check it (mounted, a filesystem signature, data in the range written) as it checks a '
+                          'local target: pass --force to write it as named' % (t, ', '.join(ctx.clients)))
     # a device must be as large as the plan; what it writes must be unused
     if t and not ctx.clients and (target.is_bdev(t) or os.path.isfile(t) and p['TARGET_KIND'] != 'none'):
         wend, need = safety.plan_ends(pl, variants, p['TARGET_KIND'])
@@ -147,10 +155,31 @@ def finish(ctx, pl, r, proc, g):
                           % (', '.join(missing), step.jobfile, ' '.join(step.sections), v, r.log))
     with open(js, 'rb') as f:
         data = f.read()
-    for name in ('%s.%s.json' % (v, step.jobfile[:-4]), v + '.json'):
-        with open(os.path.join(ctx.out.path, 'raw', name), 'ab') as f:
-            f.write(data)
+    _append_whole(data, [os.path.join(ctx.out.path, 'raw', name)
+                         for name in ('%s.%s.json' % (v, step.jobfile[:-4]), v + '.json')])
     return js
+
+
+def _append_whole(data, paths):
+    """DATA appended to every file of PATHS, or to none: a failed write
+    (ENOSPC) truncates each back to its size before, so every file holds
+    whole fio documents and the concatenations agree; then Refusal."""
+    done = []
+    try:
+        for path in paths:
+            with open(path, 'ab') as f:
+                done.append((path, f.tell()))
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+    except OSError as e:
+        for path, size in done:
+            try:
+                os.truncate(path, size)
+            except OSError:
+                pass
+        raise Refusal('cannot append fio\'s output to %s: %s (what was written of it is undone; '
+                      'the earlier runs\' output is whole)' % (path, e.strerror))
 
 
 def _fio_failed(ctx, pl, step, rc, log, rawv):
@@ -259,4 +288,4 @@ def cmd_run(ctx):
     execute(ctx, pl, variants)
     if ctx.no_tables:
         return 0
-    return 0 if tables.write(ctx.fiotab, ctx.out.path, p.name, p['TABLES'], p['PLOT']) else 1
+    return 0 if tables.write(ctx.fiotab, ctx.out.path, p.name, p['TABLES'], p['PLOT'], variants) else 1

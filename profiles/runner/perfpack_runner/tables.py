@@ -13,13 +13,22 @@ from . import manifest, outdir
 from .util import PROG, Refusal, have, umask_mode, warn
 
 
-def _resolve(out, args):
-    """@v / @v.stem -> raw JSON paths; None when one is missing."""
+class Missing(Exception):
+    """A table's input from a variant that was run is not there."""
+
+
+def _resolve(out, args, ran):
+    """@v / @v.stem -> raw JSON paths; None when one is of a variant not in
+    RAN (not run: no table); Missing when one of a variant run is absent
+    or empty (its output lost)."""
     res = []
     for a in args:
         if a.startswith('@'):
             f = os.path.join(out, 'raw', a[1:] + '.json')
             if not (os.path.isfile(f) and os.path.getsize(f) > 0):
+                if a[1:].split('.')[0] in ran:
+                    raise Missing('%s is missing or empty, but variant %s was run'
+                                  % (os.path.relpath(f, out), a[1:].split('.')[0]))
                 return None
             res.append(f)
         else:
@@ -70,11 +79,18 @@ def labels(out):
     return args
 
 
-def _one(fiotab, new, profile, t, mark, incomplete, tags):
+def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     """Render table T ('name=cmd args...'): False on a failure."""
     name, _, spec = t.partition('=')
     args = spec.split()
-    resolved = _resolve(os.path.dirname(new), args)
+    try:
+        resolved = _resolve(os.path.dirname(new), args, ran)
+    except Missing as e:
+        if incomplete:  # the run stopped before that variant's output
+            warn('table %s left out: %s (the run is incomplete: %s)' % (name, e, incomplete))
+            return True
+        warn('table %s: %s' % (name, e))
+        return False
     if resolved is None:
         return True
     print('\n== %s: %s (%s) ==%s' % (profile, name, ' '.join(args), mark), flush=True)
@@ -95,8 +111,10 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags):
     return ok
 
 
-def write(fiotab, out, profile, tables, plot, incomplete=None):
-    """Render TABLES and PLOT of run directory OUT: True when all rendered."""
+def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
+    """Render TABLES and PLOT of run directory OUT, whose variants RAN were
+    run: True when all rendered.  When one fails, tables made before are
+    kept as they were (the new ones are left out)."""
     if not (os.path.isfile(fiotab) and os.access(fiotab, os.X_OK)) and not have(fiotab):
         warn('fiotab not found (%s): raw fio JSON kept in %s/raw, no tables' % (fiotab, out))
         return False
@@ -108,9 +126,12 @@ def write(fiotab, out, profile, tables, plot, incomplete=None):
     os.chmod(new, umask_mode())
     try:
         tags = labels(out)
-        ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags) for t in tables])
-        ok = _plot(fiotab, new, out, plot, tags) and ok
+        ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags, ran) for t in tables])
+        ok = _plot(fiotab, new, out, plot, tags, ran, incomplete) and ok
         dest = os.path.join(out, 'tables')
+        if not ok and os.path.isdir(dest):
+            warn('%s kept as it was: some tables could not be made (above)' % dest)
+            return False
         try:
             shutil.rmtree(dest, ignore_errors=True)
             os.rename(new, dest)
@@ -126,10 +147,17 @@ def write(fiotab, out, profile, tables, plot, incomplete=None):
             shutil.rmtree(new, ignore_errors=True)
 
 
-def _plot(fiotab, new, out, plot, tags):
+def _plot(fiotab, new, out, plot, tags, ran, incomplete):
     inputs = []
     for a in plot.split():
-        r = _resolve(out, [a])
+        try:
+            r = _resolve(out, [a], ran)
+        except Missing as e:
+            if incomplete:
+                warn('plot: %s left out: %s (the run is incomplete: %s)' % (a, e, incomplete))
+                continue
+            warn('plot: %s' % e)
+            return False
         if r:
             inputs += r
     if not inputs:
@@ -168,7 +196,12 @@ def cmd_tables(ctx, args, usage):
     if not outdir.is_run_dir(out):
         raise Refusal('%s is not a perfpack run directory' % d)
     with open(os.path.join(out, 'run.txt')) as f:
-        m = re.match(r'^perfpack run (\S+) ', f.readline())
+        lines = f.read().splitlines()
+    m = re.match(r'^perfpack run (\S+) ', lines[0] if lines else '')
+    ran = next((ln.split()[1:] for ln in lines if ln.startswith('variants:')), None)
+    if ran is None:
+        raise Refusal('%s: run.txt names no variants (no "variants:" line): cannot tell a variant not run '
+                      'from one whose output is missing' % d)
     status, incomplete = outdir.read_status(os.path.join(out, 'run.txt')), None
     if status is None:
         warn('%s: no status in run.txt (made by an older perfpack): cannot tell whether the run completed' % d)
@@ -182,4 +215,4 @@ def cmd_tables(ctx, args, usage):
     plot = conf.get('PLOT', '')
     if not isinstance(tabs, list) or not isinstance(plot, str):
         raise Refusal('%s: TABLES must be a list and PLOT a string' % os.path.join(out, 'jobs', 'profile.conf'))
-    return 0 if write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, incomplete) else 1
+    return 0 if write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, ran, incomplete) else 1
