@@ -4,8 +4,10 @@
 # Reads past the end of a file that shrank under the job fail the job, as
 # with fio's psync -- never a "success" counting each 0-byte read as an I/O.
 #
-# fio lays the 1 MiB file out, then exec_prerun truncates it before the
-# job's first I/O, so every read past the new end moves 0 bytes.  psync
+# The job reads 1 MiB of a file written to 1 MiB and truncated to less
+# (create_on_open=1: fio takes size= as the file's size and does not lay
+# the file out again; exec_prerun's shell could not run under TSan's
+# preload), so every read past the new end moves 0 bytes.  psync
 # fails such a read with EIO ("full resid", fio 3.33 backend.c,
 # io_queue_event()); fio's async completion (io_u.c, io_completed())
 # would count it as a completed I/O of 0 bytes, so coop fails it itself
@@ -32,7 +34,7 @@ coop_is_tsan && mode=(--thread)
 n=0
 
 # job SIZE RW DIRECT IODEPTH ENGINE-ARGS...: a 1 MiB read job of 16 KiB
-# blocks on $f, truncated to SIZE bytes before its first I/O.  Sets $err
+# blocks on $f, truncated to SIZE bytes.  Sets $err
 # (the job's error), $bytes (read), $short (fio's short_ios: residuals it
 # requeued) and $out (fio's stderr); fio's exit
 # status must agree with $err.
@@ -40,10 +42,14 @@ job() {
 	local size=$1 rw=$2 direct=$3 depth=$4 json=$T/job$n.json rc
 	shift 4
 	n=$((n + 1))
+	rm -f "$f"
+	if ! head -c 1M /dev/urandom >"$f" || ! truncate -s "$size" "$f"; then
+		fail "cannot make $f"
+	fi
 	out=$(timeout -k 5 120 env "${SAN_ENV[@]}" "$FIO" "${mode[@]}" \
 		--output-format=json --output="$json" --name=zero --filename="$f" \
 		--size=1m --rw="$rw" --bs=16k --iodepth="$depth" --direct="$direct" \
-		--exec_prerun="truncate -s $size $f" "$@" 2>&1)
+		--create_on_open=1 "$@" 2>&1)
 	rc=$?
 	[ $rc = 124 ] || [ $rc = 137 ] && fail "$*: hung"
 	# Error lines may precede the document in the file (thread mode).
