@@ -38,6 +38,7 @@ struct ur_data {
 	struct io_u **events;	/* completed by the last getevents */
 	unsigned int nr_events;
 	int fixedbufs, files;
+	int zero_logged;	/* zero_xfer() said why, once per job */
 };
 
 static int uring_init(struct thread_data *td, struct blkfile_options *o, void **priv)
@@ -302,6 +303,32 @@ static int uring_commit(struct thread_data *td, void *priv)
 }
 
 /*
+ * @io_u, a read or write, completed short by io_u->resid bytes without an
+ * error (bf_io_u_result()).  A partial transfer stays as it is: fio 3.33's
+ * io_completed() (io_u.c) requeues the residual of a short async I/O, as
+ * psync's io_queue_event() does.  One that moved nothing (a read at or past
+ * the end of the file, e.g. one truncated under the job) would be counted
+ * as a completed I/O of 0 bytes, where psync and blkfile_submit=sync fail
+ * the job with EIO ("full resid"): fail it alike.  Cold: only short I/O
+ * gets here.
+ */
+static void __attribute__((cold, noinline))
+zero_xfer(struct thread_data *td, struct ur_data *ur, struct io_u *io_u)
+{
+	if (io_u->error || io_u->resid < io_u->xfer_buflen)
+		return;
+	if (!ur->zero_logged) {
+		ur->zero_logged = 1;
+		pp_err(BF_ENGINE, "%s: %s of %llu bytes at offset %llu of %s moved 0 bytes "
+		       "(past the end of the file?): EIO, as fio's psync",
+		       td->o.name, io_ddir_name(io_u->ddir),
+		       (unsigned long long)io_u->xfer_buflen,
+		       (unsigned long long)io_u->offset, io_u->file->file_name);
+	}
+	io_u->error = EIO;
+}
+
+/*
  * Take every completion the ring holds (up to @max io_us: one CQE finishes
  * at most one), releasing the CQEs to the kernel in one store; wait in the
  * kernel only when that is fewer than @min, for as many CQEs as io_us are
@@ -337,6 +364,8 @@ static int uring_getevents(struct thread_data *td, void *priv, unsigned int min,
 			if (--st->parts_left)
 				continue;
 			bf_io_u_result(io_u, st->done, st->err);
+			if (__builtin_expect(io_u->resid != 0, 0))
+				zero_xfer(td, ur, io_u);
 			ur->events[nr++] = io_u;
 		}
 		io_uring_smp_store_release(cq->khead, head);

@@ -27,6 +27,7 @@ struct coop_pool_job {
 	unsigned int reqs_cap;
 	struct coop_devstats dev;
 	struct coop_cpu cpu;	/* workers' CPU in fio's usr/sys (stats.h) */
+	bool zero_logged;	/* zero_xfer() said why, once per job */
 };
 
 static uint64_t max_bs(struct thread_data *td)
@@ -257,6 +258,32 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	return FIO_Q_QUEUED;
 }
 
+/*
+ * @io_u, a read or write, came back from the pool short by io_u->resid
+ * bytes, without an error.  A partial transfer stays as it is: fio 3.33's
+ * io_completed() (io_u.c) requeues the residual of a short async I/O, as
+ * psync's io_queue_event() does, and that residual comes back through
+ * here again.  One that moved nothing (a read at or past the end of the
+ * file, e.g. one truncated under the job) would be counted as a completed
+ * I/O of 0 bytes, where psync fails the job with EIO ("full resid"): fail
+ * it alike.  Cold: only short I/O gets here.
+ */
+static void __attribute__((cold, noinline))
+zero_xfer(struct thread_data *td, struct coop_pool_job *j, struct io_u *io_u)
+{
+	if (io_u->error || io_u->resid < io_u->xfer_buflen)
+		return;
+	if (!j->zero_logged) {
+		j->zero_logged = true;
+		pp_err("coop", "%s: %s of %llu bytes at offset %llu of %s moved 0 bytes "
+		       "(past the end of the file?): EIO, as fio's psync",
+		       td->o.name, io_ddir_name(io_u->ddir),
+		       (unsigned long long)io_u->xfer_buflen,
+		       (unsigned long long)io_u->offset, io_u->file->file_name);
+	}
+	io_u->error = EIO;
+}
+
 static int coop_pool_getevents(struct thread_data *td, void *priv,
 			       unsigned int min, unsigned int max,
 			       const struct timespec *t)
@@ -275,6 +302,8 @@ static int coop_pool_getevents(struct thread_data *td, void *priv,
 
 		io_u->error = j->reaped[i]->error;
 		io_u->resid = j->reaped[i]->resid;
+		if (__builtin_expect(io_u->resid != 0, 0))
+			zero_xfer(td, j, io_u);
 		j->events[i] = io_u;
 	}
 	return (int)n;
