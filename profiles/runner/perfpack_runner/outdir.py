@@ -69,12 +69,12 @@ class OutDir:
         parent = os.path.dirname(self.final)
         try:
             os.makedirs(parent, exist_ok=True)
-        except OSError:
-            raise Refusal('cannot create %s' % parent)
+        except OSError as e:
+            raise Refusal('-o: cannot create %s: %s' % (e.filename or parent, e.strerror))
         try:
             self.partial = tempfile.mkdtemp(prefix=os.path.basename(self.final) + '.partial.', dir=parent)
-        except OSError:
-            raise Refusal('cannot create %s.partial.XXXXXX' % self.final)
+        except OSError as e:
+            raise Refusal('-o: cannot create %s.partial.XXXXXX: %s' % (self.final, e.strerror))
         os.chmod(self.partial, umask_mode())
         self.path = self.partial
         for d in ('raw', 'jobs', 'env', 'bundle'):

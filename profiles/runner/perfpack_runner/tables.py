@@ -121,8 +121,8 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
     mark = ' [INCOMPLETE RUN: %s: partial data]' % incomplete if incomplete else ''
     try:
         new = tempfile.mkdtemp(prefix='tables.new.', dir=out)
-    except OSError:
-        raise Refusal('cannot create a directory in %s' % out)
+    except OSError as e:
+        raise Refusal('cannot create a directory in %s: %s' % (out, e.strerror))
     os.chmod(new, umask_mode())
     try:
         tags = labels(out)
