@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "phase.h"
 
@@ -134,12 +135,17 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 		struct phase_row *r;
 		int ph;
 
-		if (strncmp(j->name, "bonnie-", 7))
+		if (strncasecmp(j->name, "bonnie-", 7)) {
+			warnx_("bonnie: job '%s' left out (not named bonnie-<phase>)", j->name);
 			continue;
-		ph = phase_index(phases, j->name + 7, strlen(j->name + 7));
+		}
+		ph = strncmp(j->name, "bonnie-", 7) ? -1 :
+		     phase_index(phases, j->name + 7, strlen(j->name + 7));
 		if (ph < 0) {
-			warnx_("bonnie: job '%s' left out (unknown phase)", j->name);
-			continue;
+			warnx_("bonnie: job '%s' (%s, run %u) refused: not bonnie-<phase> with a phase of putc, write, rewrite, getc, read, seeks",
+			       j->name, j->doc->file, j->doc->run);
+			phase_set_free(&set);
+			return -1;
 		}
 		r = phase_row_of(phase_table_of(&set, j), 0, 0);
 		if (r->ph[ph]) {

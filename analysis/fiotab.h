@@ -83,6 +83,11 @@ struct jconf {
 	uint64_t size;		/* size option, 0 if unset */
 	uint64_t bs[NRWT];
 	/*
+	 * Where bs[] comes from, for the messages: 'bs "64k" (job options),
+	 * kb_base 1024' or "no bs: fio's default 4096" (interned).
+	 */
+	const char *bs_from;
+	/*
 	 * The configuration: every option fio recorded ("job options" over
 	 * "global options"; for fio's "All clients" aggregate those of the
 	 * per-host jobs it sums), as interned key, value pairs sorted by key,

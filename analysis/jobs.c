@@ -254,6 +254,13 @@ static const char *opt(const struct opts *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* Which options object opt() took @name from, for the messages. */
+static const char *opt_where(const struct opts *o, const char *name)
+{
+	return cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o->job, name)) ?
+	       "job options" : "global options";
+}
+
 /* 2^53: up to here a double holds every integer exactly */
 #define EXACT_MAX 9007199254740992.0
 
@@ -593,10 +600,27 @@ static size_t member_need(const cJSON *v)
 	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
 }
 
+/* Where a fixed block size comes from: the option, its object and kb_base. */
+static const char *bs_source(const struct opts *o, const char *bs_opt, const char *s,
+			     unsigned kb_base)
+{
+	const char *kb = opt(o, "kb_base");
+	char *t;
+	const char *ret;
+
+	if (!s)
+		return intern("no bs option: fio's default 4096");
+	t = xasprintf("%s \"%s\" (%s) read with kb_base %u (%s)", bs_opt, s,
+		      opt_where(o, bs_opt), kb_base, kb ? opt_where(o, "kb_base") : "fio's default");
+	ret = intern(t);
+	free(t);
+	return ret;
+}
+
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
-	const char *s;
+	const char *s, *bs_opt;
 
 	memset(c, 0, sizeof(*c));
 	read_opts(c, o);
@@ -612,15 +636,15 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	if (!s)
 		s = opt(o, "readwrite");
 	c->rw = intern(s ? s : "read");
-	s = opt(o, "bs");
-	if (!s)
-		s = opt(o, "blocksize");
+	bs_opt = opt(o, "bs") ? "bs" : "blocksize";
+	s = opt(o, bs_opt);
 	/*
 	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
 	 * transfer size of each direction stands for the block size.
 	 */
 	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
 		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
+	c->bs_from = bs_source(o, bs_opt, s, kb_base);
 	s = opt(o, "size");
 	if (!s || fio_parse_size(s, kb_base, &c->size))
 		c->size = 0;
@@ -691,6 +715,29 @@ static const struct jconf *read_conf(struct reader *r, const struct opts *o)
 	confs[idx] = xmalloc(sizeof(c));
 	memcpy(confs[idx], &c, sizeof(c));
 	return confs[idx];
+}
+
+/*
+ * A fixed block size (not bsrange/bssplit, which use the measured mean) is
+ * what fiotab derived from the options; fio's own counts must agree with
+ * it, or the options were not what fio ran (group_reporting over different
+ * sections, an option given twice, kb_base where fio did not apply it, a
+ * size fio reads otherwise).  fio never moves more than bs in one I/O, and
+ * moves less only in short transfers, each followed by a requeue of the
+ * residual: a few of them (at most 1 in 64 I/Os, or one).
+ */
+static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
+		     const char *from)
+{
+	double ios = d->total_ios, bs = (double)d->bs;
+
+	if (!d->present || !d->bs)
+		return;
+	if (d->io_bytes <= ios * bs && d->io_bytes >= (ios - fmax(1, floor(ios / 64))) * bs)
+		return;
+	bad(r, "%s: block size %llu from %s, but fio moved io_bytes %.0f in total_ios %.0f (%.1f bytes an I/O): fio ran another block size than its options say here (group_reporting over different jobs, an option given twice, kb_base, a size written otherwise)",
+	    dir, (unsigned long long)d->bs, from, d->io_bytes, ios,
+	    ios > 0 ? d->io_bytes / ios : d->io_bytes);
 }
 
 /*
@@ -770,6 +817,9 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		}
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
+		/* the aggregate is checked as the sum of the checked host records */
+		if (!mean_bs && !j->aggregate)
+			check_bs(&r, d, dir_name[i], conf->bs_from);
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
@@ -993,20 +1043,28 @@ static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
  */
 static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, char **why)
 {
-	double sum[NDIR] = { 0 };
+	double sum[NDIR] = { 0 }, ios[NDIR] = { 0 };
 	size_t i;
 	int d;
 
 	for (i = first; i < js->n; i++)
 		if (i != agg)
-			for (d = 0; d < NDIR; d++)
+			for (d = 0; d < NDIR; d++) {
 				sum[d] += js->v[i].d[d]->io_bytes;
-	for (d = 0; d < NDIR; d++)
+				ios[d] += js->v[i].d[d]->total_ios;
+			}
+	for (d = 0; d < NDIR; d++) {
 		if (sum[d] != js->v[agg].d[d]->io_bytes) {
 			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
 					 dir_name[d], js->v[agg].d[d]->io_bytes, sum[d]);
 			return -1;
 		}
+		if (ios[d] != js->v[agg].d[d]->total_ios) {
+			*why = xasprintf("its %s total_ios (%.0f) are not the sum of the hosts' (%.0f)",
+					 dir_name[d], js->v[agg].d[d]->total_ios, ios[d]);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -75,14 +75,14 @@ doc 1795993000 /dev/de "$(job a read 4096 0 5 ', "description" : "x"')" \
 	"$(job b read 4096 0 6 ', "description" : "y"')" > "$T/desc.json"
 # two classes on one point: randrw jobs of bs 4k,8k and 4k,16k in one group
 # are two configurations, but their reads are one point of the bs axis
-rw2() {	# rw2 NAME BS MS: a randrw job, both directions
+rw2() {	# rw2 NAME BS MS WIOS: a randrw job, both directions (WIOS: writes in total_ios)
 	printf '{ "jobname" : "%s", "groupid" : 0, "error" : 0,\n' "$1"
 	printf '  "job options" : { "name" : "%s", "rw" : "randrw", "bs" : "%s" },\n' "$1" "$2"
 	printf '  "read" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : 256, "iops" : 1.0 },\n' "$3"
-	printf '  "write" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : 64, "iops" : 1.0 },\n' "$3"
+	printf '  "write" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : %d, "iops" : 1.0 },\n' "$3" "$4"
 	printf '  "trim" : { "io_bytes" : 0, "runtime" : 0, "total_ios" : 0 }, "usr_cpu" : 1.5, "sys_cpu" : 2.5 }'
 }
-doc 1795993500 /dev/rw "$(rw2 m8 4k,8k 5)" "$(rw2 m16 4k,16k 6)" > "$T/rwbs.json"
+doc 1795993500 /dev/rw "$(rw2 m8 4k,8k 5 128)" "$(rw2 m16 4k,16k 6 64)" > "$T/rwbs.json"
 # two parameters vary independently: --x needed
 doc 1795994000 /dev/two "$(job a read 4096 0 5 ', "iodepth" : "1", "numjobs" : "1"')" \
 	"$(job b read 4096 1 6 ', "iodepth" : "4", "numjobs" : "1"')" \

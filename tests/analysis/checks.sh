@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# "Never silently wrong": real fio 3.33 outputs (tests/analysis/data/probe,
+# from a hostile probe) where the numbers fiotab printed were not what fio
+# did.  Each must be refused, exit 2 for a document (naming FILE:LINE:COL,
+# the job and field) or 1 for a table, and nothing printed.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
+P=$DATA/probe
+
+# refused WANT_RC GREP_RE CMD...: CMD exits WANT_RC, says GREP_RE, prints nothing
+refused() {
+	local want=$1 re=$2 rc=0
+	shift 2
+	"$FIOTAB" "$@" > "$T/out" 2> "$T/err" || rc=$?
+	[ "$rc" = "$want" ] || fail "fiotab $*: exit $rc, want $want: $(head -3 "$T/err")"
+	[ ! -s "$T/out" ] || fail "fiotab $*: printed $(head -3 "$T/out")"
+	grep -Eq -- "$re" "$T/err" || fail "fiotab $*: message does not match '$re': $(head -3 "$T/err")"
+}
+
+# P1: a fixed block size fiotab derives must agree with fio's io_bytes /
+# total_ios, in every table (the check is where the job is read).
+for cmd in summary perftest dd; do
+	refused 2 "gr.json:[0-9]+:[0-9]+: job 'a': read: block size 65536 from bs \"64k\".*io_bytes 16777216 in total_ios 2176" $cmd "$P/gr.json"
+done
+refused 2 "job 'a': read: block size 65536 .*total_ios 2048" summary "$P/gr2.json"
+refused 2 "kbo.json:.*job 'kb-in-job': read: block size 64000 from bs \"64k\" \(global options\) read with kb_base 1000 \(job options\)" summary "$P/kbo.json"
+refused 2 "job 'l1000': read: block size 64000 .*kb_base 1000" perftest "$P/kb_base-cmdline.json"
+refused 2 "job 'spacek': read: block size 16384 from bs \"16 k\".*total_ios 524288 \(16.0 bytes an I/O\)" summary "$P/bs-space.json"
+gen_sweep "$T/sw" 1
+"$FIOTAB" summary --keep-going "$T/sw/r00001.json" "$P/kbo.json" > "$T/out" 2> "$T/err" ||
+	fail "--keep-going: $(cat "$T/err")"
+grep -q "kbo.json:1:1: job 'kb-in-job': read: block size 64000 .*(document skipped)" "$T/err" || fail "--keep-going: $(cat "$T/err")"
+grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
+# iozone: reclen from the name is the measured transfer size, or refused;
+# names it does not know are not dropped silently
+refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but it moved 65536" iozone "$P/ioz.json"
+"$JQ" '.jobs |= map(select(.jobname != "iozone-write-4k" and .jobname != "iozone-read-4k"))' "$P/ioz.json" > "$T/ioz2.json"
+refused 1 "job 'iozone-re-read-4k' .*refused: its name is not iozone-<phase>-<reclen>" iozone "$T/ioz2.json"
+"$JQ" '.jobs |= map(select(.jobname | test("^iozone-randread-4$|^myreread$")))' "$P/ioz.json" > "$T/ioz3.json"
+refused 1 "job 'iozone-randread-4' .*refused: reclen 4 bytes from its name, but it moved 4096" iozone "$T/ioz3.json"
+refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$P/bon.json"
+exit 0
