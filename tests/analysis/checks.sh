@@ -41,4 +41,18 @@ refused 1 "job 'iozone-re-read-4k' .*refused: its name is not iozone-<phase>-<re
 "$JQ" '.jobs |= map(select(.jobname | test("^iozone-randread-4$|^myreread$")))' "$P/ioz.json" > "$T/ioz3.json"
 refused 1 "job 'iozone-randread-4' .*refused: reclen 4 bytes from its name, but it moved 4096" iozone "$T/ioz3.json"
 refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$P/bon.json"
+
+# P2: duplicate keys with different values are refused, naming the object
+# path and key, by either reader: simdjson takes a file's only document,
+# jsonread.c one followed by another.  Equal duplicates are accepted.
+for first in "" "$T/sw/r00001.json"; do
+	cat $first "$P/dupbs.json" > "$T/dupbs.json"
+	cat "$P/dupkey.json" $first > "$T/dupkey.json"
+	refused 2 "dupbs.json:[0-9]+:1: job 'perftest-r-1': jobs\[0\]\.\"job options\": key \"bs\" twice with different values \(\"8k\", then \"64k\"\)" summary "$T/dupbs.json"
+	refused 2 "dupkey.json:1:1: job 'w4k': jobs\[0\]\.write: key \"io_bytes\" twice with different values \(1677721600, then 16777216\)" perftest "$T/dupkey.json"
+done
+refused 2 "cg.json:10:1: \"global options\": key \"directory\" twice with different values" summary "$P/cg.json"
+sed 's/"ioengine" : "null"/"ioengine" : "null", "ioengine" : "null"/' "$T/sw/r00001.json" > "$T/eqdup.json"
+grep -q '"ioengine" : "null", "ioengine"' "$T/eqdup.json" || fail "premise: eqdup.json"
+"$FIOTAB" summary "$T/eqdup.json" > /dev/null 2> "$T/err" || fail "equal duplicates refused: $(cat "$T/err")"
 exit 0
