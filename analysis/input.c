@@ -216,7 +216,7 @@ static const char *const skip_names[] = {
 	 */
 	"min", "max", "stddev", "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
 	"bw_samples", "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples",
-	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed", "job_runtime",
+	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed",
 	"latency_depth",
 	/* the percentiles but the 50th, 99th and 99.9th (fio's default list) */
 	"1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000",
@@ -421,6 +421,7 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			p = next_doc(buf, stop > p ? stop : p + 1, end);
 			continue;
 		}
+		js->docidx = (unsigned)(ndocs + nskip + 1);
 		if (doc_checks(doc, &why) || jobs_from_doc(js, doc, name, &why)) {
 			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);

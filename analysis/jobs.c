@@ -856,6 +856,7 @@ void jobset_free(struct jobset *js)
 	free(js->docv);
 	free(js->versions);
 	dirpool_free(js->dirs);
+	samerun_free(js->runs);
 	if (js->runids) {
 		map_free(&js->runids->map);
 		free(js->runids->seen);
@@ -1073,8 +1074,26 @@ static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, c
  * frees it) when the document is not fio output or holds a value fio does
  * not write; jobs that failed (error != 0) are reported and left out.
  */
+/*
+ * A job's runtime in ms: fio's job_runtime, else (older or hand-made
+ * records) its longest direction's runtime, unscaled; below 2^32 ms.
+ */
+static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
+{
+	double ms = num(r, jo, "", "job_runtime");
+	int d;
+
+	if (isnan(ms))
+		for (d = 0, ms = 0; d < NDIR; d++)
+			ms = fmax(ms, j->d[d]->runtime_s * 1000 / j->conf->scale);
+	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
+	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
+	static size_t rtcap;
+
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
 	const char *ver, *ifile;
@@ -1157,6 +1176,17 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		js->n++;
 		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
+		if (js->n - first > rtcap) {
+			rtcap = 2 * (js->n - first);
+			rt = xrealloc(rt, rtcap * sizeof(*rt));
+		}
+		r.job = j->name;
+		rt[js->n - first - 1] = job_runtime(&r, jo, j);
+		r.job = NULL;
+		if (r.why) {
+			*why = r.why;
+			goto bad;
+		}
 	}
 	if (agg != SIZE_MAX) {
 		char *aggwhy = NULL;
@@ -1167,10 +1197,13 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			job_free(&js->v[agg]);
 			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));
 			js->n--;
+			memmove(&rt[agg - first], &rt[agg - first + 1], (js->n - agg) * sizeof(*rt));
 			for (; agg < js->n; agg++)
 				js->v[agg].seq = agg;
 		}
 	}
+	if (samerun_doc(js, first, rt, file, js->docidx, why))
+		goto bad;
 	note_version(js, ver);
 	if (js->fold) {
 		/* perftest reads no run identity; the document goes with its last job */

@@ -55,4 +55,21 @@ refused 2 "cg.json:10:1: \"global options\": key \"directory\" twice with differ
 sed 's/"ioengine" : "null"/"ioengine" : "null", "ioengine" : "null"/' "$T/sw/r00001.json" > "$T/eqdup.json"
 grep -q '"ioengine" : "null", "ioengine"' "$T/eqdup.json" || fail "premise: eqdup.json"
 "$FIOTAB" summary "$T/eqdup.json" > /dev/null 2> "$T/err" || fail "equal duplicates refused: $(cat "$T/err")"
+
+# P3: one fio run read twice: --status-interval's cumulative snapshots, a
+# file given twice or copied.  Refused naming both documents and the job.
+refused 2 "status-interval.json:[0-9]+:1: job 'perftest-r-64k-1': .*status-interval.json document 1 and .*status-interval.json document 2 are the same fio run.*a --status-interval snapshot or the same output given twice; keep fio's final output once" perftest "$P/status-interval.json"
+refused 2 "base.json:1:1: job 'perftest-base-r-64k-1': .*base.json document 1 and .*base.json document 1 are the same fio run" \
+	ratio --baseline-series base --candidate-series cand "$P/base.json" "$P/base.json" "$P/candrate.json" "$P/candrate.json"
+cp "$P/base.json" "$T/copy.json"
+refused 2 "copy.json:1:1: job 'perftest-base-r-64k-1': .*base.json document 1 and .*copy.json document 1 are the same fio run" perftest "$P/base.json" "$T/copy.json"
+refused 2 "same fio run" summary "$P/base.json" "$P/base.json"
+# --keep-going skips the second reading, and says so
+"$FIOTAB" perftest --keep-going "$P/base.json" "$T/copy.json" > "$T/out" 2> "$T/err" || fail "--keep-going: $(cat "$T/err")"
+grep -q "copy.json:1:1: .*same fio run.*(document skipped)" "$T/err" || fail "--keep-going: $(cat "$T/err")"
+grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
+assert_eq "--keep-going: 3 iterations of one run" 3 "$(awk '/^blocksize/ { for (i = 1; i <= NF; i++) n += $i == "R"; print n - 1; exit }' "$T/out")"
+# a run repeated a whole runtime later is a repeat
+"$JQ" -c '.timestamp_ms += .jobs[0].job_runtime | .timestamp += 1' "$P/base.json" > "$T/later.json"
+"$FIOTAB" perftest "$P/base.json" "$T/later.json" > "$T/out" 2> "$T/err" || fail "a later repeat refused: $(cat "$T/err")"
 exit 0

@@ -66,10 +66,10 @@ assert_eq "dd line" "1048576000 bytes (1.0 GB) copied, 12.129 s, 86.5 MB/s" \
 assert_match "dd integer rate" 'copied, 2.44 s, 430 MB/s$' "$("$FIOTAB" dd "$T/dd2.json")"
 # Two runs of the same phases: an iozone or Bonnie table holds one run, so
 # fiotab refuses the pair (it used to keep one and drop the other).
-cat "$T/iozone.json" "$T/iozone.json" > "$T/iozone2.json"
+{ cat "$T/iozone.json"; rerun "$T/iozone.json"; } > "$T/iozone2.json"
 "$FIOTAB" iozone "$T/iozone2.json" > /dev/null 2> "$T/err" && fail "iozone kept one of two runs"
 assert_match "iozone two runs" "are the same phase of target .*: an iozone table holds one run" "$(cat "$T/err")"
-cat "$T/bonnie.json" "$T/bonnie.json" > "$T/bonnie2.json"
+{ cat "$T/bonnie.json"; rerun "$T/bonnie.json"; } > "$T/bonnie2.json"
 "$FIOTAB" bonnie "$T/bonnie2.json" > /dev/null 2> "$T/err" && fail "bonnie kept one of two runs"
 assert_match "bonnie two runs" "appears twice for target .*: a bonnie table holds one run" "$(cat "$T/err")"
 exit 0

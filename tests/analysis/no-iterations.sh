@@ -56,8 +56,8 @@ for k in $(seq 1 24); do perftest_doc "$k" > "$T/pt/r$k.json"; done
 # read only: the W half prints zeros
 doc 1795990000 /dev/ronly "$(job r1 read 4096 0 5)" "$(job r2 read 4096 1 7)" \
 	"$(job r3 read 65536 2 4)" > "$T/ronly.json"
-# one document twice (fio output concatenated)
-cat "$T/pt/r1.json" "$T/pt/r1.json" > "$T/twice.json"
+# a document and a later run of its jobs (fio output concatenated)
+{ cat "$T/pt/r1.json"; rerun "$T/pt/r1.json"; } > "$T/twice.json"
 # an iodepth sweep, iteration i of every point in group i (no stonewall
 # between the points): side by side, but each on its own point; the
 # iterations differ in their description only
@@ -122,7 +122,10 @@ check perftest "$T"/pt/*.json; [ "$RC" = 0 ] || fail "perftest-shaped input refu
 check "read only" "$T/ronly.json" "$T"/pt/r2.json; [ "$RC" = 0 ] || fail "read-only input refused"
 "$JQ" -e '[.tables[] | select(.title == "series /dev/ronly") | .rows[] | .W_avg_MBps] | all(. == 0)' \
 	"$T/fold.json" > /dev/null || fail "read only: no W half of zeros"
-check twice "$T/twice.json"; [ "$RC" = 0 ] || fail "one document twice refused"
+check twice "$T/twice.json"; [ "$RC" = 0 ] || fail "a document and its rerun refused"
+# the same document twice is one run read twice: refused alike, folded or not
+check "one run twice" "$T/pt/r1.json" "$T/pt/r1.json"; [ "$RC" = 2 ] || fail "one run read twice not refused"
+assert_match "one run twice" "r1.json document 1 and .*r1.json document 1 are the same fio run" "$(cat "$T/fold.err")"
 check sweep "$T/sweep.json"; [ "$RC" = 0 ] || fail "a sweep with its points in one group refused"
 check "sweep --x iodepth" --x iodepth "$T/sweep.json"; [ "$RC" = 0 ] || fail "--x iodepth refused"
 check "--series" --series 'perftest-(w)' --series 'perftest-(r)' "$T"/pt/*.json; [ "$RC" = 0 ] ||
