@@ -441,13 +441,13 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		     double scale)
 {
 	const cJSON *clat, *pct;
-	double to_us = 1e-3;
+	const double to_us = 1e-3;	/* fio 3.x: ns (fio_version_known()) */
 	char path[64];
 
 	/* in the order fio writes them (members()) */
-	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, NF };
 	static const char *const names[NF] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops",
-					       "runtime", "total_ios", "clat_ns", "clat" };
+					       "runtime", "total_ios", "clat_ns" };
 	const cJSON *f[NF];
 
 	members(o, names, NF, f);
@@ -473,11 +473,6 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	d->total_ios = num0v(r, f[TOTAL_IOS], path, "total_ios");
 	clat = f[CLAT_NS];
 	path2(path, dir, ".clat_ns.");
-	if (!clat) {	/* fio 2.x reported microseconds */
-		clat = f[CLAT];
-		path2(path, dir, ".clat.");
-		to_us = 1;
-	}
 	(void)num(r, clat, path, "mean");
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
@@ -1075,6 +1070,25 @@ static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, c
  * not write; jobs that failed (error != 0) are reported and left out.
  */
 /*
+ * fiotab reads fio 3.x JSON, whose fields and units it knows (latencies in
+ * ns as clat_ns, io_bytes in bytes).  fio 2.x wrote latencies in us under
+ * other names and its byte counts otherwise: a document of another
+ * version, or of none, is refused naming it.  0 with *@why set then.
+ */
+static int fio_version_known(const cJSON *v, char **why)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+
+	if (s && !strncmp(s, "fio-3.", 6) && s[6] >= '0' && s[6] <= '9')
+		return 1;
+	if (s)
+		*why = xasprintf("\"fio version\" is \"%.60s\": fiotab reads fio 3.x JSON only, whose fields and units it knows (fio 2.x wrote latencies in us, and other counts in other units)", s);
+	else
+		*why = xstrdup("no \"fio version\" (fiotab reads fio 3.x JSON only, and fio writes its version there)");
+	return 0;
+}
+
+/*
  * A job's runtime in ms: fio's job_runtime, else (older or hand-made
  * records) its longest direction's runtime, unscaled; below 2^32 ms.
  */
@@ -1114,7 +1128,9 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		return -1;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
-	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
+	if (!fio_version_known(v, why))
+		return -1;
+	ver = intern(v->valuestring);
 	/*
 	 * Once per document, not per job; folded (perftest --no-iterations),
 	 * the document's own copy, freed with it when none of its jobs stays.

@@ -72,4 +72,11 @@ assert_eq "--keep-going: 3 iterations of one run" 3 "$(awk '/^blocksize/ { for (
 # a run repeated a whole runtime later is a repeat
 "$JQ" -c '.timestamp_ms += .jobs[0].job_runtime | .timestamp += 1' "$P/base.json" > "$T/later.json"
 "$FIOTAB" perftest "$P/base.json" "$T/later.json" > "$T/out" 2> "$T/err" || fail "a later repeat refused: $(cat "$T/err")"
+
+# P4: fio 3.x only: fio 2.x (other units), unknown or missing versions refused
+refused 2 'fio2-shape.json:1:1: "fio version" is "fio-2.2.10": fiotab reads fio 3.x JSON only' summary "$P/fio2-shape.json"
+sed 's/"fio version" : "fio-3.33"/"fio version" : "fio-4.0"/' "$T/sw/r00001.json" > "$T/v4.json"
+refused 2 'v4.json:1:1: "fio version" is "fio-4.0": fiotab reads fio 3.x JSON only' perftest "$T/v4.json"
+sed '/"fio version"/d' "$T/sw/r00001.json" > "$T/v0.json"
+refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
 exit 0
