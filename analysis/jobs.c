@@ -736,6 +736,56 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
 }
 
 /*
+ * The directions fio's rw pattern moves bytes in (bit per enum fio_dir), or
+ * 0 for a pattern fiotab does not know.  Writes read back with verify, and
+ * trim_percentage trims what was written.  "mixed" is every direction's.
+ */
+static unsigned rw_dirs(const struct opts *o, const char *rw)
+{
+	static const struct { const char *rw; unsigned dirs; } pat[] = {
+		{ "read", 1u << DIR_READ }, { "randread", 1u << DIR_READ },
+		{ "write", 1u << DIR_WRITE }, { "randwrite", 1u << DIR_WRITE },
+		{ "trim", 1u << DIR_TRIM }, { "randtrim", 1u << DIR_TRIM },
+		{ "rw", 1u << DIR_READ | 1u << DIR_WRITE }, { "readwrite", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "randrw", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "trimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+		{ "randtrimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+	};
+	size_t n = strcspn(rw, ":"), i;
+	const char *v = opt(o, "verify");
+	unsigned dirs = 0;
+
+	for (i = 0; i < sizeof(pat) / sizeof(*pat); i++)
+		if (strlen(pat[i].rw) == n && !strncmp(pat[i].rw, rw, n))
+			dirs = pat[i].dirs;
+	if (!dirs)
+		return 0;
+	if ((dirs & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none"))
+		dirs |= 1u << DIR_READ;
+	if ((dirs & 1u << DIR_WRITE) && opt(o, "trim_percentage"))
+		dirs |= 1u << DIR_TRIM;
+	return dirs | 1u << DIR_MIXED;
+}
+
+/*
+ * A record with bytes in a direction its rw does not move is not one job's
+ * (group_reporting over jobs of different rw): refused.
+ */
+static void check_dirs(struct reader *r, const struct opts *o, const struct job *j)
+{
+	unsigned dirs = rw_dirs(o, j->conf->rw);
+	int d;
+
+	for (d = 0; d < NDIR && dirs; d++)
+		if (j->d[d]->present && !(dirs & 1u << d)) {
+			bad(r, "%s: %.0f bytes, but rw=%s moves none there%s: the record is not this job's alone (group_reporting over jobs of different rw?)",
+			    dir_name[d], j->d[d]->io_bytes, j->conf->rw,
+			    d == DIR_READ ? " (no verify)" : d == DIR_TRIM ? " (no trim_percentage)" : "");
+			return;
+		}
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
@@ -820,6 +870,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 		j->d[i] = dir_store(js, d);
 	}
+	check_dirs(&r, &o, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;

@@ -79,4 +79,10 @@ sed 's/"fio version" : "fio-3.33"/"fio version" : "fio-4.0"/' "$T/sw/r00001.json
 refused 2 'v4.json:1:1: "fio version" is "fio-4.0": fiotab reads fio 3.x JSON only' perftest "$T/v4.json"
 sed '/"fio version"/d' "$T/sw/r00001.json" > "$T/v0.json"
 refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
+
+# P5: bytes in a direction the job's rw does not move (group_reporting over
+# [a] rw=write and [b] rw=read, bs alike: record 'a' carries b's options);
+# a write job's verify reads stay
+refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none there" summary "$P/gr-rw.json"
+"$FIOTAB" summary "$P/wv.json" > "$T/out" 2> "$T/err" || fail "verify reads of a write job refused: $(cat "$T/err")"
 exit 0
