@@ -85,4 +85,14 @@ refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
 # a write job's verify reads stay
 refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none there" summary "$P/gr-rw.json"
 "$FIOTAB" summary "$P/wv.json" > "$T/out" 2> "$T/err" || fail "verify reads of a write job refused: $(cat "$T/err")"
+
+# P7: numjobs=3 without group_reporting: three records of one name in one
+# run would be one series in InfluxDB and Prometheus (hist refuses it too)
+for cmd in summary dd; do
+	for fmt in prom influx; do
+		refused 1 "^fiotab: $cmd: .*numjobs3-nogroup.json: two jobs named 'job' in one run on host [^ ]+, target /tmp/probe-fiotab, would be one series in the InfluxDB and Prometheus outputs; they differ in nothing but being separate jobs" \
+			$cmd --format=$fmt "$P/numjobs3-nogroup.json"
+	done
+	"$FIOTAB" $cmd "$P/numjobs3-nogroup.json" > /dev/null 2> "$T/err" || fail "$cmd text of numjobs clones refused: $(cat "$T/err")"
+done
 exit 0
