@@ -95,4 +95,15 @@ for cmd in summary dd; do
 	done
 	"$FIOTAB" $cmd "$P/numjobs3-nogroup.json" > /dev/null 2> "$T/err" || fail "$cmd text of numjobs clones refused: $(cat "$T/err")"
 done
+
+# P6: two --series whose capture groups give one label would merge two
+# series: refused naming both regexes and the label (folded or not, plot)
+re1='^old-(.*)-[0-9]+$' re2='^new-(.*)-[0-9]+$'
+for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
+	refused 1 "^fiotab: --series '\\^old-\\(\\.\\*\\)-\\[0-9\\]\\+\\$' and --series '\\^new-.*' both label series 'r-64k'" \
+		$args --series "$re1" --series "$re2" "$P/sc2.json"
+done
+[ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
+"$FIOTAB" perftest --series '^(old)-' --series '^(new)-' "$P/sc2.json" > /dev/null 2> "$T/err" ||
+	fail "distinct labels refused: $(cat "$T/err")"
 exit 0
