@@ -595,6 +595,52 @@ static size_t member_need(const cJSON *v)
 	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
 }
 
+/* The directions (bit per enum fio_dir) of fio's rw pattern @rw, 0 if unknown. */
+static unsigned rw_pattern(const char *rw)
+{
+	static const struct { const char *rw; unsigned dirs; } pat[] = {
+		{ "read", 1u << DIR_READ }, { "randread", 1u << DIR_READ },
+		{ "write", 1u << DIR_WRITE }, { "randwrite", 1u << DIR_WRITE },
+		{ "trim", 1u << DIR_TRIM }, { "randtrim", 1u << DIR_TRIM },
+		{ "rw", 1u << DIR_READ | 1u << DIR_WRITE }, { "readwrite", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "randrw", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "trimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+		{ "randtrimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+	};
+	size_t n = strcspn(rw, ":"), i;
+
+	for (i = 0; i < sizeof(pat) / sizeof(*pat); i++)
+		if (strlen(pat[i].rw) == n && !strncmp(pat[i].rw, rw, n))
+			return pat[i].dirs;
+	return 0;
+}
+
+/* A write job that reads back what it wrote (verify set), in its write blocks. */
+static int verify_reads(const struct opts *o, const char *rw)
+{
+	const char *v = opt(o, "verify");
+
+	return (rw_pattern(rw) & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none");
+}
+
+/*
+ * The directions a job moves bytes in (bit per enum fio_dir), or 0 for a
+ * pattern fiotab does not know: its rw's, verify reads, and the trims of
+ * trim_percentage.  "mixed" is every direction's.
+ */
+static unsigned rw_dirs(const struct opts *o, const char *rw)
+{
+	unsigned dirs = rw_pattern(rw);
+
+	if (!dirs)
+		return 0;
+	if (verify_reads(o, rw))
+		dirs |= 1u << DIR_READ;
+	if ((dirs & 1u << DIR_WRITE) && opt(o, "trim_percentage"))
+		dirs |= 1u << DIR_TRIM;
+	return dirs | 1u << DIR_MIXED;
+}
+
 /* Where a fixed block size comes from: the option, its object and kb_base. */
 static const char *bs_source(const struct opts *o, const char *bs_opt, const char *s,
 			     unsigned kb_base)
@@ -640,6 +686,9 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
 		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
 	c->bs_from = bs_source(o, bs_opt, s, kb_base);
+	/* verify reads of a write job read its write blocks back */
+	if (!(rw_pattern(c->rw) & 1u << DIR_READ) && verify_reads(o, c->rw))
+		c->bs[DIR_READ] = c->bs[DIR_WRITE];
 	s = opt(o, "size");
 	if (!s || fio_parse_size(s, kb_base, &c->size))
 		c->size = 0;
@@ -733,38 +782,6 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
 	bad(r, "%s: block size %llu from %s, but fio moved io_bytes %.0f in total_ios %.0f (%.1f bytes an I/O): fio ran another block size than its options say here (group_reporting over different jobs, an option given twice, kb_base, a size written otherwise)",
 	    dir, (unsigned long long)d->bs, from, d->io_bytes, ios,
 	    ios > 0 ? d->io_bytes / ios : d->io_bytes);
-}
-
-/*
- * The directions fio's rw pattern moves bytes in (bit per enum fio_dir), or
- * 0 for a pattern fiotab does not know.  Writes read back with verify, and
- * trim_percentage trims what was written.  "mixed" is every direction's.
- */
-static unsigned rw_dirs(const struct opts *o, const char *rw)
-{
-	static const struct { const char *rw; unsigned dirs; } pat[] = {
-		{ "read", 1u << DIR_READ }, { "randread", 1u << DIR_READ },
-		{ "write", 1u << DIR_WRITE }, { "randwrite", 1u << DIR_WRITE },
-		{ "trim", 1u << DIR_TRIM }, { "randtrim", 1u << DIR_TRIM },
-		{ "rw", 1u << DIR_READ | 1u << DIR_WRITE }, { "readwrite", 1u << DIR_READ | 1u << DIR_WRITE },
-		{ "randrw", 1u << DIR_READ | 1u << DIR_WRITE },
-		{ "trimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
-		{ "randtrimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
-	};
-	size_t n = strcspn(rw, ":"), i;
-	const char *v = opt(o, "verify");
-	unsigned dirs = 0;
-
-	for (i = 0; i < sizeof(pat) / sizeof(*pat); i++)
-		if (strlen(pat[i].rw) == n && !strncmp(pat[i].rw, rw, n))
-			dirs = pat[i].dirs;
-	if (!dirs)
-		return 0;
-	if ((dirs & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none"))
-		dirs |= 1u << DIR_READ;
-	if ((dirs & 1u << DIR_WRITE) && opt(o, "trim_percentage"))
-		dirs |= 1u << DIR_TRIM;
-	return dirs | 1u << DIR_MIXED;
 }
 
 /*

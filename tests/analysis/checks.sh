@@ -85,6 +85,10 @@ refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
 # a write job's verify reads stay
 refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none there" summary "$P/gr-rw.json"
 "$FIOTAB" summary "$P/wv.json" > "$T/out" 2> "$T/err" || fail "verify reads of a write job refused: $(cat "$T/err")"
+# ... read back in the write's blocks (bs=4k,64k rw=write verify=crc32c)
+"$FIOTAB" summary "$P/wv2.json" > "$T/out" 2> "$T/err" || fail "verify reads of bs=4k,64k refused: $(cat "$T/err")"
+assert_eq "verify reads: the write's bs" "read 65536
+write 65536" "$(awk '$1 == "wv" { print $4, $5 }' "$T/out")"
 
 # P7: numjobs=3 without group_reporting: three records of one name in one
 # run would be one series in InfluxDB and Prometheus (hist refuses it too)
