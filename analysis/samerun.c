@@ -15,6 +15,7 @@
  * compared with its neighbours only: a record within an earlier one's half
  * runtime would have been refused with it.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,12 +153,11 @@ int samerun_doc(struct jobset *js, size_t first, const uint32_t *rt, const char 
 		if (!r)
 			continue;
 		d = &s->docs[r->doc];
-		*why = xasprintf("job '%s'%s%s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less job_runtime, are %.0f ms apart, under half the earlier one's runtime of %u and %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
+		*why = xasprintf("job '%s'%s%s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less job_runtime, are %.0f ms apart, under half the earlier one's runtime of %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
 				 j->name, strcmp(j->host, "-") ? " on host " : "",
 				 strcmp(j->host, "-") ? j->host : "", s->files[d->file], d->idx,
-				 file, idx,
-				 t > start(s, r) ? t - start(s, r) : start(s, r) - t, r->rt,
-				 rt[i - first]);
+				 file, idx, fabs(t - start(s, r)),
+				 start(s, r) <= t ? r->rt : rt[i - first]);
 		return -1;
 	}
 	doc = add_doc(s, js->v[first].doc, file, idx);
