@@ -40,7 +40,13 @@ refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but
 refused 1 "job 'iozone-re-read-4k' .*refused: its name is not iozone-<phase>-<reclen>" iozone "$T/ioz2.json"
 "$JQ" '.jobs |= map(select(.jobname | test("^iozone-randread-4$|^myreread$")))' "$P/ioz.json" > "$T/ioz3.json"
 refused 1 "job 'iozone-randread-4' .*refused: reclen 4 bytes from its name, but it moved 4096" iozone "$T/ioz3.json"
-refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$P/bon.json"
+"$JQ" '.jobs |= map(select(.jobname == "Bonnie-putc"))' "$P/bon.json" > "$T/bon1.json"
+refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$T/bon1.json"
+# a Bonnie phase is what its job moved, in one file size
+"$JQ" '.jobs |= map(select(.jobname == "bonnie-getc"))' "$P/bon.json" > "$T/bon2.json"
+refused 1 "job 'bonnie-getc' .*refused: its phase getc moved no read bytes \(rw=write\)" bonnie "$T/bon2.json"
+"$JQ" '.jobs |= map(select(.jobname == "bonnie-write" or .jobname == "bonnie-read"))' "$P/bon.json" > "$T/bon3.json"
+refused 1 "jobs 'bonnie-write' and 'bonnie-read' .* ran with different sizes \(8388608 and 33554432 bytes\): a Bonnie table has one file size" bonnie "$T/bon3.json"
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
