@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fiotab: fio JSON -> tables (issue 3).
 FIOTAB_CORE := analysis/util.c analysis/fiosize.c analysis/jobs.c analysis/input.c analysis/arena.c \
-	analysis/strmap.c analysis/group.c analysis/partition.c analysis/stats.c analysis/table.c \
+	analysis/strmap.c analysis/samerun.c analysis/identity.c analysis/group.c analysis/partition.c analysis/stats.c analysis/table.c \
 	analysis/metrics.c analysis/phase.c analysis/perftest.c analysis/ratio.c analysis/iozone.c \
 	analysis/bonnie.c analysis/dd.c analysis/summary.c analysis/text.c \
 	analysis/csv.c analysis/json.c analysis/markdown.c analysis/influx.c \

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "phase.h"
 
@@ -123,6 +124,36 @@ static struct table *render(const struct phase_table *pt)
 	return t;
 }
 
+/*
+ * A phase is what its job moved: bytes in the phase's direction (writes for
+ * putc and write, reads for getc and read, both for rewrite, either for
+ * seeks), else its rate cell would be empty beside its job's %CPU.  Bonnie
+ * has one file size (MB): phases that set size must agree.  1 after saying
+ * why the table is refused.
+ */
+static int phase_refused(const struct job *j, int ph, const struct phase_row *r)
+{
+	int rd = j->d[DIR_READ]->present, wr = j->d[DIR_WRITE]->present, k, ok;
+
+	ok = ph == B_PUTC || ph == B_WRITE ? wr : ph == B_GETC || ph == B_READ ? rd :
+	     ph == B_REWRITE ? rd && wr : rd || wr;
+	if (!ok) {
+		warnx_("bonnie: job '%s' (%s, run %u) refused: its phase %s moved no %s bytes (rw=%s)",
+		       j->name, j->doc->file, j->doc->run, phases[ph],
+		       ph == B_PUTC || ph == B_WRITE ? "write" : ph == B_REWRITE ? "read and write" : "read",
+		       j->conf->rw);
+		return 1;
+	}
+	for (k = 0; k < NPHASE; k++)
+		if (r->ph[k] && r->ph[k]->conf->size && j->conf->size && r->ph[k]->conf->size != j->conf->size) {
+			warnx_("bonnie: jobs '%s' and '%s' (%s) ran with different sizes (%llu and %llu bytes): a Bonnie table has one file size",
+			       r->ph[k]->name, j->name, j->doc->file,
+			       (unsigned long long)r->ph[k]->conf->size, (unsigned long long)j->conf->size);
+			return 1;
+		}
+	return 0;
+}
+
 int bonnie_tables(const struct jobset *js, struct tablist *out)
 {
 	struct phase_set set = { 0 };
@@ -134,18 +165,27 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 		struct phase_row *r;
 		int ph;
 
-		if (strncmp(j->name, "bonnie-", 7))
+		if (strncasecmp(j->name, "bonnie-", 7)) {
+			warnx_("bonnie: job '%s' left out (not named bonnie-<phase>)", j->name);
 			continue;
-		ph = phase_index(phases, j->name + 7, strlen(j->name + 7));
+		}
+		ph = strncmp(j->name, "bonnie-", 7) ? -1 :
+		     phase_index(phases, j->name + 7, strlen(j->name + 7));
 		if (ph < 0) {
-			warnx_("bonnie: job '%s' left out (unknown phase)", j->name);
-			continue;
+			warnx_("bonnie: job '%s' (%s, run %u) refused: not bonnie-<phase> with a phase of putc, write, rewrite, getc, read, seeks",
+			       j->name, j->doc->file, j->doc->run);
+			phase_set_free(&set);
+			return -1;
 		}
 		r = phase_row_of(phase_table_of(&set, j), 0, 0);
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
 			warnx_("bonnie: job '%s' appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",
 			       j->name, j->conf->target, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->doc->file, j->doc->run);
+			phase_set_free(&set);
+			return -1;
+		}
+		if (phase_refused(j, ph, r)) {
 			phase_set_free(&set);
 			return -1;
 		}

@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "hist.h"
+#include "identity.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "series.h"
@@ -77,6 +78,12 @@ static void add_pat(struct selector *s, const char *p)
 {
 	s->patterns = xrealloc(s->patterns, (s->npatterns + 1) * sizeof(char *));
 	s->patterns[s->npatterns++] = (char *)p;
+}
+
+/* The outputs that name each job's series by run, job, host and target. */
+static int dashboard(enum fmt f)
+{
+	return f == F_INFLUX || f == F_PROM;
 }
 
 static int parse_args(int argc, char **argv, struct cli *c)
@@ -447,6 +454,9 @@ int main(int argc, char **argv)
 		rc = iozone_tables(&js, &tl) ? 1 : 0;
 	} else if (!strcmp(c.cmd, "bonnie")) {
 		rc = bonnie_tables(&js, &tl) ? 1 : 0;
+	} else if (dashboard(c.fmt) &&
+		   identity_check(c.cmd, "series in the InfluxDB and Prometheus outputs", &js)) {
+		rc = 1;
 	} else if (!strcmp(c.cmd, "dd")) {
 		rc = dd_tables(&js, &tl) ? 1 : 0;
 	} else {

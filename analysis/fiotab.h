@@ -83,6 +83,11 @@ struct jconf {
 	uint64_t size;		/* size option, 0 if unset */
 	uint64_t bs[NRWT];
 	/*
+	 * Where bs[] comes from, for the messages: 'bs "64k" (job options),
+	 * kb_base 1024' or "no bs: fio's default 4096" (interned).
+	 */
+	const char *bs_from;
+	/*
 	 * The configuration: every option fio recorded ("job options" over
 	 * "global options"; for fio's "All clients" aggregate those of the
 	 * per-host jobs it sums), as interned key, value pairs sorted by key,
@@ -139,6 +144,8 @@ struct jobset {
 	 * (fold_doc()).
 	 */
 	struct fold *fold;
+	struct samerun *runs;	/* the runs seen (samerun.c) */
+	unsigned docidx;	/* 1-based index of the document being read in its file */
 };
 
 /* A position in the jobset's direction records (jobs.c). */
@@ -154,6 +161,16 @@ void dirpool_rewind(struct jobset *js, const struct dirmark *m);
  * fold); 1 when none of them stays (nothing points to their document).
  */
 int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark);
+
+/*
+ * samerun.c: refuses (-1, *@why set) the jobs @first.. of the document just
+ * read when one is the same fio run as a job of an earlier document (same
+ * host and name, starts closer than half the earlier runtime), else
+ * remembers them.  @rt_ms: their job_runtime, @file and @idx: the document.
+ */
+int samerun_doc(struct jobset *js, size_t first, const uint32_t *rt_ms, const char *file,
+		unsigned idx, char **why);
+void samerun_free(struct samerun *s);
 
 /* input.c: read FILE ("-" = stdin) into @js; 0 ok, -1 error (already reported). */
 int input_read(struct jobset *js, const char *file, int keep_going);

@@ -97,6 +97,44 @@ static void bmap_free(struct bmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * Each label and the --series pattern that gave it, per selector: two
+ * patterns giving one label ('^old-(.*)-[0-9]+$' and '^new-(.*)-[0-9]+$'
+ * on old-x-1 and new-x-1) would merge two series into one.  The first such
+ * pair is kept (labels are given as documents are read, when folded) and
+ * series_build() refuses it.
+ */
+static struct {
+	struct strmap seen;		/* "SELECTOR\x1fLABEL" -> pattern index */
+	const struct selector *sel;	/* of the first clash, or NULL */
+	int a, b;
+	const char *label;
+} labels_seen;
+
+static void label_given(const struct selector *sel, int pat, const char *label)
+{
+	char *key = xasprintf("%p\x1f%s", (const void *)sel, label);
+	size_t k = map_get(&labels_seen.seen, key, (size_t)pat);
+
+	free(key);
+	if (k != (size_t)pat && !labels_seen.sel) {
+		labels_seen.sel = sel;
+		labels_seen.a = (int)k;
+		labels_seen.b = pat;
+		labels_seen.label = label;
+	}
+}
+
+/* -1 after saying so when two of @sel's patterns gave one label. */
+static int label_clash(const struct selector *sel)
+{
+	if (labels_seen.sel != sel)
+		return 0;
+	warnx_("--series '%s' and --series '%s' both label series '%s': their jobs would be one series; make the labels differ (e.g. keep the prefix in the capture group)",
+	       sel->patterns[labels_seen.a], sel->patterns[labels_seen.b], labels_seen.label);
+	return -1;
+}
+
 /* The series label of @j (interned), or NULL when --series patterns exclude it. */
 static char *label_of(const struct job *j, const struct selector *sel, regex_t *re)
 {
@@ -118,8 +156,10 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 				const char *il = intern(l);
 
 				free(l);
+				label_given(sel, i, il);
 				return (char *)il;
 			}
+			label_given(sel, i, intern(sel->patterns[i]));
 			return (char *)intern(sel->patterns[i]);
 		}
 	}
@@ -502,6 +542,17 @@ int series_build(const struct jobset *js, const struct selector *sel,
 			free(labels);
 			return -1;
 		}
+	}
+	/* 0: the labels (folded jobs were labelled as they were read) */
+	for (i = 0; i < js->n; i++)
+		(void)label_of(&js->v[i], sel, re);
+	if (label_clash(sel)) {
+		for (k = 0; k < sel->npatterns; k++)
+			regfree(&re[k]);
+		free(re);
+		free(jp);
+		free(labels);
+		return -1;
 	}
 	/* 1: each job's family (label, host, mode) and parameters; what varies */
 	for (i = 0; i < js->n; i++) {

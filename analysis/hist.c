@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "identity.h"
 #include "metrics.h"
 #include "svgutil.h"
 
@@ -41,12 +42,6 @@ static void hseries_free(struct hseries *v, size_t n)
 	free(v);
 }
 
-/* Every histogram of @js, checked; NULL after saying why. */
-static const char *host_of(const struct job *j)
-{
-	return strcmp(j->host, "-") ? j->host : local_host();
-}
-
 /* Orders series by what names them in every output: kind, direction, run, job, host, target. */
 static int cmp_identity(const void *pa, const void *pb)
 {
@@ -58,40 +53,14 @@ static int cmp_identity(const void *pa, const void *pb)
 		return a->lat - b->lat;
 	if (a->dir != b->dir)
 		return a->dir - b->dir;
-	if ((c = strcmp(a->j->doc->runid, b->j->doc->runid)) || (c = strcmp(a->j->name, b->j->name)) ||
-	    (c = strcmp(host_of(a->j), host_of(b->j))) || (c = strcmp(a->j->conf->target, b->j->conf->target)))
+	if ((c = identity_cmp(a->j, b->j)))
 		return c;
 	return a->j->seq < b->j->seq ? -1 : a->j->seq > b->j->seq;
 }
 
-/* "iodepth 1 / 4, bs 4k / 8k": the options in which @a and @b differ, "" if none. */
-static char *opts_diff(const struct job *a, const struct job *b)
-{
-	char *out = xstrdup(""), *t;
-	size_t i = 0, k = 0;
-
-	while (i < a->conf->nopts || k < b->conf->nopts) {
-		int c = i == a->conf->nopts ? 1 : k == b->conf->nopts ? -1 : strcmp(a->conf->opts[2 * i], b->conf->opts[2 * k]);
-		const char *key = c <= 0 ? a->conf->opts[2 * i] : b->conf->opts[2 * k];
-		const char *va = c <= 0 ? a->conf->opts[2 * i + 1] : "(unset)";
-		const char *vb = c >= 0 ? b->conf->opts[2 * k + 1] : "(unset)";
-
-		if (strcmp(va, vb)) {
-			t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", key, va, vb);
-			free(out);
-			out = t;
-		}
-		i += c <= 0;
-		k += c >= 0;
-	}
-	return out;
-}
-
 /*
- * Every output names a histogram by latency kind, direction, run, job,
- * host and target (Prometheus labels, Influx tags, CSV columns).  Two
- * series with the same name would be summed by Prometheus, overwritten by
- * InfluxDB and confused in CSV: refuse them, saying how they differ.
+ * Two series with the same name would be summed by Prometheus, overwritten
+ * by InfluxDB and confused in CSV: refused in every output (identity.c).
  */
 static int check_identities(const struct hseries *v, size_t n)
 {
@@ -102,22 +71,10 @@ static int check_identities(const struct hseries *v, size_t n)
 	for (i = 0; i < n; i++)
 		s[i] = &v[i];
 	qsort(s, n, sizeof(*s), cmp_identity);
-	for (i = 1; i < n && !ret; i++) {
-		const struct job *a = s[i - 1]->j, *b = s[i]->j;
-		char *d;
-
-		if (s[i - 1]->lat != s[i]->lat || s[i - 1]->dir != s[i]->dir ||
-		    strcmp(a->doc->runid, b->doc->runid) || strcmp(a->name, b->name) ||
-		    strcmp(host_of(a), host_of(b)) || strcmp(a->conf->target, b->conf->target))
-			continue;
-		d = opts_diff(a, b);
-		warnx_("hist: %s: two jobs named '%s' in one run on host %s, target %s, would be one histogram in every output; they differ in %s: give them distinct names%s",
-		       a->doc->file, a->name, host_of(a), a->conf->target,
-		       *d ? d : "nothing but being separate jobs (numjobs clones?)",
-		       *d ? "" : ", or report them as one with group_reporting=1");
-		free(d);
-		ret = -1;
-	}
+	for (i = 1; i < n && !ret; i++)
+		if (s[i - 1]->lat == s[i]->lat && s[i - 1]->dir == s[i]->dir &&
+		    !identity_cmp(s[i - 1]->j, s[i]->j))
+			ret = identity_refuse("hist", "histogram in every output", s[i - 1]->j, s[i]->j);
 	free(s);
 	return ret;
 }
@@ -232,7 +189,7 @@ int hist_tables(const struct jobset *js, struct tablist *out)
 
 			cum += v[i].b->count[k];
 			table_str(t, row, 0, v[i].j->name);
-			table_str(t, row, 1, host_of(v[i].j));
+			table_str(t, row, 1, identity_host(v[i].j));
 			table_str(t, row, 2, v[i].j->conf->target);
 			table_str(t, row, 3, run_value(v[i].j));
 			table_str(t, row, 4, dir_name[v[i].dir]);
@@ -287,7 +244,7 @@ static void prom_labels(FILE *f, const struct hseries *h, const char *le)
 	int n = 0, i, k;
 
 	t[n++] = (struct tagkv){ "fio_job", h->j->name };
-	t[n++] = (struct tagkv){ "host", host_of(h->j) };
+	t[n++] = (struct tagkv){ "host", identity_host(h->j) };
 	t[n++] = (struct tagkv){ "target", h->j->conf->target };
 	t[n++] = (struct tagkv){ "run", run_value(h->j) };
 	t[n++] = (struct tagkv){ "rw", dir_name[h->dir] };
@@ -417,7 +374,7 @@ static void hlabel(char *buf, size_t len, double us)
 
 static char *series_label(const struct hseries *h, int hosts)
 {
-	return hosts ? xasprintf("%s %s on %s", h->j->name, dir_name[h->dir], host_of(h->j)) :
+	return hosts ? xasprintf("%s %s on %s", h->j->name, dir_name[h->dir], identity_host(h->j)) :
 		       xasprintf("%s %s", h->j->name, dir_name[h->dir]);
 }
 

@@ -216,7 +216,7 @@ static const char *const skip_names[] = {
 	 */
 	"min", "max", "stddev", "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
 	"bw_samples", "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples",
-	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed", "job_runtime",
+	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed",
 	"latency_depth",
 	/* the percentiles but the 50th, 99th and 99.9th (fio's default list) */
 	"1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000",
@@ -255,6 +255,130 @@ static cJSON *fast_doc(const char *buf, size_t len, int padded, const char *p,
 	}
 	jr->end = (size_t)(q - buf);
 	return doc;
+}
+
+/*
+ * Duplicate member names.  JSON leaves their meaning open (jq and Python
+ * keep the last, cJSON's lookup the first), and fio writes them: an option
+ * given twice ("bs" : "8k", "bs" : "64k": fio used the last), fio --client
+ * every server's global options in one object.  Equal values say one
+ * thing and are accepted; different ones make the document malformed,
+ * naming the object's path and the key.  Checked on the tree, after
+ * either reader, so both behave the same.
+ */
+struct path {
+	char buf[256];
+	size_t len;
+	const char *job;	/* the name of the job record inside, else NULL */
+};
+
+/* Appends a member name (quoted unless a plain word) or an index to @p. */
+static size_t path_push(struct path *p, const char *key, int idx)
+{
+	size_t old = p->len, room = sizeof(p->buf) - p->len;
+	int plain = key && *key && strspn(key, "abcdefghijklmnopqrstuvwxyz"
+					   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(key);
+	int n;
+
+	if (!key)
+		n = snprintf(p->buf + old, room, "[%d]", idx);
+	else
+		n = snprintf(p->buf + old, room, plain ? "%s%s" : "%s\"%.40s\"",
+			     old ? "." : "", key);
+	p->len = n < 0 || (size_t)n >= room ? sizeof(p->buf) - 1 : old + (size_t)n;
+	return old;
+}
+
+/* A value for the message: a string or number as written, else its type. */
+static char *show(const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return xasprintf("\"%.60s\"", v->valuestring);
+	if (cJSON_IsNumber(v))
+		return xasprintf("%.17g", v->valuedouble);
+	return xstrdup(cJSON_IsObject(v) ? "an object" : cJSON_IsArray(v) ? "an array" : "a literal");
+}
+
+static int dup_found(const struct path *p, const cJSON *a, const cJSON *b, char **why)
+{
+	char *x = show(a), *y = show(b);
+
+	*why = xasprintf("%s%s%s%s: key \"%s\" twice with different values (%s, then %s): JSON does not say which one holds (fio writes an option given twice so, and fio --client the global options of every server's job file into one object)",
+			 p->job ? "job '" : "", p->job ? p->job : "", p->job ? "': " : "",
+			 p->len ? p->buf : "document", a->string, x, y);
+	free(x);
+	free(y);
+	return -1;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* Duplicate names among @o's members: pairwise when few, sorted when many. */
+static int dup_members(const struct path *p, const cJSON *o, char **why)
+{
+	const cJSON *a, *b, **v;
+	size_t n = 0, i;
+	int rc = 0;
+
+	for (a = o->child; a; a = a->next)
+		n++;
+	if (n <= 16) {
+		for (a = o->child; a; a = a->next)
+			for (b = a->next; b; b = b->next)
+				if (!strcmp(a->string, b->string) && !cJSON_Compare(a, b, 1))
+					return dup_found(p, a, b, why);
+		return 0;
+	}
+	v = xmalloc(n * sizeof(*v));
+	for (i = 0, a = o->child; a; a = a->next)
+		v[i++] = a;
+	qsort(v, n, sizeof(*v), key_cmp);
+	for (i = 1; i < n && !rc; i++)
+		if (!strcmp(v[i - 1]->string, v[i]->string) && !cJSON_Compare(v[i - 1], v[i], 1))
+			rc = dup_found(p, v[i - 1], v[i], why);
+	free(v);
+	return rc;
+}
+
+static int dup_keys(struct path *p, const cJSON *v, char **why)
+{
+	const char *job = p->job;
+	int in_jobs = cJSON_IsArray(v) && (!strcmp(p->buf, "jobs") || !strcmp(p->buf, "client_stats"));
+	const cJSON *c;
+	int idx = 0;
+
+	if (cJSON_IsObject(v) && dup_members(p, v, why))
+		return -1;
+	for (c = v->child; c; c = c->next, idx++) {
+		size_t old;
+
+		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+			continue;
+		old = path_push(p, cJSON_IsObject(v) ? c->string : NULL, idx);
+		if (in_jobs) {
+			const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "jobname");
+
+			p->job = cJSON_IsString(n) ? n->valuestring : NULL;
+		}
+		if (dup_keys(p, c, why))
+			return -1;
+		p->len = old;
+		p->buf[old] = '\0';
+		p->job = job;
+	}
+	return 0;
+}
+
+/* The document's checks before its jobs are read; -1 with *@why set. */
+static int doc_checks(const cJSON *doc, char **why)
+{
+	struct path p = { .len = 0, .job = NULL };
+
+	p.buf[0] = '\0';
+	return dup_keys(&p, doc, why);
 }
 
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
@@ -297,7 +421,8 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			p = next_doc(buf, stop > p ? stop : p + 1, end);
 			continue;
 		}
-		if (jobs_from_doc(js, doc, name, &why)) {
+		js->docidx = (unsigned)(ndocs + nskip + 1);
+		if (doc_checks(doc, &why) || jobs_from_doc(js, doc, name, &why)) {
 			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);
 			arena_reset();	/* the document's nodes, all at once */

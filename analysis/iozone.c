@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "phase.h"
 
@@ -22,6 +23,12 @@ static const char *const phases[] = { "write", "rewrite", "read", "reread", "ran
 				      "randwrite", NULL };
 static const char *const keys[] = { "write", "rewrite", "read", "reread", "random_read",
 				    "random_write" };
+
+/* A name iozone's tables claim: "iozone-" in any case. */
+static int iozone_name(const struct job *j)
+{
+	return !strncasecmp(j->name, "iozone-", 7);
+}
 
 /* Phase and reclen from "iozone-<phase>-<reclen>", or -1. */
 static int named_phase(const struct job *j, uint64_t *reclen)
@@ -118,6 +125,15 @@ static int row_cmp(const void *a, const void *b)
 	return (x->reclen > y->reclen) - (x->reclen < y->reclen);
 }
 
+/* A job named for the table that the table cannot take: refused (@why is freed). */
+static int named_refused(struct phase_set *set, const struct job *j, char *why)
+{
+	warnx_("iozone: job '%s' (%s, run %u) refused: %s", j->name, j->doc->file, j->doc->run, why);
+	free(why);
+	phase_set_free(set);
+	return -1;
+}
+
 int iozone_tables(const struct jobset *js, struct tablist *out)
 {
 	struct phase_set set = { 0 };
@@ -135,13 +151,25 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		struct phase_row *r;
 		int ph = named_phase(j, &reclen), d;
 
-		if (named && ph < 0)
+		if (named && ph < 0) {
+			if (iozone_name(j))
+				return named_refused(&set, j, xstrdup("its name is not iozone-<phase>-<reclen> (phases write, rewrite, read, reread, randread, randwrite; reclen a fio size such as 4k)"));
+			warnx_("iozone: job '%s' left out (not named iozone-<phase>-<reclen>, and other jobs are)",
+			       j->name);
 			continue;
+		}
 		if (ph < 0)
 			reclen = j->d[j->d[DIR_WRITE]->present ? DIR_WRITE : DIR_READ]->bs;
 		d = ph >= 0 ? dir_of(ph) : (j->d[DIR_WRITE]->present ? DIR_WRITE : DIR_READ);
-		if (!j->d[d]->present)
+		if (!j->d[d]->present) {
+			if (ph >= 0)
+				return named_refused(&set, j, xasprintf("its phase %s moved no %s bytes", phases[ph], dir_name[d]));
 			continue;
+		}
+		if (ph >= 0 && reclen != j->d[d]->bs)
+			return named_refused(&set, j, xasprintf("reclen %llu bytes from its name, but it moved %llu bytes an I/O (%s): a record length is the measured transfer size (iozone's reclen is in KiB: name it -<N>k)",
+								 (unsigned long long)reclen, (unsigned long long)j->d[d]->bs,
+								 j->conf->mean_bs ? "fio's mean transfer size" : j->conf->bs_from));
 		kb = (j->conf->size ? j->conf->size : (uint64_t)j->d[d]->io_bytes) / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);

@@ -254,6 +254,13 @@ static const char *opt(const struct opts *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* Which options object opt() took @name from, for the messages. */
+static const char *opt_where(const struct opts *o, const char *name)
+{
+	return cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o->job, name)) ?
+	       "job options" : "global options";
+}
+
 /* 2^53: up to here a double holds every integer exactly */
 #define EXACT_MAX 9007199254740992.0
 
@@ -434,13 +441,13 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		     double scale)
 {
 	const cJSON *clat, *pct;
-	double to_us = 1e-3;
+	const double to_us = 1e-3;	/* fio 3.x: ns (fio_version_known()) */
 	char path[64];
 
 	/* in the order fio writes them (members()) */
-	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, CLAT, NF };
+	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, NF };
 	static const char *const names[NF] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops",
-					       "runtime", "total_ios", "clat_ns", "clat" };
+					       "runtime", "total_ios", "clat_ns" };
 	const cJSON *f[NF];
 
 	members(o, names, NF, f);
@@ -466,11 +473,6 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	d->total_ios = num0v(r, f[TOTAL_IOS], path, "total_ios");
 	clat = f[CLAT_NS];
 	path2(path, dir, ".clat_ns.");
-	if (!clat) {	/* fio 2.x reported microseconds */
-		clat = f[CLAT];
-		path2(path, dir, ".clat.");
-		to_us = 1;
-	}
 	(void)num(r, clat, path, "mean");
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
@@ -593,10 +595,73 @@ static size_t member_need(const cJSON *v)
 	       (cJSON_IsString(v) ? strlen(v->valuestring) + 24 : 0);
 }
 
+/* The directions (bit per enum fio_dir) of fio's rw pattern @rw, 0 if unknown. */
+static unsigned rw_pattern(const char *rw)
+{
+	static const struct { const char *rw; unsigned dirs; } pat[] = {
+		{ "read", 1u << DIR_READ }, { "randread", 1u << DIR_READ },
+		{ "write", 1u << DIR_WRITE }, { "randwrite", 1u << DIR_WRITE },
+		{ "trim", 1u << DIR_TRIM }, { "randtrim", 1u << DIR_TRIM },
+		{ "rw", 1u << DIR_READ | 1u << DIR_WRITE }, { "readwrite", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "randrw", 1u << DIR_READ | 1u << DIR_WRITE },
+		{ "trimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+		{ "randtrimwrite", 1u << DIR_TRIM | 1u << DIR_WRITE },
+	};
+	size_t n = strcspn(rw, ":"), i;
+
+	for (i = 0; i < sizeof(pat) / sizeof(*pat); i++)
+		if (strlen(pat[i].rw) == n && !strncmp(pat[i].rw, rw, n))
+			return pat[i].dirs;
+	return 0;
+}
+
+/* A write job that reads back what it wrote (verify set), in its write blocks. */
+static int verify_reads(const struct opts *o, const char *rw)
+{
+	const char *v = opt(o, "verify");
+
+	return (rw_pattern(rw) & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none");
+}
+
+/*
+ * The directions a job moves bytes in (bit per enum fio_dir), or 0 for a
+ * pattern fiotab does not know: its rw's, verify reads, and the trims of
+ * trim_percentage.  "mixed" is every direction's.
+ */
+static unsigned rw_dirs(const struct opts *o, const char *rw)
+{
+	unsigned dirs = rw_pattern(rw);
+
+	if (!dirs)
+		return 0;
+	if (verify_reads(o, rw))
+		dirs |= 1u << DIR_READ;
+	if ((dirs & 1u << DIR_WRITE) && opt(o, "trim_percentage"))
+		dirs |= 1u << DIR_TRIM;
+	return dirs | 1u << DIR_MIXED;
+}
+
+/* Where a fixed block size comes from: the option, its object and kb_base. */
+static const char *bs_source(const struct opts *o, const char *bs_opt, const char *s,
+			     unsigned kb_base)
+{
+	const char *kb = opt(o, "kb_base");
+	char *t;
+	const char *ret;
+
+	if (!s)
+		return intern("no bs option: fio's default 4096");
+	t = xasprintf("%s \"%s\" (%s) read with kb_base %u (%s)", bs_opt, s,
+		      opt_where(o, bs_opt), kb_base, kb ? opt_where(o, "kb_base") : "fio's default");
+	ret = intern(t);
+	free(t);
+	return ret;
+}
+
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
-	const char *s;
+	const char *s, *bs_opt;
 
 	memset(c, 0, sizeof(*c));
 	read_opts(c, o);
@@ -612,15 +677,18 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	if (!s)
 		s = opt(o, "readwrite");
 	c->rw = intern(s ? s : "read");
-	s = opt(o, "bs");
-	if (!s)
-		s = opt(o, "blocksize");
+	bs_opt = opt(o, "bs") ? "bs" : "blocksize";
+	s = opt(o, bs_opt);
 	/*
 	 * bsrange/bssplit, or a bs fio took but we cannot read: the mean
 	 * transfer size of each direction stands for the block size.
 	 */
 	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
 		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
+	c->bs_from = bs_source(o, bs_opt, s, kb_base);
+	/* verify reads of a write job read its write blocks back */
+	if (!(rw_pattern(c->rw) & 1u << DIR_READ) && verify_reads(o, c->rw))
+		c->bs[DIR_READ] = c->bs[DIR_WRITE];
 	s = opt(o, "size");
 	if (!s || fio_parse_size(s, kb_base, &c->size))
 		c->size = 0;
@@ -691,6 +759,47 @@ static const struct jconf *read_conf(struct reader *r, const struct opts *o)
 	confs[idx] = xmalloc(sizeof(c));
 	memcpy(confs[idx], &c, sizeof(c));
 	return confs[idx];
+}
+
+/*
+ * A fixed block size (not bsrange/bssplit, which use the measured mean) is
+ * what fiotab derived from the options; fio's own counts must agree with
+ * it, or the options were not what fio ran (group_reporting over different
+ * sections, an option given twice, kb_base where fio did not apply it, a
+ * size fio reads otherwise).  fio never moves more than bs in one I/O, and
+ * moves less only in short transfers, each followed by a requeue of the
+ * residual: a few of them (at most 1 in 64 I/Os, or one).
+ */
+static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
+		     const char *from)
+{
+	double ios = d->total_ios, bs = (double)d->bs;
+
+	if (!d->present || !d->bs)
+		return;
+	if (d->io_bytes <= ios * bs && d->io_bytes >= (ios - fmax(1, floor(ios / 64))) * bs)
+		return;
+	bad(r, "%s: block size %llu from %s, but fio moved io_bytes %.0f in total_ios %.0f (%.1f bytes an I/O): fio ran another block size than its options say here (group_reporting over different jobs, an option given twice, kb_base, a size written otherwise)",
+	    dir, (unsigned long long)d->bs, from, d->io_bytes, ios,
+	    ios > 0 ? d->io_bytes / ios : d->io_bytes);
+}
+
+/*
+ * A record with bytes in a direction its rw does not move is not one job's
+ * (group_reporting over jobs of different rw): refused.
+ */
+static void check_dirs(struct reader *r, const struct opts *o, const struct job *j)
+{
+	unsigned dirs = rw_dirs(o, j->conf->rw);
+	int d;
+
+	for (d = 0; d < NDIR && dirs; d++)
+		if (j->d[d]->present && !(dirs & 1u << d)) {
+			bad(r, "%s: %.0f bytes, but rw=%s moves none there%s: the record is not this job's alone (group_reporting over jobs of different rw?)",
+			    dir_name[d], j->d[d]->io_bytes, j->conf->rw,
+			    d == DIR_READ ? " (no verify)" : d == DIR_TRIM ? " (no trim_percentage)" : "");
+			return;
+		}
 }
 
 /*
@@ -770,11 +879,15 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		}
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
+		/* the aggregate is checked as the sum of the checked host records */
+		if (!mean_bs && !j->aggregate)
+			check_bs(&r, d, dir_name[i], conf->bs_from);
 		/* total_ios >= 1 keeps the mean below io_bytes, i.e. below 2^53 */
 		if (mean_bs || !d->bs)
 			d->bs = d->total_ios >= 1 ? (uint64_t)llround(d->io_bytes / d->total_ios) : 0;
 		j->d[i] = dir_store(js, d);
 	}
+	check_dirs(&r, &o, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;
@@ -806,6 +919,7 @@ void jobset_free(struct jobset *js)
 	free(js->docv);
 	free(js->versions);
 	dirpool_free(js->dirs);
+	samerun_free(js->runs);
 	if (js->runids) {
 		map_free(&js->runids->map);
 		free(js->runids->seen);
@@ -993,20 +1107,28 @@ static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
  */
 static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, char **why)
 {
-	double sum[NDIR] = { 0 };
+	double sum[NDIR] = { 0 }, ios[NDIR] = { 0 };
 	size_t i;
 	int d;
 
 	for (i = first; i < js->n; i++)
 		if (i != agg)
-			for (d = 0; d < NDIR; d++)
+			for (d = 0; d < NDIR; d++) {
 				sum[d] += js->v[i].d[d]->io_bytes;
-	for (d = 0; d < NDIR; d++)
+				ios[d] += js->v[i].d[d]->total_ios;
+			}
+	for (d = 0; d < NDIR; d++) {
 		if (sum[d] != js->v[agg].d[d]->io_bytes) {
 			*why = xasprintf("its %s bytes (%.0f) are not the sum of the hosts' (%.0f)",
 					 dir_name[d], js->v[agg].d[d]->io_bytes, sum[d]);
 			return -1;
 		}
+		if (ios[d] != js->v[agg].d[d]->total_ios) {
+			*why = xasprintf("its %s total_ios (%.0f) are not the sum of the hosts' (%.0f)",
+					 dir_name[d], js->v[agg].d[d]->total_ios, ios[d]);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1015,8 +1137,45 @@ static int aggregate_checks(const struct jobset *js, size_t first, size_t agg, c
  * frees it) when the document is not fio output or holds a value fio does
  * not write; jobs that failed (error != 0) are reported and left out.
  */
+/*
+ * fiotab reads fio 3.x JSON, whose fields and units it knows (latencies in
+ * ns as clat_ns, io_bytes in bytes).  fio 2.x wrote latencies in us under
+ * other names and its byte counts otherwise: a document of another
+ * version, or of none, is refused naming it.  0 with *@why set then.
+ */
+static int fio_version_known(const cJSON *v, char **why)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+
+	if (s && !strncmp(s, "fio-3.", 6) && s[6] >= '0' && s[6] <= '9')
+		return 1;
+	if (s)
+		*why = xasprintf("\"fio version\" is \"%.60s\": fiotab reads fio 3.x JSON only, whose fields and units it knows (fio 2.x wrote latencies in us, and other counts in other units)", s);
+	else
+		*why = xstrdup("no \"fio version\" (fiotab reads fio 3.x JSON only, and fio writes its version there)");
+	return 0;
+}
+
+/*
+ * A job's runtime in ms: fio's job_runtime, else (older or hand-made
+ * records) its longest direction's runtime, unscaled; below 2^32 ms.
+ */
+static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
+{
+	double ms = num(r, jo, "", "job_runtime");
+	int d;
+
+	if (isnan(ms))
+		for (d = 0, ms = 0; d < NDIR; d++)
+			ms = fmax(ms, j->d[d]->runtime_s * 1000 / j->conf->scale);
+	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
+	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
+	static size_t rtcap;
+
 	const cJSON *jobs, *jo, *global, *v;
 	struct reader r = { 0 };
 	const char *ver, *ifile;
@@ -1037,7 +1196,9 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		return -1;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "fio version");
-	ver = intern(cJSON_IsString(v) ? v->valuestring : "fio-unknown");
+	if (!fio_version_known(v, why))
+		return -1;
+	ver = intern(v->valuestring);
 	/*
 	 * Once per document, not per job; folded (perftest --no-iterations),
 	 * the document's own copy, freed with it when none of its jobs stays.
@@ -1099,6 +1260,17 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		js->n++;
 		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;
+		if (js->n - first > rtcap) {
+			rtcap = 2 * (js->n - first);
+			rt = xrealloc(rt, rtcap * sizeof(*rt));
+		}
+		r.job = j->name;
+		rt[js->n - first - 1] = job_runtime(&r, jo, j);
+		r.job = NULL;
+		if (r.why) {
+			*why = r.why;
+			goto bad;
+		}
 	}
 	if (agg != SIZE_MAX) {
 		char *aggwhy = NULL;
@@ -1109,10 +1281,13 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			job_free(&js->v[agg]);
 			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));
 			js->n--;
+			memmove(&rt[agg - first], &rt[agg - first + 1], (js->n - agg) * sizeof(*rt));
 			for (; agg < js->n; agg++)
 				js->v[agg].seq = agg;
 		}
 	}
+	if (samerun_doc(js, first, rt, file, js->docidx, why))
+		goto bad;
 	note_version(js, ver);
 	if (js->fold) {
 		/* perftest reads no run identity; the document goes with its last job */

@@ -13,9 +13,9 @@ head -3 "$DATA/seed000-block.txt" > "$T/rows"
 seed_json "$T/rows" 134217728 /dev/sdx > "$T/good.json"
 "$FIOTAB" perftest "$T/good.json" > "$T/good.out" || fail "good input rejected"
 
-# concatenated documents (with text in between) = the same jobs twice:
+# concatenated documents (with text in between), a run and a later one:
 # 6 iterations per direction, equal to the 3 given twice
-{ cat "$T/good.json"; echo "fio: some warning between runs"; cat "$T/good.json"; } > "$T/two.json"
+{ cat "$T/good.json"; echo "fio: some warning between runs"; rerun "$T/good.json"; } > "$T/two.json"
 "$FIOTAB" perftest "$T/two.json" > "$T/two.out" || fail "concatenated documents rejected"
 # the header has one "W" per iteration plus the IOPS column's
 witers() { awk '/^blocksize/ { n = -1; for (i = 1; i <= NF; i++) if ($i == "W") n++; printf "%s%d", s, n; s = " " }' "$1"; }
@@ -84,7 +84,10 @@ sed '0,/"io_bytes" : 134217728, "io_kbytes" : 131072/s//"io_bytes" : 0, "io_kbyt
 expect_error "io_kbytes = 1e15" "$T/hostile.json" "2:1"
 assert_match "io_kbytes message" "$job1: \"write.io_kbytes\" is 1e\+15, out of range" "$(cat "$T/err")"
 # 2^53 - 1 is still a byte count
-sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 9007199254740991/' "$T/good.json" > "$T/big.json"
+sed '0,/"io_bytes" : 134217728\(.*\)"total_ios" : 2,/s//"io_bytes" : 9007199254740991\1"total_ios" : 134217728,/' \
+	"$T/good.json" > "$T/big.json"
+grep -q '"total_ios" : 134217728,' "$T/big.json" || fail "premise: big.json's total_ios"
+
 "$FIOTAB" perftest "$T/big.json" > /dev/null || fail "2^53 - 1 bytes rejected"
 # integer options: the whole string (a fio size), within 1..INT_MAX
 for v in 99999999999 -3 abc 8x ""; do
@@ -149,8 +152,8 @@ grep -q "no usable jobs" "$T/err" || fail "no usable jobs not said"
 # IOPS 40-64x too high), and each host keeps its 3 iterations.
 seed_json "$T/rows" 134217728 /dev/sdx hostA > "$T/a.json"
 agg='{ jobname: "All clients", groupid: 0, error: 0, hostname: "hostB", port: 8765,
-      read: (reduce .[] as $j ({io_bytes: 0, runtime: 0}; .io_bytes += $j.read.io_bytes | .runtime = ([.runtime, $j.read.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), total_ios: 1, iops: 1, bw_bytes: 1}),
-      write: (reduce .[] as $j ({io_bytes: 0, runtime: 0}; .io_bytes += $j.write.io_bytes | .runtime = ([.runtime, $j.write.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), total_ios: 1, iops: 1, bw_bytes: 1}),
+      read: (reduce .[] as $j ({io_bytes: 0, runtime: 0, total_ios: 0}; .io_bytes += $j.read.io_bytes | .total_ios += $j.read.total_ios | .runtime = ([.runtime, $j.read.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), iops: 1, bw_bytes: 1}),
+      write: (reduce .[] as $j ({io_bytes: 0, runtime: 0, total_ios: 0}; .io_bytes += $j.write.io_bytes | .total_ios += $j.write.total_ios | .runtime = ([.runtime, $j.write.runtime] | max)) | . + {io_kbytes: (.io_bytes / 1024), iops: 1, bw_bytes: 1}),
       trim: {io_bytes: 0, runtime: 0}, usr_cpu: 1, sys_cpu: 1 }'
 jq ".client_stats += [.client_stats[] | .hostname = \"hostB\"] | .client_stats += [.client_stats | $agg]" \
 	<(sed -n '/^{/,$p' "$T/a.json") > "$T/cs.json"

@@ -18,25 +18,28 @@ seed_json "$T/rows" 134217728 /dev/sdx > "$T/good.json"
 [ -s "$T/err" ] && fail "warning on fio's text before the document: $(cat "$T/err")"
 sed -n '/^{/,$p' "$T/good.json" | "$JQ" -c . > "$T/compact.json"
 doc=$(cat "$T/compact.json")
-# the same jobs twice: 6 iterations per direction, equal to the 3 given twice
+# the second document: a later run of the same jobs (the same run twice is refused)
+rerun "$T/good.json" > "$T/good2.json"
+doc2=$(sed -n '/^{/,$p' "$T/good2.json" | "$JQ" -c .)
+# the jobs and a later run of them: 6 iterations per direction, equal to the two files
 witers() { awk '/^blocksize/ { n = -1; for (i = 1; i <= NF; i++) if ($i == "W") n++; printf "%s%d", s, n; s = " " }' "$1"; }
 twice() {	# twice WHAT FILE: both documents read, nothing said
 	"$FIOTAB" perftest "$2" > "$T/out" 2> "$T/err" || fail "$1: rejected: $(cat "$T/err")"
 	assert_eq "$1: iterations" 6 "$(witers "$T/out")"
 	[ -s "$T/err" ] && fail "$1: said something: $(cat "$T/err")"
-	"$FIOTAB" perftest "$T/good.json" "$T/good.json" > "$T/two.out"
+	"$FIOTAB" perftest "$T/good.json" "$T/good2.json" > "$T/two.out"
 	cmp -s "$T/out" "$T/two.out" || fail "$1: not the table of both documents"
 }
-printf '%s%s\n' "$doc" "$doc" > "$T/adjacent.json"
+printf '%s%s\n' "$doc" "$doc2" > "$T/adjacent.json"
 twice '"}{"' "$T/adjacent.json"
-printf '%s %s' "$doc" "$doc" > "$T/blank.json"
+printf '%s %s' "$doc" "$doc2" > "$T/blank.json"
 twice '"} {" and no final newline' "$T/blank.json"
-printf '%s\n\n%s\n' "$doc" "$doc" > "$T/lines.json"
+printf '%s\n\n%s\n' "$doc" "$doc2" > "$T/lines.json"
 twice 'one document a line' "$T/lines.json"
-{ sed -n '/^{/,$p' "$T/good.json"; printf '%s' "$doc"; } > "$T/mixed.json"
+{ sed -n '/^{/,$p' "$T/good.json"; printf '%s' "$doc2"; } > "$T/mixed.json"
 twice 'fio layout then compact' "$T/mixed.json"
 # three documents, pretty-printed ones with "}{" between them
-{ sed -n '/^{/,$p' "$T/good.json" | sed '$s/}$/}{/'; sed -n '/^{/,$p' "$T/good.json" | sed '1s/^{//'; } \
+{ sed -n '/^{/,$p' "$T/good.json" | sed '$s/}$/}{/'; sed -n '/^{/,$p' "$T/good2.json" | sed '1s/^{//'; } \
 	> "$T/pretty.json"
 twice 'pretty "}{"' "$T/pretty.json"
 
@@ -52,7 +55,7 @@ printf '%s garbage\n' "$doc" > "$T/trail2.json"
 "$FIOTAB" perftest "$T/trail2.json" > "$T/out" 2> "$T/err" || fail "trailing text on the line rejected"
 assert_match "same-line warning" "^fiotab: $T/trail2.json:1:$((${#doc} + 2)): warning: .*'garbage'" "$(cat "$T/err")"
 # text between documents: a warning, and the document after it is read
-{ printf '%s\n' "$doc"; echo "fio: some warning between runs"; printf '%s\n' "$doc"; } > "$T/between.json"
+{ printf '%s\n' "$doc"; echo "fio: some warning between runs"; printf '%s\n' "$doc2"; } > "$T/between.json"
 "$FIOTAB" perftest "$T/between.json" > "$T/out" 2> "$T/err" || fail "text between documents rejected"
 assert_match "text between warning" "^fiotab: $T/between.json:2:1: warning: .*'fio: some warning betwe'" "$(cat "$T/err")"
 assert_eq "text between: iterations" 6 "$(witers "$T/out")"

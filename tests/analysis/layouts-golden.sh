@@ -11,10 +11,11 @@ source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd "$JQ"
 
-# dirobj BYTES MS [IOPS]: a fio per-direction object
-dirjq='def dir($b; $ms; $iops): {io_bytes: $b, io_kbytes: ($b / 1024 | floor), bw_bytes: 0,
-	runtime: $ms, iops: $iops, total_ios: 1, clat_ns: {mean: 1}};
-	def none: dir(0; 0; 0);'
+# dir(BYTES; MS; IOPS; BS): a fio per-direction object (total_ios as fio
+# counts them for block size BS: fiotab checks bs against io_bytes/total_ios)
+dirjq='def dir($b; $ms; $iops; $bs): {io_bytes: $b, io_kbytes: ($b / 1024 | floor), bw_bytes: 0,
+	runtime: $ms, iops: $iops, total_ios: ($b / $bs | ceil), clat_ns: {mean: 1}};
+	def none: dir(0; 0; 0; 1);'
 
 # iozone: 6 phases per record length, rate KiB/s = io_bytes / 1024 / 10 s
 "$JQ" -n -R "$dirjq"'
@@ -25,8 +26,8 @@ dirjq='def dir($b; $ms; $iops): {io_bytes: $b, io_kbytes: ($b / 1024 | floor), b
 	  {jobname: "iozone-\($p.value)-\($r[1])k", error: 0, usr_cpu: 1, sys_cpu: 1,
 	   "job options": {size: "8g", bs: "\($r[1])k",
 	     rw: ({write: "write", rewrite: "write", read: "read", reread: "read"}[$p.value] // $p.value)},
-	   read: (if ($p.value | test("read")) then dir($b; 10000; 1) else none end),
-	   write: (if ($p.value | test("write")) then dir($b; 10000; 1) else none end),
+	   read: (if ($p.value | test("read")) then dir($b; 10000; 1; $r[1] * 1024) else none end),
+	   write: (if ($p.value | test("write")) then dir($b; 10000; 1; $r[1] * 1024) else none end),
 	   trim: none}]}' < "$DATA/seed003-xfs.txt" > "$T/iozone.json" || fail "building iozone JSON"
 "$FIOTAB" iozone "$T/iozone.json" > "$T/iozone.out" || fail "fiotab iozone"
 grep -v '^# ' "$T/iozone.out" > "$T/iozone.tab"
@@ -43,8 +44,8 @@ diff "$T/iozone.seed" "$T/iozone.cut" > "$T/d" || fail "iozone differs from seed
 	  {jobname: "bonnie-\($n)", error: 0, hostname: "elm3b9 1*", port: 8765,
 	   usr_cpu: $cpu, sys_cpu: 0,
 	   "job options": {rw: $rw, bs: $b, size: "500m", numjobs: (if $n == "seeks" then "3" else "1" end)},
-	   read: (if $r then dir($r * 10240; 10000; $iops) else none end),
-	   write: (if $w then dir($w * 10240; 10000; 0) else none end), trim: none};
+	   read: (if $r then dir($r * 10240; 10000; $iops; {"1": 1, "64k": 65536, "4k": 4096}[$b]) else none end),
+	   write: (if $w then dir($w * 10240; 10000; 0; {"1": 1, "64k": 65536, "4k": 4096}[$b]) else none end), trim: none};
 	{"fio version": "fio-3.33", timestamp: 1, client_stats: [
 	  job("putc"; "write"; "1"; 4.3; 0; 469; 0), job("write"; "write"; "64k"; 0.4; 0; 1777; 0),
 	  job("rewrite"; "rw"; "64k"; 0.4; 1533; 1533; 0), job("getc"; "read"; "1"; 84.5; 8595; 0; 0),
@@ -56,7 +57,7 @@ diff "$DATA/seed002-bonnie.txt" "$T/bonnie.tab" > "$T/d" || fail "Bonnie differs
 
 # dd: seed 001's 1048576000 bytes in 12.1291 s; fio has ms, so 12.129 s
 "$JQ" -n "$dirjq"'{"fio version": "fio-3.33", jobs: [{jobname: "dd", error: 0,
-	"job options": {rw: "read", bs: "1m"}, read: dir(1048576000; 12129; 1), write: none, trim: none}]}' \
+	"job options": {rw: "read", bs: "1m"}, read: dir(1048576000; 12129; 1; 1048576), write: none, trim: none}]}' \
 	> "$T/dd.json"
 assert_eq "dd line" "1048576000 bytes (1.0 GB) copied, 12.129 s, 86.5 MB/s" \
 	"$("$FIOTAB" dd "$T/dd.json" | sed -n '3p')"
@@ -65,10 +66,10 @@ assert_eq "dd line" "1048576000 bytes (1.0 GB) copied, 12.129 s, 86.5 MB/s" \
 assert_match "dd integer rate" 'copied, 2.44 s, 430 MB/s$' "$("$FIOTAB" dd "$T/dd2.json")"
 # Two runs of the same phases: an iozone or Bonnie table holds one run, so
 # fiotab refuses the pair (it used to keep one and drop the other).
-cat "$T/iozone.json" "$T/iozone.json" > "$T/iozone2.json"
+{ cat "$T/iozone.json"; rerun "$T/iozone.json"; } > "$T/iozone2.json"
 "$FIOTAB" iozone "$T/iozone2.json" > /dev/null 2> "$T/err" && fail "iozone kept one of two runs"
 assert_match "iozone two runs" "are the same phase of target .*: an iozone table holds one run" "$(cat "$T/err")"
-cat "$T/bonnie.json" "$T/bonnie.json" > "$T/bonnie2.json"
+{ cat "$T/bonnie.json"; rerun "$T/bonnie.json"; } > "$T/bonnie2.json"
 "$FIOTAB" bonnie "$T/bonnie2.json" > /dev/null 2> "$T/err" && fail "bonnie kept one of two runs"
 assert_match "bonnie two runs" "appears twice for target .*: a bonnie table holds one run" "$(cat "$T/err")"
 exit 0

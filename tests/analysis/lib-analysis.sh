@@ -14,9 +14,12 @@ DATA=$TOP/tests/analysis/data
 # size, direction and iteration, runtime = the seed's time in ms, io_bytes =
 # SIZE.  Prints warnings first, like fio does.
 seed_json() {
-	local rows=$1 size=$2 target=$3 host=${4:-} ver=${5:-fio-3.33} extra=${6:-}
+	local rows=$1 size=$2 target=$3 host=${4:-} ver=${5:-fio-3.33} extra=${6:-} ts
+	# each target and host its own time: documents of the same job names
+	# at one time would be one fio run read twice (samerun.c)
+	ts=$((1795980457 + $(printf '%s %s' "$target" "$host" | cksum | cut -d' ' -f1) % 1000 * 3600))
 	awk -v size="$size" -v target="$target" -v host="$host" -v ver="$ver" \
-	    -v extra="$extra" '
+	    -v extra="$extra" -v ts="$ts" '
 	function dirobj(bytes, ms, bs,    ios) {
 		ios = bs ? int(bytes / bs) : 0
 		return sprintf("{ \"io_bytes\" : %d, \"io_kbytes\" : %d, \"bw_bytes\" : %d, \"bw\" : %d, \"iops\" : %.6f, \"runtime\" : %d, \"total_ios\" : %d, \"clat_ns\" : { \"min\" : 1000, \"max\" : 90000, \"mean\" : 5000.5, \"stddev\" : 10.0, \"N\" : %d, \"percentile\" : { \"50.000000\" : 4992, \"99.000000\" : 70144, \"99.900000\" : 89600 } } }",
@@ -38,7 +41,7 @@ seed_json() {
 	}
 	BEGIN {
 		print "fio: this platform does not support process shared mutexes, forcing use of threads"
-		print "{\n  \"fio version\" : \"" ver "\",\n  \"timestamp\" : 1795980457,\n  \"global options\" : { \"filename\" : \"" target "\", \"size\" : \"" size "\", \"direct\" : \"1\" },"
+		print "{\n  \"fio version\" : \"" ver "\",\n  \"timestamp\" : " ts ",\n  \"global options\" : { \"filename\" : \"" target "\", \"size\" : \"" size "\", \"direct\" : \"1\" },"
 		printf "  \"%s\" : [\n", host != "" ? "client_stats" : "jobs"
 	}
 	{
@@ -51,6 +54,18 @@ seed_json() {
 		}
 	}
 	END { print "\n  ]\n}" }' "$rows"
+}
+
+# rerun FILE: a document as a later run of the same jobs (its first
+# "timestamp" an hour later): fiotab refuses one run read twice (samerun.c)
+rerun() {
+	awk '!d && match($0, /"timestamp" *: *[0-9]+/) {
+		pre = substr($0, 1, RSTART - 1); ts = substr($0, RSTART, RLENGTH)
+		post = substr($0, RSTART + RLENGTH)
+		match(ts, /[0-9]+$/)
+		$0 = pre substr(ts, 1, RSTART - 1) (substr(ts, RSTART) + 3600) post
+		d = 1
+	} 1' "$1"
 }
 
 # jq_perftest FILE...: blockdev-perftest's avg/std/IOPS per direction and bs,

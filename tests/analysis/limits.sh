@@ -7,6 +7,7 @@
 # Run against a 64 KB stack so that 20,000 jobs are enough.  And cells
 # longer than the 255 bytes the text, Markdown and CSV outputs cut them to.
 source "$TOP/tests/lib.sh"
+source "$TOP/tests/analysis/lib-analysis.sh"
 
 # many_jobs N: one fio document of N identical jobs on one target, each
 # writing 4 KiB with bs=4k in 1 ms (4096000 B/s = 3.906 MB/s, 1000 IOPS)
@@ -50,7 +51,7 @@ assert_eq "polylines" 2 "$(grep -c '<polyline' "$T/many.svg")"
 # whose "%.3f" is 305 bytes
 name=$(printf '%0300d' 0 | tr 0 n)
 cat > "$T/long.json" <<EOF
-{ "fio version" : "fio-3.33", "jobs" : [ { "jobname" : "$name", "error" : 0,
+{ "fio version" : "fio-3.33", "timestamp" : 1795980457, "jobs" : [ { "jobname" : "$name", "error" : 0,
   "job options" : { "bs" : "4k", "rw" : "write" },
   "write" : { "io_bytes" : 4096, "runtime" : 1e-300, "total_ios" : 1 } } ] }
 EOF
@@ -67,14 +68,14 @@ grep -qF ",$name,-," "$T/out" || fail "csv job field cut: $(sed -n 2p "$T/out" |
 # fio versions (from the input) of 300 characters each, two of them
 v1=fio-3.33-$(printf '%0300d' 0 | tr 0 a)
 v2=fio-3.33-$(printf '%0300d' 0 | tr 0 b)
-{ sed "s/fio-3.33/$v1/" "$T/long.json"; sed "s/fio-3.33/$v2/" "$T/long.json"; } > "$T/vers.json"
+{ sed "s/fio-3.33/$v1/" "$T/long.json"; rerun "$T/long.json" | sed "s/fio-3.33/$v2/"; } > "$T/vers.json"
 "$FIOTAB" summary "$T/vers.json" > "$T/out" || fail "summary of long fio versions"
 assert_eq "versions note" "# fio versions: $v1, $v2" "$(grep '^# fio version' "$T/out")"
 
 # more distinct fio versions than a fixed list holds: every one is named
 want=
 for k in $(seq 1 40); do
-	sed "s/fio-3.33/fio-3.$k/" "$T/long.json"
+	sed "s/fio-3.33/fio-3.$k/; s/\"timestamp\" : 1795980457/\"timestamp\" : $((1795980457 + k * 3600))/" "$T/long.json"
 	want="$want${want:+, }fio-3.$k"
 done > "$T/manyvers.json"
 "$FIOTAB" summary "$T/manyvers.json" > "$T/out" || fail "summary of 40 fio versions"

@@ -56,8 +56,8 @@ for k in $(seq 1 24); do perftest_doc "$k" > "$T/pt/r$k.json"; done
 # read only: the W half prints zeros
 doc 1795990000 /dev/ronly "$(job r1 read 4096 0 5)" "$(job r2 read 4096 1 7)" \
 	"$(job r3 read 65536 2 4)" > "$T/ronly.json"
-# one document twice (fio output concatenated)
-cat "$T/pt/r1.json" "$T/pt/r1.json" > "$T/twice.json"
+# a document and a later run of its jobs (fio output concatenated)
+{ cat "$T/pt/r1.json"; rerun "$T/pt/r1.json"; } > "$T/twice.json"
 # an iodepth sweep, iteration i of every point in group i (no stonewall
 # between the points): side by side, but each on its own point; the
 # iterations differ in their description only
@@ -75,14 +75,14 @@ doc 1795993000 /dev/de "$(job a read 4096 0 5 ', "description" : "x"')" \
 	"$(job b read 4096 0 6 ', "description" : "y"')" > "$T/desc.json"
 # two classes on one point: randrw jobs of bs 4k,8k and 4k,16k in one group
 # are two configurations, but their reads are one point of the bs axis
-rw2() {	# rw2 NAME BS MS: a randrw job, both directions
+rw2() {	# rw2 NAME BS MS WIOS: a randrw job, both directions (WIOS: writes in total_ios)
 	printf '{ "jobname" : "%s", "groupid" : 0, "error" : 0,\n' "$1"
 	printf '  "job options" : { "name" : "%s", "rw" : "randrw", "bs" : "%s" },\n' "$1" "$2"
 	printf '  "read" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : 256, "iops" : 1.0 },\n' "$3"
-	printf '  "write" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : 64, "iops" : 1.0 },\n' "$3"
+	printf '  "write" : { "io_bytes" : 1048576, "runtime" : %d, "total_ios" : %d, "iops" : 1.0 },\n' "$3" "$4"
 	printf '  "trim" : { "io_bytes" : 0, "runtime" : 0, "total_ios" : 0 }, "usr_cpu" : 1.5, "sys_cpu" : 2.5 }'
 }
-doc 1795993500 /dev/rw "$(rw2 m8 4k,8k 5)" "$(rw2 m16 4k,16k 6)" > "$T/rwbs.json"
+doc 1795993500 /dev/rw "$(rw2 m8 4k,8k 5 128)" "$(rw2 m16 4k,16k 6 64)" > "$T/rwbs.json"
 # two parameters vary independently: --x needed
 doc 1795994000 /dev/two "$(job a read 4096 0 5 ', "iodepth" : "1", "numjobs" : "1"')" \
 	"$(job b read 4096 1 6 ', "iodepth" : "4", "numjobs" : "1"')" \
@@ -122,7 +122,10 @@ check perftest "$T"/pt/*.json; [ "$RC" = 0 ] || fail "perftest-shaped input refu
 check "read only" "$T/ronly.json" "$T"/pt/r2.json; [ "$RC" = 0 ] || fail "read-only input refused"
 "$JQ" -e '[.tables[] | select(.title == "series /dev/ronly") | .rows[] | .W_avg_MBps] | all(. == 0)' \
 	"$T/fold.json" > /dev/null || fail "read only: no W half of zeros"
-check twice "$T/twice.json"; [ "$RC" = 0 ] || fail "one document twice refused"
+check twice "$T/twice.json"; [ "$RC" = 0 ] || fail "a document and its rerun refused"
+# the same document twice is one run read twice: refused alike, folded or not
+check "one run twice" "$T/pt/r1.json" "$T/pt/r1.json"; [ "$RC" = 2 ] || fail "one run read twice not refused"
+assert_match "one run twice" "r1.json document 1 and .*r1.json document 1 are the same fio run" "$(cat "$T/fold.err")"
 check sweep "$T/sweep.json"; [ "$RC" = 0 ] || fail "a sweep with its points in one group refused"
 check "sweep --x iodepth" --x iodepth "$T/sweep.json"; [ "$RC" = 0 ] || fail "--x iodepth refused"
 check "--series" --series 'perftest-(w)' --series 'perftest-(r)' "$T"/pt/*.json; [ "$RC" = 0 ] ||

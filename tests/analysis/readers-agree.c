@@ -54,6 +54,9 @@ static const struct input inputs[] = {
 	S("{\"a\":\"x\"\0}"), S("{\"a\"\0:1}"), S("{\"a\":\"x\"\f}"), S("{\"a\":\"x\"\x0b}"),
 	S("{\"a\":[\"x\"\v]}"), S("{\"a\":\"x\"\xc3\xa9}"), S("{\"a\":\"\xc3\xa9\"}"), S("1"), S("-0"),
 	S("\"x\""), S("true"), S("[1,2]"), S("1 2"), S("tru"), S("01"),
+	/* duplicate names: both readers keep both members (input.c refuses different ones) */
+	S("{\"o\":{\"a\":1,\"a\":1.0}}"), S("{\"o\":[{\"a\":{\"x\":1},\"a\":{\"x\":2}}]}"),
+	S("{\"bins\":{\"1\":1,\"1\":2},\"a\":1,\"a\":1}"),
 };
 
 static const char *const skip[] = { "bins", "lat_ns", "min", "1.000000", NULL };

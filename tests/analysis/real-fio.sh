@@ -178,7 +178,8 @@ ls "$T"/nodir* 2> /dev/null && fail "plot left a file behind"
 
 # sim contract: coop_backend=sim + sim_time_scale=10 in "job options"
 sed -n '/^{/,$p' "$T/perftest.json" |
-	"$JQ" '.jobs[]["job options"] += {"coop_backend": "sim", "sim_time_scale": "10"}' > "$T/sim.json"
+	"$JQ" '.jobs[]["job options"] += {"coop_backend": "sim", "sim_time_scale": "10"} |
+	  .timestamp += 3600 | .timestamp_ms += 3600000' > "$T/sim.json"
 "$FIOTAB" perftest "$T/perftest.json" "$T/sim.json" > "$T/mixed.text" || fail "mixed perftest"
 assert_eq "real and modeled series" "# series .
 # series ., modeled (coop_backend=sim, time scale 10)" "$(grep '^# series' "$T/mixed.text")"
