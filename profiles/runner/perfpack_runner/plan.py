@@ -109,11 +109,11 @@ def variant_vars(profile, v, scale, sets):
 def size_problem(value, opts):
     """What is wrong with VALUE of a variable fio reads as the size options
     OPTS (util.to_bytes, and N% where all of OPTS take one), or None."""
+    pct = not set(opts) - set(_PERCENT)
     if to_bytes(value) is not None:
         return None
-    if re.match(r'^[0-9]+%$', value) and 0 < int(value[:-1]) <= 100 and not set(opts) - set(_PERCENT):
+    if pct and re.match(r'^[0-9]+%$', value) and 0 < int(value[:-1]) <= 100:
         return None
-    pct = not set(opts) - set(_PERCENT)
     return 'is not a size as fio reads %s (4096, 4k, 1m, 2g%s)' % (
         ', '.join(o + '=' for o in sorted(opts)), '; or 1% ... 100%' if pct else '')
 
