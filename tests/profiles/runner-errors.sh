@@ -266,6 +266,9 @@ refuses "--set with a newline" "--set SIZE: the value '2m\\\\nfilename=/elsewher
 	"${l[@]}" --set $'SIZE=2m\nfilename=/elsewhere'
 refuses "--set with a CR" "--set DIRECT: the value '1\\\\r' has a carriage return" "${l[@]}" --set $'DIRECT=1\r'
 refuses "--set with a tab" "--set PP_RW: the value 'read\\\\t' has a tab" "${l[@]}" --set $'PP_RW=read\t'
+refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direct=" "${l[@]}" --set DIRECT=1foo
+refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
 [ "$(ran)" = 0 ] || bad "fio ran for a --list: $(cat "$T/fio.log")"

@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from . import iters, manifest
-from .profile import PERCENT_OPTIONS as _PERCENT
+from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -99,17 +99,28 @@ def variant_vars(profile, v, scale, sets):
         out[k], where[k] = val, '--set'
     if 'ENGDIR' in out:
         raise Refusal("%s/%s: ENGDIR is the runner's; profile.conf must not set it" % (profile.name, v))
-    sizes = profile.size_names()
+    sizes = profile.option_names()
     for k, val in out.items():
         check_vars('%s/%s, --set' % (profile.name, v) if where[k] == '--set' else where[k],
                    {k: val}, sizes)
     return out
 
 
-def size_problem(value, opts):
-    """What is wrong with VALUE of a variable fio reads as the size options
-    OPTS (util.to_bytes, and N% where all of OPTS take one), or None."""
-    pct = not set(opts) - set(_PERCENT)
+def value_problem(value, opts):
+    """What is wrong with VALUE of a variable fio reads as the options OPTS
+    (profile.option_names), or None: a size (util.to_bytes; 1% ... 100%
+    where all of OPTS take one), an integer (4, 1k), a boolean (0, 1)."""
+    bools = [o for o in opts if o in BOOL_OPTIONS]
+    if bools:
+        if value in ('0', '1'):
+            return None
+        return 'is not 0 or 1, as fio reads %s' % ', '.join(o + '=' for o in sorted(bools))
+    nums = [o for o in opts if o in NUMBER_OPTIONS]
+    if nums:
+        if re.match(r'^[0-9]+[kmgt]?$', value.lower()):
+            return None
+        return 'is not a number (4, 64, 1k), as fio reads %s' % ', '.join(o + '=' for o in sorted(nums))
+    pct = not set(opts) - set(PERCENT_OPTIONS)
     if to_bytes(value) is not None:
         return None
     if pct and re.match(r'^[0-9]+%$', value) and 0 < int(value[:-1]) <= 100:
@@ -120,14 +131,14 @@ def size_problem(value, opts):
 
 def check_vars(where, vs, sizes=None):
     """Refuse a value of VS (VAR -> value) that is not understood: a control
-    character, a runner variable's value, a size (SIZES: VAR -> the fio size
-    options it is used in, profile.size_names) that is none."""
+    character, a runner variable's value, a value of the wrong type for the
+    fio options it is used in (SIZES: VAR -> options, profile.option_names)."""
     for k, val in vs.items():
         if manifest.control_char(val):
             raise Refusal('%s: %s=%s has %s (values go into job files and comments as they are)'
                           % (where, k, _shown(val), manifest.control_char(val)))
         if sizes and k in sizes:
-            problem = size_problem(val, sizes[k])
+            problem = value_problem(val, sizes[k])
             if problem:
                 raise Refusal('%s: %s=%s %s' % (where, k, val, problem))
     _check_vars(where, vs)

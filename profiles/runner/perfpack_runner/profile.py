@@ -27,12 +27,16 @@ VARIANT_FIELD = re.compile(r'^VARIANT_([A-Za-z0-9_]+)$')
 DEFAULTS = {k: d for k, (_, d) in FIELDS.items() if d is not None}
 # the fiotab commands that print a table (fiotab.1, COMMANDS; plot draws)
 TABLE_COMMANDS = ('perftest', 'ratio', 'series', 'iozone', 'bonnie', 'dd', 'summary', 'hist')
-# fio options whose value is a size (bytes, 4k, 1m ...), and those of them
-# that also take a percentage (of the file or device)
+# fio options whose value is a size (bytes, 4k, 1m ...), those of them that
+# also take a percentage (of the file or device), integers (read with the
+# same suffixes) and booleans (0 or 1): a variable a job file uses as the
+# whole value of one must be one (plan.value_problem), as fio would not say
 SIZE_OPTIONS = ('size', 'filesize', 'io_size', 'io_limit', 'offset', 'offset_increment',
                 'bs', 'blocksize', 'ba', 'blockalign', 'zonesize', 'zonerange', 'zoneskip')
 PERCENT_OPTIONS = ('size', 'io_size', 'io_limit', 'offset', 'offset_increment')
-
+NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops', 'number_ios',
+                  'nrfiles', 'log_avg_msec')
+BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
 
 def field_type(key):
     if key in FIELDS:
@@ -71,7 +75,7 @@ class Profile:
     def _check(self):
         conf = self.conf
         errors = []
-        sizes = self.size_names()
+        sizes = self.option_names()
         for key in sorted(self.manifest, key=lambda k: self.manifest.lines[k]):
             val, at = self.manifest[key], self.where(key)
             kind = field_type(key)
@@ -163,11 +167,12 @@ class Profile:
     def jobfile_paths(self):
         return sorted(glob.glob(os.path.join(self.dir, '*.fio')))
 
-    def size_names(self):
-        """VAR -> the fio options (SIZE_OPTIONS) a job file sets to ${VAR}:
-        the variables whose values are sizes."""
+    def option_names(self):
+        """VAR -> the fio options (SIZE_OPTIONS, NUMBER_OPTIONS, BOOL_OPTIONS)
+        a job file sets to ${VAR}: the variables with a type."""
         out = {}
-        pat = re.compile(r'^\s*(%s)\s*=\s*\$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$' % '|'.join(SIZE_OPTIONS))
+        opts = SIZE_OPTIONS + NUMBER_OPTIONS + BOOL_OPTIONS
+        pat = re.compile(r'^\s*(%s)\s*=\s*\$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$' % '|'.join(opts))
         for path in self.jobfile_paths():
             with open(path, encoding='utf-8', errors='replace') as f:
                 for line in f:
