@@ -255,6 +255,57 @@ refuses "--variant ''" "--variant '': empty name" "${l[@]}" --variant ''
 refuses "--client ''" "--client '': empty name" "${l[@]}" --client ''
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
+# ... and values are understood, not passed on for fio to guess (F5): a
+# variable a job file uses as a size (size=${SIZE}) must be one; no value may
+# hold a control character (a newline would add a line to the bundle's job file)
+refuses "--set SIZE not a size" "blockdev-perftest/block, --set: SIZE=2mfoo is not a size as fio reads size=" \
+	"${l[@]}" --variant block --set SIZE=2mfoo
+refuses "--set SIZE over 100%" "SIZE=150% is not a size" "${l[@]}" --set SIZE=150%
+refuses "--set SIZE empty" "SIZE= is not a size" "${l[@]}" --set SIZE=
+refuses "--set with a newline" "--set SIZE: the value '2m\\\\nfilename=/elsewhere' has a newline" \
+	"${l[@]}" --set $'SIZE=2m\nfilename=/elsewhere'
+refuses "--set with a CR" "--set DIRECT: the value '1\\\\r' has a carriage return" "${l[@]}" --set $'DIRECT=1\r'
+refuses "--set with a tab" "--set PP_RW: the value 'read\\\\t' has a tab" "${l[@]}" --set $'PP_RW=read\t'
+refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direct=" "${l[@]}" --set DIRECT=1foo
+refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
+ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
+ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
+[ "$(ran)" = 0 ] || bad "fio ran for a --list: $(cat "$T/fio.log")"
+# 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
+# conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so
+# changed is refused by a run and by perfpack list, with REGEX
+conf6() {
+	local what=$1 re=$2
+	rm -rf "$T/profs6"
+	mkdir -p "$T/profs6"
+	cp -a "$PROFDIR/blockdev-perftest" "$T/profs6/bp"
+	sed -i -e "$3" "$T/profs6/bp/profile.conf"
+	[ $# -lt 4 ] || printf '%s\n' "$4" >>"$T/profs6/bp/profile.conf"
+	refuses "profile.conf: $what" "$re" env PERFPACK_PROFILES="$T/profs6" \
+		"$PERFPACK" run bp --target "$T/t.img" --list
+	refuses "profile.conf: $what (list)" "$re" env PERFPACK_PROFILES="$T/profs6" "$PERFPACK" list
+}
+c6="$T/profs6/bp/profile.conf"
+conf6 "a key twice" "$c6:14: VARIANT_block is given twice \(first at line 13; VARIANT_block\+= appends\)" \
+	'/^VARIANT_block=/a VARIANT_block="PP_SETUP=dev DIRECT=0"'
+conf6 "an unknown key" "$c6:14: TABEL is not a profile.conf field" '/^VARIANT_block=/a TABEL=("x=perftest @block")'
+conf6 "DROP_CACHES=yes" "$c6:14: DROP_CACHES=yes: must be 0 or 1" '/^VARIANT_block=/a DROP_CACHES=yes'
+conf6 "HOLD_OPEN=maybe" "$c6:14: HOLD_OPEN=maybe: must be 0 or 1" '/^VARIANT_block=/a HOLD_OPEN=maybe'
+conf6 "NEEDS_ROOT=yes" "$c6:14: NEEDS_ROOT=yes: must be 0 or 1" '/^VARIANT_block=/a NEEDS_ROOT=yes'
+conf6 "WRITES=no" "$c6:7: WRITES=no: must be 0 or 1" 's/^WRITES=1/WRITES=no/'
+conf6 "RUN_BY=job" "$c6:14: RUN_BY=job: must be section or file" '/^VARIANT_block=/a RUN_BY=job'
+conf6 "TABLES naming no variant" "$c6:21: TABLES entry 'block=perftest @blokc': @blokc: no variant 'blokc'" \
+	's/"block=perftest @block"/"block=perftest @blokc"/'
+conf6 "TABLES with an unknown table" "$c6:21: TABLES entry 'block=perftets @block': 'perftets' is not a table of fiotab" \
+	's/"block=perftest @block"/"block=perftets @block"/'
+conf6 "TABLES with a missing job file" "TABLES entry 'x=dd @block.nosuch': @block.nosuch: no job file nosuch.fio" \
+	'' 'TABLES+=("x=dd @block.nosuch")'
+conf6 "TABLES name twice" "TABLES entry 'block=dd @file': a second table block" '' 'TABLES+=("block=dd @file")'
+conf6 "a QUICK size not a size" "$c6:9: QUICK: SIZE=2mfoo is not a size" 's/^QUICK="SIZE=2097152/QUICK="SIZE=2mfoo/'
+conf6 "a CR in a line" "$c6:9: a carriage return in the line" 's/^QUICK=.*/&\r/'
+conf6 "VARIANT_<v>_FULL of no variant" "VARIANT_seed01_FULL: no variant 'seed01'" 's/^VARIANT_seed001_FULL=/VARIANT_seed01_FULL=/'
+conf6 "VARIANTS naming no variant" "VARIANTS names 'blok': no VARIANT_blok" 's/^VARIANTS="block file"/VARIANTS="blok file"/'
 # 14. a repeated variant runs once
 n1=$("${l[@]}" --variant block | wc -l)
 n2=$("${l[@]}" --variant block,block --variant block | wc -l)

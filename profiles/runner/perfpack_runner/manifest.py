@@ -13,11 +13,14 @@ stay readable and a shell could read them too, but nothing is evaluated:
     # comment
 
 Double quotes allow \\" and \\\\; a $ or ` anywhere is refused, and so is
-any line that is not one of the above.  The same reader serves runs and
-`perfpack tables DIR` (a run directory may come from anyone).
+any line that is not one of the above, a control character (a tab only
+between words) and a KEY given twice with = (KEY+= appends).  The same
+reader serves runs and `perfpack tables DIR` (a run directory may come
+from anyone); which keys a profile has is profile.FIELDS.
 """
 
 import re
+import unicodedata
 
 from .util import Refusal
 
@@ -28,6 +31,25 @@ _BARE = re.compile(r'[A-Za-z0-9_@.,:=+/%^*?\[\]{}~!-]+')
 
 class ManifestError(Exception):
     pass
+
+
+class Manifest(dict):
+    """KEY -> str or list; .lines: KEY -> line of its first assignment;
+    .item_lines: KEY -> the line of each item of a list."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines, self.item_lines = {}, {}
+
+
+def control_char(text):
+    """A description of the first control character of TEXT, or None
+    (a value with one could end a line of a job file or a comment)."""
+    for c in str(text):
+        if unicodedata.category(c) in ('Cc', 'Zl', 'Zp'):
+            names = {'\n': 'a newline', '\r': 'a carriage return', '\t': 'a tab', '\0': 'a NUL'}
+            return names.get(c, 'U+%04X' % ord(c))
+    return None
 
 
 def split_words(text):
@@ -55,6 +77,8 @@ def _one_word(text, i):
             j = text.find("'", i + 1)
             if j < 0:
                 raise ManifestError("unclosed '")
+            if '\t' in text[i + 1:j]:
+                raise ManifestError('a tab in a quoted string')
             word += text[i + 1:j]
             i = j + 1
         elif c == '"':
@@ -68,6 +92,8 @@ def _one_word(text, i):
                     break
                 if c in '$`':
                     raise ManifestError('%s in a quoted string (nothing is expanded)' % c)
+                if c == '\t':
+                    raise ManifestError('a tab in a quoted string')
                 if c == '\\' and i + 1 < n and text[i + 1] in '"\\':
                     i += 1
                     c = text[i]
@@ -85,13 +111,18 @@ def _one_word(text, i):
 
 
 def parse(text, path):
-    """KEY -> str or list of the manifest TEXT; ManifestError lists every bad line."""
-    values, errors = {}, []
-    lines = text.splitlines()
+    """The Manifest of TEXT; ManifestError lists every bad line."""
+    values, errors = Manifest(), []
+    lines = text.split('\n')
     k = 0
     while k < len(lines):
-        lineno, line = k + 1, lines[k].strip()
+        lineno, line = k + 1, lines[k].strip(' \t')
         k += 1
+        bad = control_char(line.replace('\t', ' '))
+        if bad:
+            errors.append('%s:%d: %s in the line (values go into job files and comments as they are)'
+                          % (path, lineno, bad))
+            continue
         if not line or line.startswith('#'):
             continue
         m = _ASSIGN.match(line)
@@ -99,13 +130,17 @@ def parse(text, path):
             errors.append('%s:%d: not KEY=VALUE (nothing in a manifest is run): %s' % (path, lineno, line))
             continue
         key, append, rest = m.groups()
+        if key in values and not append:
+            errors.append('%s:%d: %s is given twice (first at line %d; %s+= appends): %s'
+                          % (path, lineno, key, values.lines[key], key, line))
         try:
             if rest.startswith('('):
                 items, k = _parse_list(rest[1:], lines, k)
                 old = values.get(key, []) if append else []
                 if isinstance(old, str):
                     raise ManifestError('%s is a string, not a list' % key)
-                values[key] = old + items
+                values[key] = old + [w for w, _ in items]
+                values.item_lines[key] = values.item_lines.get(key, []) + [n for _, n in items]
             else:
                 words, after = split_words(rest)
                 if after is not None or len(words) > 1:
@@ -114,6 +149,7 @@ def parse(text, path):
                 if isinstance(old, list):
                     raise ManifestError('%s is a list: KEY+=(...)' % key)
                 values[key] = old + (words[0] if words else '')
+            values.lines.setdefault(key, lineno)
         except ManifestError as e:
             errors.append('%s:%d: cannot read %s as data (%s): %s' % (path, lineno, key, e, line))
     if errors:
@@ -122,10 +158,11 @@ def parse(text, path):
 
 
 def _parse_list(rest, lines, k):
+    """([(item, line number)], index of the line after the list)."""
     items = []
     while True:
         words, after = split_words(rest)
-        items += words
+        items += [(w, k) for w in words]
         if after is not None:
             if after.strip() and not after.strip().startswith('#'):
                 raise ManifestError('text after )')
@@ -133,15 +170,19 @@ def _parse_list(rest, lines, k):
         if k >= len(lines):
             raise ManifestError('( is not closed')
         rest = lines[k]
+        if control_char(rest.replace('\t', ' ')):
+            raise ManifestError('%s in line %d' % (control_char(rest.replace('\t', ' ')), k + 1))
         k += 1
 
 
 def read(path):
     try:
-        with open(path, encoding='utf-8') as f:
+        with open(path, encoding='utf-8', newline='') as f:
             text = f.read()
     except OSError as e:
         raise Refusal('%s: cannot be read (%s)' % (path, e.strerror))
+    except UnicodeDecodeError as e:
+        raise Refusal('%s: not UTF-8 text (byte %d)' % (path, e.start))
     try:
         return parse(text, path)
     except ManifestError as e:

@@ -7,6 +7,7 @@ import re
 import subprocess
 
 from . import iters, manifest
+from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -56,12 +57,22 @@ def max_end(a, b):
 def check_sets(sets):
     for s in sets:
         if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', s):
-            raise Refusal("--set '%s': not VAR=VALUE" % s)
-        name = s.split('=', 1)[0]
+            raise Refusal("--set %s: not VAR=VALUE" % _shown(s))
+        name, _, value = s.partition('=')
+        if manifest.control_char(value):
+            raise Refusal('--set %s: the value %s has %s (values go into job files and comments as they are)'
+                          % (name, _shown(value), manifest.control_char(value)))
         if name == 'TARGET':
             raise Refusal('--set TARGET: the runner sets TARGET (and checks it is safe to write): use --target PATH')
         if name == 'ENGDIR':
             raise Refusal('--set ENGDIR: the runner sets ENGDIR (and checks the engines there): set it in the environment (ENGDIR=DIR perfpack run ...)')
+
+
+def _shown(text):
+    """TEXT quoted as in a message, control characters escaped."""
+    if manifest.control_char(text):
+        return repr(text)
+    return "'%s'" % text
 
 
 def check_set_names(profile, sets):
@@ -79,16 +90,58 @@ def variant_vars(profile, v, scale, sets):
         raise Refusal("%s: no variant '%s' (profile.conf has: %s)"
                       % (profile.name, v, ' '.join(profile.variant_names())))
     up = scale.upper()
-    out = {}
-    for text in (profile[up], profile['VARIANT_' + v], profile['VARIANT_%s_%s' % (v, up)]):
-        out.update(manifest.words_to_vars(text, profile.name))
+    out, where = {}, {}
+    for key in (up, 'VARIANT_' + v, 'VARIANT_%s_%s' % (v, up)):
+        for k, val in manifest.words_to_vars(profile[key], profile.name):
+            out[k], where[k] = val, '%s: %s' % (profile.where(key), key)
     for s in sets:
         k, _, val = s.partition('=')
-        out[k] = val
+        out[k], where[k] = val, '--set'
     if 'ENGDIR' in out:
         raise Refusal("%s/%s: ENGDIR is the runner's; profile.conf must not set it" % (profile.name, v))
-    _check_vars(profile.name + '/' + v, out)
+    sizes = profile.option_names()
+    for k, val in out.items():
+        check_vars('%s/%s, --set' % (profile.name, v) if where[k] == '--set' else where[k],
+                   {k: val}, sizes)
     return out
+
+
+def value_problem(value, opts):
+    """What is wrong with VALUE of a variable fio reads as the options OPTS
+    (profile.option_names), or None: a size (util.to_bytes; 1% ... 100%
+    where all of OPTS take one), an integer (4, 1k), a boolean (0, 1)."""
+    bools = [o for o in opts if o in BOOL_OPTIONS]
+    if bools:
+        if value in ('0', '1'):
+            return None
+        return 'is not 0 or 1, as fio reads %s' % ', '.join(o + '=' for o in sorted(bools))
+    nums = [o for o in opts if o in NUMBER_OPTIONS]
+    if nums:
+        if re.match(r'^[0-9]+[kmgt]?$', value.lower()):
+            return None
+        return 'is not a number (4, 64, 1k), as fio reads %s' % ', '.join(o + '=' for o in sorted(nums))
+    pct = not set(opts) - set(PERCENT_OPTIONS)
+    if to_bytes(value) is not None:
+        return None
+    if pct and re.match(r'^[0-9]+%$', value) and 0 < int(value[:-1]) <= 100:
+        return None
+    return 'is not a size as fio reads %s (4096, 4k, 1m, 2g%s)' % (
+        ', '.join(o + '=' for o in sorted(opts)), '; or 1% ... 100%' if pct else '')
+
+
+def check_vars(where, vs, sizes=None):
+    """Refuse a value of VS (VAR -> value) that is not understood: a control
+    character, a runner variable's value, a value of the wrong type for the
+    fio options it is used in (SIZES: VAR -> options, profile.option_names)."""
+    for k, val in vs.items():
+        if manifest.control_char(val):
+            raise Refusal('%s: %s=%s has %s (values go into job files and comments as they are)'
+                          % (where, k, _shown(val), manifest.control_char(val)))
+        if sizes and k in sizes:
+            problem = value_problem(val, sizes[k])
+            if problem:
+                raise Refusal('%s: %s=%s %s' % (where, k, val, problem))
+    _check_vars(where, vs)
 
 
 def _check_vars(where, vs):

@@ -8,11 +8,40 @@ import re
 from . import manifest
 from .util import Refusal
 
-DEFAULTS = {
-    'TITLE': '', 'THREAD': '', 'JOBFILES': '', 'ENGINES': '', 'WRITES': '1',
-    'TARGET_KIND': 'target', 'NEEDS_ROOT': '0', 'RUN_BY': 'section', 'QUICK': '',
-    'FULL': '', 'VARIANTS': 'default', 'PLOT': '', 'DROP_CACHES': '1', 'HOLD_OPEN': '0',
+# The fields of profile.conf (profiles/README.md, "profile.conf"), the one
+# list: KEY -> (type, default).  text: any string; words: names split at
+# blanks; flag: 0 or 1; a tuple: one of these words; vars: VAR=value words
+# (exported to fio, PP_* read by the runner); list: KEY=( items ).  Besides:
+# VARIANT_<v>, VARIANT_<v>_QUICK and VARIANT_<v>_FULL, all vars.
+FIELDS = {
+    'TITLE': ('text', ''), 'THREAD': ('text', ''),
+    'JOBFILES': ('words', ''), 'ENGINES': ('words', ''),
+    'WRITES': ('flag', '1'), 'NEEDS_ROOT': ('flag', '0'),
+    'DROP_CACHES': ('flag', '1'), 'HOLD_OPEN': ('flag', '0'),
+    'TARGET_KIND': (('target', 'none'), 'target'), 'RUN_BY': (('section', 'file'), 'section'),
+    'QUICK': ('vars', ''), 'FULL': ('vars', ''),
+    'VARIANTS': ('words', 'default'),
+    'TABLES': ('list', None), 'PLOT': ('text', ''),
 }
+VARIANT_FIELD = re.compile(r'^VARIANT_([A-Za-z0-9_]+)$')
+DEFAULTS = {k: d for k, (_, d) in FIELDS.items() if d is not None}
+# the fiotab commands that print a table (fiotab.1, COMMANDS; plot draws)
+TABLE_COMMANDS = ('perftest', 'ratio', 'series', 'iozone', 'bonnie', 'dd', 'summary', 'hist')
+# fio options whose value is a size (bytes, 4k, 1m ...), those of them that
+# also take a percentage (of the file or device), integers (read with the
+# same suffixes) and booleans (0 or 1): a variable a job file uses as the
+# whole value of one must be one (plan.value_problem), as fio would not say
+SIZE_OPTIONS = ('size', 'filesize', 'io_size', 'io_limit', 'offset', 'offset_increment',
+                'bs', 'blocksize', 'ba', 'blockalign', 'zonesize', 'zonerange', 'zoneskip')
+PERCENT_OPTIONS = ('size', 'io_size', 'io_limit', 'offset', 'offset_increment')
+NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops', 'number_ios',
+                  'nrfiles', 'log_avg_msec')
+BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
+
+def field_type(key):
+    if key in FIELDS:
+        return FIELDS[key][0]
+    return 'vars' if VARIANT_FIELD.match(key) else None
 
 
 class Profile:
@@ -26,7 +55,8 @@ class Profile:
             raise Refusal("no profile '%s' in %s (perfpack list shows them)" % (name, profdir))
         self.values = dict(DEFAULTS)
         self.values['TABLES'] = []
-        self.values.update(manifest.read(self.conf))
+        self.manifest = manifest.read(self.conf)
+        self.values.update(self.manifest)
         self._check()
 
     def __getitem__(self, key):
@@ -36,19 +66,96 @@ class Profile:
     def words(self, key):
         return self[key].split()
 
+    def where(self, key, item=None):
+        """FILE:LINE of KEY in profile.conf (of its ITEMth item), or FILE."""
+        m = self.manifest
+        n = m.item_lines[key][item] if item is not None else m.lines.get(key)
+        return '%s:%d' % (self.conf, n) if n else self.conf
+
     def _check(self):
         conf = self.conf
+        errors = []
+        sizes = self.option_names()
+        for key in sorted(self.manifest, key=lambda k: self.manifest.lines[k]):
+            val, at = self.manifest[key], self.where(key)
+            kind = field_type(key)
+            if kind is None:
+                errors.append('%s: %s is not a profile.conf field (they are: %s, VARIANT_<v>, '
+                              'VARIANT_<v>_QUICK, VARIANT_<v>_FULL)' % (at, key, ' '.join(FIELDS)))
+            elif (kind == 'list') != isinstance(val, list):
+                errors.append('%s: %s must be %s' % (at, key, '%s=( ... )' % key if kind == 'list'
+                                                      else 'one value, not a list'))
+            elif kind == 'flag' and val not in ('0', '1'):
+                errors.append("%s: %s=%s: must be 0 or 1" % (at, key, val))
+            elif isinstance(kind, tuple) and val not in kind:
+                errors.append('%s: %s=%s: must be %s' % (at, key, val, ' or '.join(kind)))
+            elif kind == 'vars':
+                try:
+                    from . import plan
+                    pairs = manifest.words_to_vars(val, at)
+                    names = [k for k, _ in pairs]
+                    twice = sorted({k for k in names if names.count(k) > 1})
+                    if twice:
+                        raise Refusal('%s: %s sets %s twice' % (at, key, ' '.join(twice)))
+                    plan.check_vars('%s: %s' % (at, key), dict(pairs), sizes)
+                except Refusal as e:
+                    errors.append(str(e))
+        if errors:
+            raise Refusal('\n'.join(errors))
         if not self['JOBFILES'].strip():
             raise Refusal('%s: JOBFILES is empty' % conf)
         for j in self.words('JOBFILES'):
             if not os.path.isfile(os.path.join(self.dir, j)):
-                raise Refusal('%s: job file %s not found' % (conf, j))
-        if self['RUN_BY'] not in ('section', 'file'):
-            raise Refusal('%s: RUN_BY must be section or file' % conf)
-        if self['TARGET_KIND'] not in ('target', 'none'):
-            raise Refusal('%s: TARGET_KIND must be target or none' % conf)
-        if not isinstance(self.values.get('TABLES', []), list):
-            raise Refusal('%s: TABLES must be a list: TABLES=( ... )' % conf)
+                raise Refusal('%s: job file %s not found' % (self.where('JOBFILES'), j))
+        for key in self.manifest:
+            m = re.match(r'^VARIANT_(.+)_(QUICK|FULL)$', key)
+            if m and not self.has_variant(m.group(1)):
+                errors.append("%s: %s: no variant '%s' (variants: %s)"
+                              % (self.where(key), key, m.group(1), ' '.join(self.variant_names())))
+        for v in self.words('VARIANTS'):
+            if not self.has_variant(v):
+                errors.append("%s: VARIANTS names '%s': no VARIANT_%s (variants: %s)"
+                              % (self.where('VARIANTS'), v, v, ' '.join(self.variant_names())))
+        names = set()
+        for i, t in enumerate(self['TABLES']):
+            problem = self._table_problem(t, names)
+            if problem:
+                errors.append("%s: TABLES entry '%s': %s" % (self.where('TABLES', i), t, problem))
+        for ref in self.words('PLOT'):
+            problem = self._input_problem(ref) if ref.startswith('@') else None
+            if problem:
+                errors.append('%s: PLOT %s: %s' % (self.where('PLOT'), ref, problem))
+        if errors:
+            raise Refusal('\n'.join(errors))
+
+    def _table_problem(self, t, names):
+        """What is wrong with TABLES entry T ('name=command args @variant ...'), or None."""
+        name, eq, spec = t.partition('=')
+        args = spec.split()
+        if not eq or not re.match(r'^[A-Za-z0-9_.-]+$', name) or name.startswith('.'):
+            return 'not NAME=COMMAND ARGS (NAME: letters, digits, _ . -)'
+        if name in names:
+            return 'a second table %s' % name
+        names.add(name)
+        if not args or args[0] not in TABLE_COMMANDS:
+            return "'%s' is not a table of fiotab (%s)" % (args[0] if args else '', ' '.join(TABLE_COMMANDS))
+        inputs = [a for a in args if a.startswith('@')]
+        if not inputs:
+            return 'no @variant input'
+        for a in inputs:
+            problem = self._input_problem(a)
+            if problem:
+                return problem
+        return None
+
+    def _input_problem(self, ref):
+        """What is wrong with @variant or @variant.STEM, or None."""
+        v, dot, stem = ref[1:].partition('.')
+        if not self.has_variant(v) or not v:
+            return "%s: no variant '%s' (variants: %s)" % (ref, v, ' '.join(self.variant_names()))
+        if dot and not os.path.isfile(os.path.join(self.dir, stem + '.fio')):
+            return '%s: no job file %s.fio' % (ref, stem)
+        return None
 
     def variant_names(self):
         return sorted(k[len('VARIANT_'):] for k in self.values
@@ -59,6 +166,20 @@ class Profile:
 
     def jobfile_paths(self):
         return sorted(glob.glob(os.path.join(self.dir, '*.fio')))
+
+    def option_names(self):
+        """VAR -> the fio options (SIZE_OPTIONS, NUMBER_OPTIONS, BOOL_OPTIONS)
+        a job file sets to ${VAR}: the variables with a type."""
+        out = {}
+        opts = SIZE_OPTIONS + NUMBER_OPTIONS + BOOL_OPTIONS
+        pat = re.compile(r'^\s*(%s)\s*=\s*\$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$' % '|'.join(opts))
+        for path in self.jobfile_paths():
+            with open(path, encoding='utf-8', errors='replace') as f:
+                for line in f:
+                    m = pat.match(line)
+                    if m:
+                        out.setdefault(m.group(2), set()).add(m.group(1))
+        return out
 
     def known_names(self):
         """${VAR} of the job files and VAR= set in the manifest's variables."""
