@@ -217,19 +217,23 @@ ok "fs variant on a directory with a quote" pp run blockdev-perftest --variant f
 : >"$T/fio.log"
 no_leftovers
 
-# 11. a failing fiotab leaves no partial table and nothing stale from an
-# earlier render next to its error
+# 11. a failing fiotab leaves no partial table, loses nothing of an earlier
+# render, and puts nothing stale next to its error: the tables made before
+# stay as they were, the failed render and its errors go to tables.failed
 printf '#!/bin/sh\necho "partial output"\necho "badtab: failing" >&2\nexit 1\n' >"$T/badtab"
 chmod +x "$T/badtab"
 [ -s "$T/o4/tables/block.csv" ] || bad "o4: no block.csv from the first render"
+sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
 refuses "tables with a failing fiotab" "fiotab .* failed: badtab: failing" env FIOTAB="$T/badtab" "$PERFPACK" tables "$T/o4"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a failed render changed the tables made before"
 for f in block.txt block.csv plot.svg; do
-	[ -e "$T/o4/tables/$f" ] && bad "a failed render left $f: $(head -c 200 "$T/o4/tables/$f")"
+	[ -e "$T/o4/tables.failed/$f" ] && bad "a failed render left $f: $(head -c 200 "$T/o4/tables.failed/$f")"
 done
-[ -s "$T/o4/tables/block.err" ] || bad "a failed render left no block.err"
-ls -d "$T"/o4/tables.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.*)"
+[ -s "$T/o4/tables.failed/block.err" ] || bad "a failed render left no block.err"
+ls -d "$T"/o4/tables.new.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.new.*)"
 ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
+[ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
 [ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
 
 # 10. perfpack tables reads a run's profile.conf as data, never runs it

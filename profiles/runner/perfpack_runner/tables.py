@@ -114,7 +114,7 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
 def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
     """Render TABLES and PLOT of run directory OUT, whose variants RAN were
     run: True when all rendered.  When one fails, tables made before are
-    kept as they were (the new ones are left out)."""
+    kept as they were, and this render goes to OUT/tables.failed."""
     if not (os.path.isfile(fiotab) and os.access(fiotab, os.X_OK)) and not have(fiotab):
         warn('fiotab not found (%s): raw fio JSON kept in %s/raw, no tables' % (fiotab, out))
         return False
@@ -130,7 +130,13 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
         ok = _plot(fiotab, new, out, plot, tags, ran, incomplete) and ok
         dest = os.path.join(out, 'tables')
         if not ok and os.path.isdir(dest):
-            warn('%s kept as it was: some tables could not be made (above)' % dest)
+            # nothing lost, nothing stale beside an error: the tables made
+            # before stay whole, this render and its errors go beside them
+            failed = os.path.join(out, 'tables.failed')
+            shutil.rmtree(failed, ignore_errors=True)
+            os.rename(new, failed)
+            new = None
+            warn('%s kept as it was; this render and its errors are in %s' % (dest, failed))
             return False
         try:
             shutil.rmtree(dest, ignore_errors=True)
@@ -139,6 +145,7 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
             kept, new = new, None
             raise Refusal('cannot replace %s: the tables are in %s' % (dest, kept))
         new = None
+        shutil.rmtree(os.path.join(out, 'tables.failed'), ignore_errors=True)
         if os.path.exists(os.path.join(dest, 'plot.svg')):
             print('\nplot: %s' % os.path.join(dest, 'plot.svg'), flush=True)
         return ok
