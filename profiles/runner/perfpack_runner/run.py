@@ -15,6 +15,9 @@ def check_target(ctx, pl, variants):
     p, t = ctx.profile, ctx.target_arg
     if t and not ctx.clients and p['TARGET_KIND'] != 'none':
         target.classify(t)
+    # held for the whole run; no plan that fills a filesystem
+    if not ctx.clients and p['TARGET_KIND'] != 'none':
+        target.hold(ctx, pl, variants)
     # a device must be as large as the plan; what it writes must be unused
     if t and not ctx.clients and (target.is_bdev(t) or os.path.isfile(t) and p['TARGET_KIND'] != 'none'):
         wend, need = safety.plan_ends(pl, variants, p['TARGET_KIND'])
