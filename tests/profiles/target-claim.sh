@@ -64,6 +64,12 @@ mkdir "$T/d3"
 	fail "a run on an empty directory failed: $(tail -n 5 "$T/o3.log")"
 assert_eq "the directory is empty again" "" "$(ls -A "$T/d3")"
 
+# a file target that does not exist yet: the runner makes it (and leaves it, as fio did)
+"$PERFPACK" run blockdev-perftest --target "$T/d3/new" "${one[@]}" -o "$T/o3n" >"$T/o3n.log" 2>&1 ||
+	fail "a run on a new file failed: $(tail -n 5 "$T/o3n.log")"
+[ -f "$T/d3/new" ] && [ ! -L "$T/d3/new" ] || fail "the new target file is not there"
+rm -f "$T/d3/new"
+
 # --- F3: exclusive claim --------------------------------------------------
 make_loop 64 >"$T/dev"
 dev=$(cat "$T/dev")

@@ -171,12 +171,14 @@ def free_bytes(path):
     return st.f_bavail * st.f_frsize, mp
 
 
-def check_room(path, grow, what, advice='free some space, use a smaller size (--set SIZE=...) or another target'):
+def check_room(path, grow, what, advice='free some space, use a smaller size (--set SIZE=...) or another target',
+               at=None):
     """Refusal unless PATH's filesystem has GROW bytes free for WHAT (no --force:
-    fio would fill the filesystem, ENOSPC, and leave what it wrote)."""
+    fio would fill the filesystem, ENOSPC, and leave what it wrote); AT: a
+    path on that filesystem when PATH does not exist yet."""
     if not grow or grow <= 0:
         return
-    free, mp = free_bytes(path)
+    free, mp = free_bytes(at or path)
     if grow > free:
         raise Refusal('refusing to use %s: %s %d bytes (%d MiB), but the filesystem it is on (mounted on %s) has '
                       'only %d bytes (%d MiB) free, and fio would fill it (ENOSPC) and leave what it wrote; %s'

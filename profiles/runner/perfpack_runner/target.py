@@ -128,6 +128,9 @@ class Claim:
 
     def take(self):
         """Hold the target, or Refusal (a warning when the plan only reads)."""
+        if self.fd is not None and not self.wanted:  # a file the runner just made
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self.wanted = True
         if self.fd is not None:
             return
         why = self._why_busy()
@@ -165,11 +168,9 @@ def hold(ctx, pl, variants):
         return
     kind = classify(t)
     wend, need = safety.plan_ends(pl, variants, ctx.profile['TARGET_KIND'])
-    if kind in ('bdev', 'file'):
-        ctx.claim = Claim(t, kind, wend is not None or kind == 'file' and need not in (None, 'all') and
-                          need > os.stat(t).st_size)
-        ctx.claim.take()
     if kind == 'bdev':
+        ctx.claim = Claim(t, kind, wend is not None)
+        ctx.claim.take()
         return
     end = None
     for v in variants:
@@ -179,14 +180,22 @@ def hold(ctx, pl, variants):
             e = safety._max(e, int(vs['PP_FILE_MB']) << 20)
         end = safety._max(end, e)
     if kind == 'file':
-        st = os.stat(t)
+        made = not os.path.lexists(t)
+        size, used = (0, 0) if made else (os.stat(t).st_size, os.stat(t).st_blocks * 512)
         if end == 'all' or end is None:
-            end = st.st_size if wend is not None else 0
-        elif wend is None and end <= st.st_size:
+            end = size if wend is not None else 0
+        elif wend is None and end <= size:
             end = 0
-        grow = end - min(st.st_blocks * 512, end)
+        grow = end - min(used, end)
         safety.check_room(t, grow, 'the plan uses its first %d bytes; the file is %d bytes long with %d of them '
-                          'allocated, so fio would take up to' % (end, st.st_size, st.st_blocks * 512))
+                          'allocated, so fio would take up to' % (end, size, used),
+                          at=os.path.dirname(os.path.realpath(t)))
+        ctx.claim = Claim(t, kind, wend is not None or end > size)
+        if made:
+            # a new file: the runner makes it (left afterwards, as fio would),
+            # not something that appears there in the meantime
+            ctx.claim.fd = make_exclusive(t, 'target')
+        ctx.claim.take()
     elif end not in (None, 'all'):
         f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
         safety.check_room(t, end, 'the plan would make %s there and take up to' % f)
