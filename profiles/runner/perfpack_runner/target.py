@@ -57,13 +57,17 @@ def make_exclusive(path, what):
     try:
         return os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     except FileExistsError:
-        kind = 'a symbolic link' if os.path.islink(path) else 'it'
-        raise Refusal('%s %s: %s exists already (perfpack makes this file itself and removes it afterwards; '
-                      'it does not write to or remove one it did not make, nor one another perfpack run on '
-                      'this directory is using): remove it if it is a leftover of yours, or give another '
-                      '--target' % (what, path, kind)) from None
+        _exists(path, what)
     except OSError as e:
         raise Refusal('%s %s: cannot create it (%s)' % (what, path, e.strerror)) from None
+
+
+def _exists(path, what):
+    kind = ' (a symbolic link to %s)' % os.readlink(path) if os.path.islink(path) else ''
+    raise Refusal('%s %s: exists already%s; perfpack makes this file itself and removes it afterwards, and does '
+                  'not write to or remove one it did not make (yours, or one another perfpack run on this '
+                  'directory is using): remove it if it is a leftover, or give another --target'
+                  % (what, path, kind)) from None
 
 
 def _openers(path):
@@ -196,9 +200,12 @@ def hold(ctx, pl, variants):
             # not something that appears there in the meantime
             ctx.claim.fd = make_exclusive(t, 'target')
         ctx.claim.take()
-    elif end not in (None, 'all'):
+    else:
         f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
-        safety.check_room(t, end, 'the plan would make %s there and take up to' % f)
+        if os.path.lexists(f):  # refused before any output; made O_EXCL at setup
+            _exists(f, 'target')
+        if end not in (None, 'all'):
+            safety.check_room(t, end, 'the plan would make %s there and take up to' % f)
 
 
 def _losetup_d(dev):
