@@ -8,6 +8,8 @@
 #  - --target DIR: an existing DIR/perfpack.<profile>.dat (a file, or a
 #    symbolic link to one elsewhere) is refused, left as it was; a run there
 #    makes and removes its own file only (also PP_SETUP=fs, which dd's it);
+#    a job with unlink=1 on an existing file target is refused (fio would
+#    delete the user's file); a file target that does not exist is made;
 #  - a block device held open O_EXCL by another process (mkfs, mount, md, a
 #    perfpack run) is refused, naming it; so is a second perfpack run on the
 #    device another one is using; a file another perfpack run holds (flock)
@@ -69,6 +71,14 @@ assert_eq "the directory is empty again" "" "$(ls -A "$T/d3")"
 	fail "a run on a new file failed: $(tail -n 5 "$T/o3n.log")"
 [ -f "$T/d3/new" ] && [ ! -L "$T/d3/new" ] || fail "the new target file is not there"
 rm -f "$T/d3/new"
+
+# a job with unlink=1 (iozone's random writes) on a file of the user's: fio
+# would delete it afterwards
+truncate -s 32M "$T/iozf"
+msg=$("$PERFPACK" run iozone --target "$T/iozf" --no-tables --variant ext4_wb --set PP_SECTIONS='^iozone-randwrite' \
+	-o "$T/o3i" 2>&1) && fail "ran a job with unlink=1 on the user's file $T/iozf: $msg"
+assert_match "unlink=1 named" "refusing to use $T/iozf: job \[iozone-randwrite-.*unlink=1" "$msg"
+[ -f "$T/iozf" ] || fail "the user's file $T/iozf was deleted"
 
 # --- F3: exclusive claim --------------------------------------------------
 make_loop 64 >"$T/dev"

@@ -125,7 +125,8 @@ class Claim:
             if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise Refusal('target %s: cannot lock it (flock: %s)' % (self.path, e.strerror)) from None
             who = _openers(self.path)
-            return ('it is locked by another process (flock LOCK_EX, as another perfpack run on it holds it%s)'
+            return ('it is locked by another process (flock LOCK_EX: another perfpack run on it, or a program '
+                    'that locks it%s)'
                     % ('; processes with it open: ' + ', '.join(who) if who else ''))
         self.fd = fd
         return None
@@ -157,6 +158,19 @@ class Claim:
             self.take()
 
 
+def _no_unlink(t, pl, variants):
+    """Refusal if a job of the plan has fio unlink the user's file T."""
+    for (v, name), sec in sorted(pl.sections.items()):
+        if v not in variants:
+            continue
+        for k in ('unlink', 'unlink_each_loop'):
+            val = sec.opts.get(k)
+            if val is not None and val.strip().lower() not in ('0', 'false', 'no', 'off'):
+                raise Refusal('refusing to use %s: job [%s] (variant %s) has %s=%s, and fio would delete the file '
+                              'after it; give a directory (perfpack makes and removes its own file there), a block '
+                              'device or --scratch' % (t, name, v, k, val))
+
+
 def hold(ctx, pl, variants):
     """Before the safety checks: claim --target (ctx.claim); refuse a plan
     that would fill the filesystem under a file or directory target, or
@@ -185,6 +199,8 @@ def hold(ctx, pl, variants):
         end = safety._max(end, e)
     if kind == 'file':
         made = not os.path.lexists(t)
+        if not made:
+            _no_unlink(t, pl, variants)
         size, used = (0, 0) if made else (os.stat(t).st_size, os.stat(t).st_blocks * 512)
         if end == 'all' or end is None:
             end = size if wend is not None else 0
