@@ -142,9 +142,13 @@ msg=$("$PERFPACK" run blockdev-perftest --target "$T/fs/dd" --no-tables --varian
 assert_match "no room named (directory)" "$T/fs/dd.*take up to [0-9]+ bytes.*only [0-9]+ bytes \([0-9]+ MiB\) free" "$msg"
 assert_eq "nothing left in the directory" "" "$(ls -A "$T/fs/dd")"
 mkdir -m 1777 "$T/fs/tmp"
-msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${one[@]}" --set PP_SCRATCH_MB=256 \
-	-o "$T/o11" 2>&1) && fail "made a 256 MiB scratch file in a 64 MiB \$TMPDIR: $msg"
-assert_match "no room for the scratch file" "scratch file .*268435456 bytes \(256 MiB\).*only [0-9]+ bytes \([0-9]+ MiB\) free.*TMPDIR" "$msg"
+msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch --no-tables --variant block --set SIZE=128m \
+	--set PP_SECTIONS='^perftest-w-1048576-1$' --set PP_MINBS=1m --set PP_MAXBS=1m --set PP_SCRATCH_MB=256 \
+	-o "$T/o11" 2>&1) && fail "wrote 128 MiB to a scratch file in a 64 MiB \$TMPDIR: $msg"
+assert_match "no room for the scratch file" "scratch file in .TMPDIR.*take up to 134217728 bytes.*only [0-9]+ bytes \([0-9]+ MiB\) free.*TMPDIR" "$msg"
+# a sparse scratch file larger than the free space, of which the plan writes little: runs
+TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${one[@]}" --set PP_SCRATCH_MB=256 -o "$T/o12" \
+	>"$T/o12.log" 2>&1 || fail "a small plan on a large sparse scratch file refused: $(tail -n 3 "$T/o12.log")"
 [ "$(df --output=used -k "$T/fs" | tail -n 1 | tr -d ' ')" -lt 16384 ] || fail "the filesystem was filled: $(df -k "$T/fs")"
 
 no_leftovers

@@ -180,9 +180,24 @@ def hold(ctx, pl, variants):
     if not t:
         if not any((pl.vars[v].get('PP_SETUP') or 'dev') in ('dev', 'fs') for v in variants):
             return
-        mb = max(int(pl.vars[v].get('PP_SCRATCH_MB') or 256) for v in variants)
-        safety.check_room(ctx.work, mb << 20, 'a scratch file (PP_SCRATCH_MB=%d) in $TMPDIR would take' % mb,
-                          'set TMPDIR to a directory on a larger filesystem, or a smaller PP_SCRATCH_MB (--set)')
+        # a read-only profile's scratch file is written in full; another's
+        # is sparse: what the plan writes (the extent of its file) plus, for
+        # a filesystem recipe, 128 MiB for mkfs (metadata, an xfs log of up
+        # to 64 MiB); one variant's scratch is gone before the next is made
+        take = 0
+        for v in variants:
+            vs = pl.vars[v]
+            mb = int(vs.get('PP_SCRATCH_MB') or 256)
+            end = pl.plan_end[v]
+            if (vs.get('PP_SETUP') or 'dev') == 'fs':
+                end = safety._max(end, int(vs['PP_FILE_MB']) << 20 if vs.get('PP_FILE_MB') else None)
+                end = end if end in (None, 'all') else end + (128 << 20)
+            if ctx.profile['WRITES'] == '0' or end in (None, 'all'):
+                end = mb << 20
+            take = max(take, min(end, mb << 20), 0)
+        safety.check_room(ctx.work, take, 'a scratch file in $TMPDIR (%s), of which the plan would take up to'
+                          % ctx.work, 'set TMPDIR to a directory on a larger filesystem, or a smaller size '
+                          '(--set SIZE=..., PP_SCRATCH_MB=...)')
         return
     kind = classify(t)
     wend, need = safety.plan_ends(pl, variants, ctx.profile['TARGET_KIND'])
