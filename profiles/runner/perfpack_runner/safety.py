@@ -2,7 +2,10 @@
 """May the plan use this target?  A block device must be as large as the
 plan; what the plan writes must be unused: not mounted, not swap, not held,
 no signature, and every byte of it zero (read at device speed), else the
-refusal says what and where; --force overrides all but the size."""
+refusal says what and where; --force overrides all but the size.  A file
+or directory target (or scratch file) must have the room the plan takes on
+its filesystem (no --force either).  The claim on the target (O_EXCL,
+flock) is target.Claim's."""
 
 import os
 import stat
@@ -165,10 +168,9 @@ def check_write_ok(path, wend, need, force):
 
 
 def free_bytes(path):
-    """(bytes free to an unprivileged writer, mount point) of PATH's filesystem."""
+    """Bytes free to an unprivileged writer on PATH's filesystem."""
     st = os.statvfs(path)
-    mp = output(['findmnt', '-n', '-o', 'TARGET', '-T', path]).strip() or '?'
-    return st.f_bavail * st.f_frsize, mp
+    return st.f_bavail * st.f_frsize
 
 
 def check_room(path, grow, what, advice='free some space, use a smaller size (--set SIZE=...) or another target',
@@ -178,8 +180,9 @@ def check_room(path, grow, what, advice='free some space, use a smaller size (--
     path on that filesystem when PATH does not exist yet."""
     if not grow or grow <= 0:
         return
-    free, mp = free_bytes(at or path)
+    free = free_bytes(at or path)
     if grow > free:
+        mp = output(['findmnt', '-n', '-o', 'TARGET', '-T', at or path]).strip() or '?'
         raise Refusal('refusing to use %s: %s %d bytes (%d MiB), but the filesystem it is on (mounted on %s) has '
                       'only %d bytes (%d MiB) free, and fio would fill it (ENOSPC) and leave what it wrote; %s'
                       % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
