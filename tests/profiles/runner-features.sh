@@ -76,16 +76,17 @@ done
 ls "$T"/out/raw/block/*prerun* >/dev/null 2>&1 && fail "prerun output left: $(ls "$T"/out/raw/block/*prerun*)"
 grep -q 'exec_prerun\|clocksource' "$b/fio-commands.sh" && fail "the bundle's commands have the gate: $(cat "$b/fio-commands.sh")"
 
-# 3. fio fails (ENOSPC on a 1 MiB tmpfs): fio's own message and the job, no JSON
-mkdir -p "$T/small"
-mount -t tmpfs -o size=1m tmpfs "$T/small" || fail "mount tmpfs"
-echo "$T/small" >>"$_pp_mounts" 2>/dev/null || true
-msg=$("$PERFPACK" run blockdev-perftest --target "$T/small" --variant block --no-tables \
+# 3. fio fails (its writes to a read-only loop device fail; a filesystem too
+# small for the plan is refused before fio runs): fio's own message and the
+# job, no JSON
+truncate -s 16M "$T/ro.img"
+rodev=$(losetup -r --find --show "$T/ro.img") || fail "losetup -r"
+echo "$rodev" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$rodev" --variant block --no-tables \
 	--set SIZE=8m --set PP_SECTIONS='^perftest-w-65536-1$' -o "$T/fail" 2>&1)
 rc=$?
-umount "$T/small"
 [ "$rc" != 0 ] || fail "a run whose fio failed exited 0"
-assert_match "fio's own error" 'No space left on device' "$msg"
+assert_match "fio's own error" 'io_u error .*Operation not permitted' "$msg"
 assert_match "the job named" '\[perftest-w-65536-1\] .*rw=write' "$msg"
 echo "$msg" | grep -q '"clat_ns"\|"lat_ns"\|"iodepth_level"' && fail "the failure shows fio's JSON: $msg"
 

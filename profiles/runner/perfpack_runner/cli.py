@@ -22,11 +22,14 @@ USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --
 
 run options:
   --target PATH   block device, file or directory to test (written unless the
-                  plan only reads; a block device must be as large as the plan
-                  and, if written, unused: not mounted, no filesystem signature,
-                  every byte the plan writes zero -- or --force; what the plan
-                  writes of an existing file must be zeros -- or --force); no ':'
-                  in PATH, no character devices, no missing paths under /dev
+                  plan only reads; a block device must be as large as the plan,
+                  held by no one exclusively (mounted, mkfs, md/dm, another run;
+                  even with --force) and, if written, carry no filesystem
+                  signature and hold zeros where the plan writes -- or --force;
+                  what the plan writes of an existing file must be zeros -- or
+                  --force; a file or directory target must have room for the
+                  plan); no ':' in PATH, no character devices, no missing paths
+                  under /dev
   --scratch       (default) a loop device over a file in $TMPDIR with a scratch
                   filesystem when root, a scratch file in $TMPDIR otherwise;
                   always torn down

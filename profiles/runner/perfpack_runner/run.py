@@ -23,6 +23,9 @@ def check_target(ctx, pl, variants):
             raise Refusal('--client: the plan writes --target %s on the fio servers (%s), where perfpack cannot '
                           'check it (mounted, a filesystem signature, data in the range written) as it checks a '
                           'local target: pass --force to write it as named' % (t, ', '.join(ctx.clients)))
+    # held for the whole run; no plan that fills a filesystem
+    if not ctx.clients and p['TARGET_KIND'] != 'none':
+        target.hold(ctx, pl, variants)
     # a device must be as large as the plan; what it writes must be unused
     if t and not ctx.clients and (target.is_bdev(t) or os.path.isfile(t) and p['TARGET_KIND'] != 'none'):
         wend, need = safety.plan_ends(pl, variants, p['TARGET_KIND'])

@@ -2,7 +2,10 @@
 """May the plan use this target?  A block device must be as large as the
 plan; what the plan writes must be unused: not mounted, not swap, not held,
 no signature, and every byte of it zero (read at device speed), else the
-refusal says what and where; --force overrides all but the size."""
+refusal says what and where; --force overrides all but the size.  A file
+or directory target (or scratch file) must have the room the plan takes on
+its filesystem (no --force either).  The claim on the target (O_EXCL,
+flock) is target.Claim's."""
 
 import os
 import stat
@@ -26,8 +29,8 @@ def _in_proc(table, path):
         return False
 
 
-def device_in_use(dev):
-    """Why block device DEV is in use, or None."""
+def device_held(dev):
+    """Why block device DEV is held (mounted, swap, dm/md), or None."""
     mp = next((line for line in output(['lsblk', '-nro', 'MOUNTPOINT', dev]).splitlines() if line), '')
     if mp or _in_proc('/proc/mounts', dev):
         return 'it is mounted' + (' (on %s)' % mp if mp else '')
@@ -39,12 +42,20 @@ def device_in_use(dev):
         holders = []
     if holders:
         return 'it is held by %s (device-mapper/md)' % ' '.join(holders)
+    return None
+
+
+def device_in_use(dev):
+    """Why block device DEV is in use, or None."""
+    why = device_held(dev)
+    if why:
+        return why
     sig = ''
     for line in output(['blkid', '-p', '-o', 'export', dev]).splitlines():
         if line.startswith(('TYPE=', 'PTTYPE=')) and not sig:
             sig = line.split('=', 1)[1]
     if not sig and have('wipefs'):
-        sig = (output(['wipefs', '-n', '--noheadings', '-o', 'TYPE', dev]).splitlines() or [''])[0]
+        sig = (output(['wipefs', '-n', '--noheadings', '-O', 'TYPE', dev]).splitlines() or [''])[0]
     if sig:
         return 'it holds a filesystem/partition signature (%s, found by blkid/wipefs -n)' % sig
     return None
@@ -154,6 +165,27 @@ def check_write_ok(path, wend, need, force):
         warn('writing to %s although %s (--force)' % (path, why))
     else:
         raise Refusal('refusing to write to %s: %s; pass --force to use it anyway' % (path, why))
+
+
+def free_bytes(path):
+    """Bytes free to an unprivileged writer on PATH's filesystem."""
+    st = os.statvfs(path)
+    return st.f_bavail * st.f_frsize
+
+
+def check_room(path, grow, what, advice='free some space, use a smaller size (--set SIZE=...) or another target',
+               at=None):
+    """Refusal unless PATH's filesystem has GROW bytes free for WHAT (no --force:
+    fio would fill the filesystem, ENOSPC, and leave what it wrote); AT: a
+    path on that filesystem when PATH does not exist yet."""
+    if not grow or grow <= 0:
+        return
+    free = free_bytes(at or path)
+    if grow > free:
+        mp = output(['findmnt', '-n', '-o', 'TARGET', '-T', at or path]).strip() or '?'
+        raise Refusal('refusing to use %s: %s %d bytes (%d MiB), but the filesystem it is on (mounted on %s) has '
+                      'only %d bytes (%d MiB) free, and fio would fill it (ENOSPC) and leave what it wrote; %s'
+                      % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
 
 
 def _dev_size(dev):

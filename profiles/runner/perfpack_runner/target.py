@@ -3,11 +3,14 @@
 file) or a scratch loop device / file, a filesystem recipe on it; and an
 undo stack that tears all of it down in reverse order, however the run ends."""
 
+import errno
+import fcntl
 import os
 import random
 import stat
 import subprocess
 
+from . import safety
 from .util import Refusal, have, is_root, output, run_quiet, warn
 
 
@@ -32,6 +35,208 @@ def _rm(path):
         os.unlink(path)
     except FileNotFoundError:
         pass
+
+
+def _rm_made(path):
+    """Remove PATH, a file the runner made (O_EXCL) in a directory the user
+    named: only if it is still a regular file there (fio may have laid it
+    out anew), never what a symbolic link or directory put there names."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        os.unlink(path)
+    else:
+        warn('not removing %s: it is no longer the file perfpack made there' % path)
+
+
+def make_exclusive(path, what):
+    """Create PATH, which must not exist (O_CREAT|O_EXCL|O_NOFOLLOW: not over
+    a file, nor through a symbolic link); its read-only fd, or Refusal."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        _exists(path, what)
+    except OSError as e:
+        raise Refusal('%s %s: cannot create it (%s)' % (what, path, e.strerror)) from None
+
+
+def _exists(path, what):
+    kind = ' (a symbolic link to %s)' % os.readlink(path) if os.path.islink(path) else ''
+    raise Refusal('%s %s: exists already%s; perfpack makes this file itself and removes it afterwards, and does '
+                  'not write to or remove one it did not make (yours, or one another perfpack run on this '
+                  'directory is using): remove it if it is a leftover, or give another --target'
+                  % (what, path, kind)) from None
+
+
+def _openers(path):
+    """'comm (pid N)' of the other processes that have PATH open."""
+    real, me, out = os.path.realpath(path), os.getpid(), []
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit() or int(pid) == me:
+            continue
+        try:
+            fds = os.listdir('/proc/%s/fd' % pid)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink('/proc/%s/fd/%s' % (pid, fd)) != real:
+                    continue
+                with open('/proc/%s/comm' % pid) as f:
+                    out.append('%s (pid %s)' % (f.read().strip(), pid))
+            except OSError:
+                continue
+            break
+    return out
+
+
+class Claim:
+    """The run's hold on its target, from before the safety checks to the
+    end: a block device open O_EXCL (fio and the engines open it without
+    O_EXCL, which an O_EXCL holder allows; mkfs, mount, md/dm and another
+    perfpack run are refused), a file flock(LOCK_EX) (another perfpack run is
+    refused).  Released for the runner's own mkfs + mount of the device
+    (the mount holds it exclusively then) and taken again after umount."""
+
+    def __init__(self, path, kind, writes):
+        self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
+
+    def _why_busy(self):
+        if self.kind == 'bdev':
+            try:
+                self.fd = os.open(self.path, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+                return None
+            except OSError as e:
+                if e.errno != errno.EBUSY:
+                    raise Refusal('target %s: cannot open it (%s)' % (self.path, e.strerror)) from None
+            held, who = safety.device_held(self.path), _openers(self.path)
+            detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)] if who else []))
+            return ('it is in use by another process (it cannot be opened O_EXCL: it is mounted, or held by '
+                    'mkfs, md/dm or another perfpack run; %s)'
+                    % (detail or 'no process has it open: the kernel holds it, e.g. a mount in another '
+                       'mount namespace'))
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            os.close(fd)
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise Refusal('target %s: cannot lock it (flock: %s)' % (self.path, e.strerror)) from None
+            who = _openers(self.path)
+            return ('it is locked by another process (flock LOCK_EX: another perfpack run on it, or a program '
+                    'that locks it%s)'
+                    % ('; processes with it open: ' + ', '.join(who) if who else ''))
+        self.fd = fd
+        return None
+
+    def take(self):
+        """Hold the target, or Refusal (a warning when the plan only reads)."""
+        if self.fd is not None and not self.wanted:  # a file the runner just made
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self.wanted = True
+        if self.fd is not None:
+            return
+        why = self._why_busy()
+        if why is None:
+            self.wanted = True
+            return
+        if not self.writes and not self.wanted:
+            warn('%s: %s; the plan only reads it, but what it measures is shared with that process' % (self.path, why))
+            return
+        raise Refusal('refusing to write to %s: %s; --force does not override this: unmount it or stop that '
+                      'process first, or give another --target' % (self.path, why))
+
+    def release(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def retake(self):
+        if self.wanted:
+            self.take()
+
+
+def _no_unlink(t, pl, variants):
+    """Refusal if a job of the plan has fio unlink the user's file T."""
+    for (v, name), sec in sorted(pl.sections.items()):
+        if v not in variants:
+            continue
+        for k in ('unlink', 'unlink_each_loop'):
+            val = sec.opts.get(k)
+            if val is not None and val.strip().lower() not in ('0', 'false', 'no', 'off'):
+                raise Refusal('refusing to use %s: job [%s] (variant %s) has %s=%s, and fio would delete the file '
+                              'after it; give a directory (perfpack makes and removes its own file there), a block '
+                              'device or --scratch' % (t, name, v, k, val))
+
+
+def hold(ctx, pl, variants):
+    """Before the safety checks: claim --target (ctx.claim); refuse a plan
+    that would fill the filesystem under a file or directory target, or
+    under the scratch file in $TMPDIR."""
+    t = ctx.target_arg
+    ctx.claim = None
+    if not t:
+        if not any((pl.vars[v].get('PP_SETUP') or 'dev') in ('dev', 'fs') for v in variants):
+            return
+        # a read-only profile's scratch file is written in full; another's
+        # is sparse: what the plan writes (the extent of its file) plus, for
+        # a filesystem recipe, 128 MiB for mkfs (metadata, an xfs log of up
+        # to 64 MiB); one variant's scratch is gone before the next is made
+        take = 0
+        for v in variants:
+            vs = pl.vars[v]
+            mb = int(vs.get('PP_SCRATCH_MB') or 256)
+            end = pl.plan_end[v]
+            if (vs.get('PP_SETUP') or 'dev') == 'fs':
+                end = safety._max(end, int(vs['PP_FILE_MB']) << 20 if vs.get('PP_FILE_MB') else None)
+                end = end if end in (None, 'all') else end + (128 << 20)
+            if ctx.profile['WRITES'] == '0' or end in (None, 'all'):
+                end = mb << 20
+            take = max(take, min(end, mb << 20), 0)
+        safety.check_room(ctx.work, take, 'a scratch file in $TMPDIR (%s), of which the plan would take up to'
+                          % ctx.work, 'set TMPDIR to a directory on a larger filesystem, or a smaller size '
+                          '(--set SIZE=..., PP_SCRATCH_MB=...)')
+        return
+    kind = classify(t)
+    wend, need = safety.plan_ends(pl, variants, ctx.profile['TARGET_KIND'])
+    if kind == 'bdev':
+        ctx.claim = Claim(t, kind, wend is not None)
+        ctx.claim.take()
+        return
+    end = None
+    for v in variants:
+        vs = pl.vars[v]
+        e = pl.plan_end[v]
+        if (vs.get('PP_SETUP') or 'dev') == 'fs' and vs.get('PP_FILE_MB'):
+            e = safety._max(e, int(vs['PP_FILE_MB']) << 20)
+        end = safety._max(end, e)
+    if kind == 'file':
+        made = not os.path.lexists(t)
+        if not made:
+            _no_unlink(t, pl, variants)
+        size, used = (0, 0) if made else (os.stat(t).st_size, os.stat(t).st_blocks * 512)
+        if end == 'all' or end is None:
+            end = size if wend is not None else 0
+        elif wend is None and end <= size:
+            end = 0
+        grow = end - min(used, end)
+        safety.check_room(t, grow, 'the plan uses its first %d bytes; the file is %d bytes long with %d of them '
+                          'allocated, so fio would take up to' % (end, size, used),
+                          at=os.path.dirname(os.path.realpath(t)))
+        ctx.claim = Claim(t, kind, wend is not None or end > size)
+        if made:
+            # a new file: the runner makes it (left afterwards, as fio would),
+            # not something that appears there in the meantime
+            ctx.claim.fd = make_exclusive(t, 'target')
+        ctx.claim.take()
+    else:
+        f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
+        if os.path.lexists(f):  # refused before any output; made O_EXCL at setup
+            _exists(f, 'target')
+        if end not in (None, 'all'):
+            safety.check_room(t, end, 'the plan would make %s there and take up to' % f)
 
 
 def _losetup_d(dev):
@@ -132,6 +337,8 @@ class Target:
             self._scratch(vs)
         elif self.kind is None:
             self.kind, self.path = classify(ctx.target_arg), ctx.target_arg
+        if getattr(ctx, 'claim', None):
+            ctx.claim.retake()  # given up for an earlier variant's mkfs + mount
         fs = vs.get('PP_FS') or 'xfs'
         key = (setup, self.kind)
         if key in (('dev', 'bdev'), ('dev', 'file')):
@@ -140,7 +347,12 @@ class Target:
             if setup == 'fs':
                 warn('%s: target %s is a directory: its own filesystem is used (no %s recipe)' % (v, self.path, fs))
             path = os.path.join(self.path, 'perfpack.%s.dat' % ctx.profile.name)
-            self.undo.push(_rm, path)
+            fd = make_exclusive(path, 'target')
+            self.undo.push(os.close, fd)
+            self.undo.push(_rm_made, path)
+            # the runner's own file: another perfpack run is refused by
+            # O_EXCL; the lock names it for anyone who asks (flock)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         elif key == ('fs', 'bdev'):
             path = self._mkfs(v, vs, fs)
         elif key == ('fs', 'file'):
@@ -151,7 +363,7 @@ class Target:
         if setup == 'fs' and vs.get('PP_FILE_MB') and path != self.path:
             # as in seed 000: dd if=/dev/zero of=block bs=1M count=1K
             rc, msg = run_quiet(['dd', 'if=/dev/zero', 'of=' + path, 'bs=1M', 'count=' + vs['PP_FILE_MB'],
-                                 'conv=fsync', 'status=none'])
+                                 'conv=fsync', 'oflag=nofollow', 'status=none'])
             if rc != 0:
                 raise Refusal('%s: dd of=%s bs=1M count=%s failed: %s' % (v, path, vs['PP_FILE_MB'], msg.strip()))
         return path
@@ -164,6 +376,12 @@ class Target:
         os.makedirs(mnt, exist_ok=True)
         opts = (vs.get('PP_MKFS_OPTS') or '').split()
         force = '-f' if fs in ('xfs', 'btrfs') else '-F'
+        claim = getattr(ctx, 'claim', None)
+        if claim and claim.path == self.path:
+            # mkfs and mount open it O_EXCL: ours gives way; the mount holds
+            # it exclusively until umount, after which ours is taken again
+            claim.release()
+            self.undo.push(claim.retake)
         rc, msg = run_quiet(['mkfs.' + fs, '-q', force] + opts + [self.path])
         if rc != 0:
             raise Refusal('%s: mkfs.%s %s %s failed: %s' % (v, fs, ' '.join(opts), self.path,
@@ -199,7 +417,7 @@ class Target:
 
 def _make_file(img, mb, fill):
     try:
-        with open(img, 'wb') as f:
+        with os.fdopen(os.open(img, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), 'wb') as f:
             if fill:
                 chunk = bytes(1 << 20)
                 for _ in range(mb):
