@@ -23,43 +23,13 @@
 # iodepth 1 also the bytes read and the short reads fio requeued as psync's.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
+source "$TOP/tests/engines/lib-zero-reads.sh"
 need_root
 need_cmd losetup truncate "$JQ"
 
 bf_fs ext4 64
 f=$BF_MNT/f
-n=0
-
-# job SIZE RW DIRECT ENGINE-ARGS...: a 1 MiB read job of 16 KiB blocks at
-# iodepth $depth on $f, truncated to SIZE bytes.  Sets
-# $err (the job's error), $bytes (read), $short (fio's short_ios: residuals
-# it requeued) and $out (fio's stderr); fio's exit
-# status must agree with $err.
-job() {
-	local size=$1 rw=$2 direct=$3 json=$T/job$n.json rc
-	shift 3
-	n=$((n + 1))
-	rm -f "$f"
-	if ! head -c 1M /dev/urandom >"$f" || ! truncate -s "$size" "$f"; then
-		fail "cannot make $f"
-	fi
-	out=$(timeout -k 5 120 env "${SAN_ENV[@]}" "$FIO" \
-		--output-format=json --output="$json" --name=zero --filename="$f" \
-		--size=1m --rw="$rw" --bs=16k --iodepth="$depth" --direct="$direct" \
-		--create_on_open=1 "$@" 2>&1)
-	rc=$?
-	[ $rc = 124 ] || [ $rc = 137 ] && fail "$*: hung"
-	err=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].error' 2>/dev/null) ||
-		fail "$*: no JSON (exit $rc): $out $(tail -n 5 "$json")"
-	bytes=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].read.io_bytes')
-	short=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].read.short_ios')
-	if [ "$err" = 0 ]; then
-		[ $rc = 0 ] || fail "$*: error 0 but exit $rc"
-	else
-		[ $rc != 0 ] || fail "$*: error $err but exit 0"
-	fi
-	[ "$bytes" -le "$size" ] || fail "$*: read $bytes bytes of a $size-byte file"
-}
+FIO_MODE=()
 
 san_env
 depth=8
@@ -73,14 +43,14 @@ for combo in "65536 randread 1" "73728 read 0"; do
 	read -r size rw direct <<<"$combo"
 	what="truncated to $size, $rw, direct=$direct"
 	# The controls: fio's own psync, and blkfile's sync path.
-	job $size $rw $direct --ioengine=psync
+	zero_job $size $rw $direct $depth --ioengine=psync
 	assert_eq "psync engine, $what" 5 "$err"
-	job $size $rw $direct --ioengine="$BF_ENGINE" --blkfile_via=file \
+	zero_job $size $rw $direct $depth --ioengine="$BF_ENGINE" --blkfile_via=file \
 		--blkfile_submit=sync
 	assert_eq "blkfile submit=sync, $what" 5 "$err"
 	for c in "${uring_cases[@]}"; do
 		# shellcheck disable=SC2086
-		job $size $rw $direct --ioengine="$BF_ENGINE" --blkfile_via=file $c
+		zero_job $size $rw $direct $depth --ioengine="$BF_ENGINE" --blkfile_via=file $c
 		assert_eq "blkfile $c, $what" 5 "$err"
 		assert_match "blkfile $c, $what: message" \
 			'blkfile: zero: read of 16384 bytes at offset [0-9]+ of .* moved 0 bytes' "$out"
@@ -94,12 +64,12 @@ done
 # short reads whose residual fio requeued (1 at 72 KiB).
 depth=1
 for size in 65536 73728; do
-	job $size read 1 --ioengine=psync
+	zero_job $size read 1 $depth --ioengine=psync
 	assert_eq "psync engine, iodepth 1, truncated to $size" 5 "$err"
 	psync_bytes=$bytes psync_short=$short
 	for c in "${uring_cases[@]}"; do
 		# shellcheck disable=SC2086
-		job $size read 1 --ioengine="$BF_ENGINE" --blkfile_via=file $c
+		zero_job $size read 1 $depth --ioengine="$BF_ENGINE" --blkfile_via=file $c
 		assert_eq "blkfile $c, iodepth 1, truncated to $size" 5 "$err"
 		assert_eq "blkfile $c, iodepth 1, truncated to $size: bytes as psync" \
 			"$psync_bytes" "$bytes"
@@ -114,7 +84,7 @@ depth=8
 # only for what moved nothing).
 for c in "${uring_cases[@]}"; do
 	# shellcheck disable=SC2086
-	job 1048576 randread 1 --ioengine="$BF_ENGINE" --blkfile_via=file $c
+	zero_job 1048576 randread 1 $depth --ioengine="$BF_ENGINE" --blkfile_via=file $c
 	assert_eq "blkfile $c, whole file" 0 "$err"
 	assert_eq "blkfile $c, whole file: bytes" 1048576 "$bytes"
 done

@@ -23,47 +23,15 @@
 # iodepth 1 also the bytes read and the short reads fio requeued as psync's.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
+source "$TOP/tests/engines/lib-zero-reads.sh"
 need_root
 need_cmd losetup truncate "$JQ"
 
 dev=$(make_loop 64)
 mnt=$(MOUNT_OPTS=noatime make_fs ext4 "$dev" -b 4096 -E lazy_itable_init=0,lazy_journal_init=0)
 f=$mnt/f
-mode=()
-coop_is_tsan && mode=(--thread)
-n=0
-
-# job SIZE RW DIRECT IODEPTH ENGINE-ARGS...: a 1 MiB read job of 16 KiB
-# blocks on $f, truncated to SIZE bytes.  Sets $err
-# (the job's error), $bytes (read), $short (fio's short_ios: residuals it
-# requeued) and $out (fio's stderr); fio's exit
-# status must agree with $err.
-job() {
-	local size=$1 rw=$2 direct=$3 depth=$4 json=$T/job$n.json rc
-	shift 4
-	n=$((n + 1))
-	rm -f "$f"
-	if ! head -c 1M /dev/urandom >"$f" || ! truncate -s "$size" "$f"; then
-		fail "cannot make $f"
-	fi
-	out=$(timeout -k 5 120 env "${SAN_ENV[@]}" "$FIO" "${mode[@]}" \
-		--output-format=json --output="$json" --name=zero --filename="$f" \
-		--size=1m --rw="$rw" --bs=16k --iodepth="$depth" --direct="$direct" \
-		--create_on_open=1 "$@" 2>&1)
-	rc=$?
-	[ $rc = 124 ] || [ $rc = 137 ] && fail "$*: hung"
-	# Error lines may precede the document in the file (thread mode).
-	err=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].error' 2>/dev/null) ||
-		fail "$*: no JSON (exit $rc): $out $(tail -n 5 "$json")"
-	bytes=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].read.io_bytes')
-	short=$(sed -n '/^{/,$p' "$json" | "$JQ" '.jobs[0].read.short_ios')
-	if [ "$err" = 0 ]; then
-		[ $rc = 0 ] || fail "$*: error 0 but exit $rc"
-	else
-		[ $rc != 0 ] || fail "$*: error $err but exit 0"
-	fi
-	[ "$bytes" -le "$size" ] || fail "$*: read $bytes bytes of a $size-byte file"
-}
+FIO_MODE=()
+coop_is_tsan && FIO_MODE=(--thread)
 
 san_env
 coop_cases=(
@@ -80,11 +48,11 @@ for combo in "65536 randread 1" "73728 read 0"; do
 	read -r size rw direct <<<"$combo"
 	what="truncated to $size, $rw, direct=$direct"
 	# The control: fio's own psync fails the job.
-	job $size $rw $direct 8 --ioengine=psync
+	zero_job $size $rw $direct 8 --ioengine=psync
 	assert_eq "psync engine, $what" 5 "$err"
 	for c in "${coop_cases[@]}"; do
 		# shellcheck disable=SC2086
-		job $size $rw $direct 8 --ioengine="external:$COOP_SO" $c
+		zero_job $size $rw $direct 8 --ioengine="external:$COOP_SO" $c
 		assert_eq "coop $c, $what" 5 "$err"
 		assert_match "coop $c, $what: message" \
 			'coop: zero: read of 16384 bytes at offset [0-9]+ of .* moved 0 bytes' "$out"
@@ -105,12 +73,12 @@ depth1_cases=(
 coop_is_tsan ||
 	depth1_cases+=("--coop_backend=psync --coop_threads=2 --coop_ioctx=shared --coop_fd=shared")
 for size in 65536 73728; do
-	job $size read 1 1 --ioengine=psync
+	zero_job $size read 1 1 --ioengine=psync
 	assert_eq "psync engine, iodepth 1, truncated to $size" 5 "$err"
 	psync_bytes=$bytes psync_short=$short
 	for c in "${depth1_cases[@]}"; do
 		# shellcheck disable=SC2086
-		job $size read 1 1 --ioengine="external:$COOP_SO" $c
+		zero_job $size read 1 1 --ioengine="external:$COOP_SO" $c
 		assert_eq "coop $c, iodepth 1, truncated to $size" 5 "$err"
 		assert_eq "coop $c, iodepth 1, truncated to $size: bytes as psync" "$psync_bytes" "$bytes"
 		assert_eq "coop $c, iodepth 1, truncated to $size: short_ios as psync" "$psync_short" "$short"
@@ -122,7 +90,7 @@ done
 # only for what moved nothing).
 for c in "${coop_cases[@]}"; do
 	# shellcheck disable=SC2086
-	job 1048576 randread 1 8 --ioengine="external:$COOP_SO" $c
+	zero_job 1048576 randread 1 8 --ioengine="external:$COOP_SO" $c
 	assert_eq "coop $c, whole file" 0 "$err"
 	assert_eq "coop $c, whole file: bytes" 1048576 "$bytes"
 done
