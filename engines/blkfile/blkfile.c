@@ -117,8 +117,9 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct blkfile_options, recheck_msec),
 		/*
-		 * Re-verified: extents, inode, generation, size, the name, and
-		 * for writes a writable filesystem (authority.c).
+		 * Re-verified: extents, inode, generation, size, the name, the
+		 * device's size, and for writes a writable filesystem
+		 * (authority.c).
 		 */
 		.help	= "blkfile_via=bdev: re-verify the file's map at least this often (ms)",
 		.def	= "100",
@@ -496,7 +497,7 @@ static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
 	char why[PATH_MAX + 1024];
 	int ret;
 
-	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 	if (ret)
 		lose_authority(td, f, bf, -ret, why);
 	return -ret;
@@ -554,6 +555,21 @@ static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 	if (bf_auth_io_fast(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
 		return bf_refuse_io(td, io_u, bf);
 	return 0;
+}
+
+void bf_short_dev_io(struct io_u *io_u)
+{
+	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+
+	if (!bf->short_logged) {
+		bf->short_logged = 1;
+		pp_err(BF_ENGINE, "%s: %s of %llu bytes at offset %llu moved %llu bytes on %s, inside the "
+		       "file's extents (did the device shrink?): EIO", io_u->file->file_name,
+		       io_ddir_name(io_u->ddir), io_u->xfer_buflen, io_u->offset,
+		       io_u->xfer_buflen - io_u->resid, bf->dev_path);
+	}
+	io_u->resid = 0;
+	io_u->error = EIO;
 }
 
 /*
@@ -633,7 +649,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		bd->sub->file_closing(td, bd->priv, f);
 	if (!bf->identity && !bf->failed) {
 		char why[PATH_MAX + 1024];
-		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 
 		/* The last check: the job fails if the map did not hold to the end. */
 		if (err)

@@ -59,6 +59,7 @@ struct bf_file {
 	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
 	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
 	size_t piece_hint;	/* extent last authorized or resolved: search hint */
+	int short_logged;	/* bf_short_dev_io() said why */
 	char dev_path[PATH_MAX];
 };
 
@@ -126,5 +127,14 @@ static inline void bf_io_u_result(struct io_u *io_u, long long done, int err)
 	if ((unsigned long long)done != io_u->xfer_buflen)
 		io_u->resid = io_u->xfer_buflen - done;
 }
+
+/*
+ * A via=bdev read or write that completed short without an error: fail it
+ * (blkfile.c).  Pieces never go past the file's size, so inside its
+ * extents the device is short only where it ends (it shrank under the
+ * job); and the bytes missing may be in the middle of the request, where
+ * fio's requeue of the residual (its tail) would not go.
+ */
+void bf_short_dev_io(struct io_u *io_u);
 
 #endif

@@ -75,6 +75,8 @@ static enum fio_q_status sync_queue(struct thread_data *td, void *priv,
 		left -= n;
 	}
 	bf_io_u_result(io_u, done, err);
+	if (io_u->resid && !bf->identity)
+		bf_short_dev_io(io_u);
 out:
 	if (io_u->error) {
 		io_u_log_error(td, io_u);
