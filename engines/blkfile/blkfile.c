@@ -167,8 +167,10 @@ static int fio_blkfile_init(struct thread_data *td)
 
 	if (pp_abi_check(td, BF_ENGINE))
 		return 1;
-	if (td_trim(td)) {
-		pp_err(BF_ENGINE, "trim is not supported (it would discard device blocks under the filesystem)");
+	/* verify's trim_percentage= trims what it verified, in a write job */
+	if (td_trim(td) || td->o.trim_percentage) {
+		pp_err(BF_ENGINE, "trim is not supported (rw=trim/randtrim/trimwrite, or trim_percentage=%u: "
+		       "it would discard device blocks under the filesystem)", td->o.trim_percentage);
 		td_verror(td, EINVAL, "blkfile trim");
 		return 1;
 	}
@@ -371,6 +373,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	int is_bdev, ret, fd;
 
 	a->use = bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ;
+	/* fio's pre_read reads f->fd itself: here the device, at the file's offsets. */
+	if (td->o.pre_read)
+		return refuse(td, f, EOPNOTSUPP,
+			      "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's "
+			      "offsets, not at its extents (other data); refused");
 	ret = bf_dev_find(f->file_name, o->dev, &a->dev, &is_bdev, a->how,
 			  sizeof(a->how), why, sizeof(why));
 	if (ret)
@@ -554,6 +561,48 @@ static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 	/* No reason wanted here: a refusal is checked again for it. */
 	if (bf_auth_io_fast(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
 		return bf_refuse_io(td, io_u, bf);
+	return 0;
+}
+
+/*
+ * sync_file_range= names the file bytes the job wrote,
+ * first_write..last_write (fio's do_sync_file_range()); on the device
+ * they are at the extents' offsets, piece by piece.  0 or -1 with errno.
+ */
+static int sync_dev_range(struct thread_data *td, struct fio_file *f,
+			  struct bf_file *bf)
+{
+	uint64_t off = f->first_write, end = f->last_write, dev_off, n;
+
+	if (off == -1ULL || end == -1ULL)
+		return 0;
+	if (off < bf->auth.lo)
+		off = bf->auth.lo;
+	if (end > bf->auth.hi)
+		end = bf->auth.hi;
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n) {
+			errno = EIO;
+			return -1;
+		}
+		if (sync_file_range(f->fd, dev_off, n, td->o.sync_file_range) < 0)
+			return -1;
+		off += n;
+	}
+	return 0;
+}
+
+int bf_do_sync(struct thread_data *td, struct io_u *io_u)
+{
+	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+
+	if (io_u->ddir != DDIR_SYNC_FILE_RANGE || !bf || bf->identity)
+		return do_io_u_sync(td, io_u);
+	if (sync_dev_range(td, io_u->file, bf) < 0) {
+		io_u->error = errno;
+		return -1;
+	}
 	return 0;
 }
 

@@ -137,4 +137,13 @@ static inline void bf_io_u_result(struct io_u *io_u, long long done, int err)
  */
 void bf_short_dev_io(struct io_u *io_u);
 
+/*
+ * fio's do_io_u_sync() for @io_u (fsync=, fdatasync=, sync_file_range=)
+ * on the file's descriptor, the device for via=bdev: fsync and fdatasync
+ * of the device cover the job's writes as they are; sync_file_range
+ * goes to the device bytes under the file's range, not to the device
+ * bytes at the file's offsets (blkfile.c).  0, or -1 with io_u->error.
+ */
+int bf_do_sync(struct thread_data *td, struct io_u *io_u);
+
 #endif

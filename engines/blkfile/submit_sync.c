@@ -51,7 +51,7 @@ static enum fio_q_status sync_queue(struct thread_data *td, void *priv,
 
 	if (!ddir_rw(io_u->ddir)) {
 		/* fsync/fdatasync of f->fd: the device itself in via=bdev. */
-		if (do_io_u_sync(td, io_u) < 0 && !io_u->error)
+		if (bf_do_sync(td, io_u) < 0 && !io_u->error)
 			io_u->error = errno;
 		goto out;
 	}

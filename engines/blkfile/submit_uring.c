@@ -232,7 +232,7 @@ static enum fio_q_status uring_queue(struct thread_data *td, void *priv,
 		/* fsync/fdatasync: done in place, once what is queued is out. */
 		if (ur->nr_queued)
 			return FIO_Q_BUSY;
-		if (do_io_u_sync(td, io_u) < 0 && !io_u->error)
+		if (bf_do_sync(td, io_u) < 0 && !io_u->error)
 			io_u->error = errno;
 		io_u_mark_submit(td, 1);
 		io_u_mark_complete(td, 1);

@@ -74,6 +74,13 @@ refused "blkfile_dev not holding the file" "$BF_MNT/data" \
 
 NAMED=0 refused "trim" "$BF_MNT/data" "trim is not supported" \
 	--name=t --bs=64k --rw=trim --blkfile_via=bdev --size=2m
+# verify's trim_percentage= trims in a write job (fio 3.33 then asserted
+# in fio_ro_check() after the job's device writes)
+NAMED=0 refused "verify's trim_percentage" "$BF_MNT/data" "trim is not supported \\(.*trim_percentage=50" \
+	"${write_job[@]}" --size=2m --verify=crc32c --trim_percentage=50 --trim_backlog=1
+# fio's pre_read reads its own descriptor, the device, at the file's offsets
+refused "pre_read" "$BF_MNT/data" "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's offsets" \
+	"${read_job[@]}" --size=2m --pre_read=1
 
 # An unknown enum value is refused by the engine, naming the option, the
 # value and the valid ones (engines/common/opt.c's pp_opt_enum()).
