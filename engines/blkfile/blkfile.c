@@ -295,8 +295,6 @@ static int dev_open_flags(struct thread_data *td)
 	return flags | td->o.sync_io;
 }
 
-static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
-			  uint64_t off, uint64_t end);
 
 /* Nanoseconds of CLOCK_MONOTONIC_COARSE: cheap enough for every I/O. */
 static uint64_t now_ns(void)
@@ -319,26 +317,23 @@ static uint64_t job_max_bs(struct thread_data *td)
 }
 
 /*
- * Drop the file's own cached pages and say where one stayed: the first
- * byte offset of a page still resident (mincore(2) over a mapping that
- * faults nothing in), or -1 when none did.  A page another process has
- * mapped cannot be dropped: after device writes it would go on showing
- * the file's old bytes, and a later write-back of it would undo them.
+ * The first byte offset in [@off, @end) (@off page-aligned) of a page of
+ * @fd resident in the page cache (mincore(2) over a mapping that faults
+ * nothing in), or -1 when none is.
  */
-static int64_t file_pages_stay(int fd, uint64_t size)
+static int64_t resident_at(int fd, uint64_t off, uint64_t end)
 {
 	const uint64_t win = 1ULL << 30;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), off, len, i;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), len, i;
 	unsigned char *vec;
 	int64_t stays = -1;
 	void *m;
 
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	vec = malloc(win / page);
 	if (!vec)
 		return -1;
-	for (off = 0; off < size && stays < 0; off += win) {
-		len = size - off < win ? size - off : win;
+	for (; off < end && stays < 0; off += win) {
+		len = end - off < win ? end - off : win;
 		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
 		if (m == MAP_FAILED)
 			break;
@@ -352,6 +347,74 @@ static int64_t file_pages_stay(int fd, uint64_t size)
 	}
 	free(vec);
 	return stays;
+}
+
+/*
+ * Drop the file's own cached pages and say where one stayed: the first
+ * byte offset of a page still resident, or -1 when none did.  A page
+ * another process has mapped cannot be dropped: after device writes it
+ * would go on showing the file's old bytes, and a later write-back of it
+ * would undo them.
+ */
+static int64_t file_pages_stay(int fd, uint64_t size)
+{
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return resident_at(fd, 0, size);
+}
+
+/*
+ * Drop the device's cached pages under file bytes [@off, @end), every page
+ * any of them is in: POSIX_FADV_DONTNEED drops only the pages wholly inside
+ * the range it is given, and a page left half-covered may hold what the
+ * device had before the file was last written through the filesystem (the
+ * two caches know nothing of each other).  A buffered device write into
+ * such a page would read the stale rest and write it back over the file;
+ * a buffered read would return it.  A page that stays (mapped by another
+ * process, or holding the filesystem's dirty metadata, which a syncfs
+ * writes back first) is as bad: 0, or -EBUSY with its device offset in
+ * *@stays, or another -errno.
+ */
+static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
+			  uint64_t off, uint64_t end, int64_t *stays)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t dev_off, lo, hi, n;
+	int ret, tries;
+
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n)
+			break;
+		lo = dev_off / page * page;
+		hi = (dev_off + n + page - 1) / page * page;
+		for (tries = 0; ; tries++) {
+			ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
+			if (ret)
+				return -ret;
+			*stays = resident_at(f->fd, lo, hi);
+			if (*stays < 0)
+				break;
+			if (tries)
+				return -EBUSY;
+			syncfs(bf->file_fd);
+		}
+		off += n;
+	}
+	return 0;
+}
+
+/* Why drop_dev_pages() failed with @err, into @why. */
+static void dev_pages_why(const struct bf_file *bf, int err, int64_t stays,
+			  char *why, size_t whylen)
+{
+	if (err == -EBUSY)
+		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
+			 "when dropped (mapped by another process, or busy filesystem metadata): a buffered device "
+			 "write would read its bytes, older than the file's, and write them back over the file, "
+			 "and a buffered read would return them", bf->dev_path, (long long)stays);
+	else
+		snprintf(why, whylen, "%s: dropping its cached pages under the file: %s",
+			 bf->dev_path, strerror(-err));
 }
 
 /*
@@ -459,10 +522,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		}
 	}
 	if (a->use == BF_USE_WRITE && !td->o.odirect) {
-		ret = drop_dev_pages(f, bf, a->lo, a->hi);
+		int64_t stays;
+
+		ret = drop_dev_pages(f, bf, a->lo, a->hi, &stays);
 		if (ret) {
-			snprintf(why, sizeof(why), "%s: dropping its cached pages under the file: %s",
-				 bf->dev_path, strerror(-ret));
+			dev_pages_why(bf, ret, stays, why, sizeof(why));
 			return refuse(td, f, -ret, why);
 		}
 	}
@@ -730,36 +794,6 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 }
 
 /*
- * Drop the device's cached pages under file bytes [@off, @end), every page
- * any of them is in: POSIX_FADV_DONTNEED drops only the pages wholly inside
- * the range it is given, and a page left half-covered may hold what the
- * device had before the file was last written through the filesystem (the
- * two caches know nothing of each other).  A buffered device write into
- * such a page would read the stale rest and write it back over the file;
- * a buffered read would return it.  0 or -errno.
- */
-static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
-			  uint64_t off, uint64_t end)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t dev_off, lo, hi, n;
-	int ret;
-
-	while (off < end) {
-		n = bf_piece(bf, off, end - off, &dev_off);
-		if (!n)
-			break;
-		lo = dev_off / page * page;
-		hi = (dev_off + n + page - 1) / page * page;
-		ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
-		if (ret)
-			return -ret;
-		off += n;
-	}
-	return 0;
-}
-
-/*
  * fio's invalidate=1: drop the cached pages of the bytes the job will
  * touch, on the path it will touch them (the device's page cache at the
  * file's extents for via=bdev, rounded out to whole pages; the file's own
@@ -768,13 +802,22 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_file *bf = FILE_ENG_DATA(f);
+	char why[PATH_MAX + 512];
+	int64_t stays;
+	int ret;
 
-	(void)td;
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);
 	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
-	return drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size);
+	ret = drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size, &stays);
+	if (ret) {
+		/* fio only warns when invalidation fails: the job must fail. */
+		dev_pages_why(bf, ret, stays, why, sizeof(why));
+		pp_err(BF_ENGINE, "%s: invalidate=1: %s", f->file_name, why);
+		td_verror(td, -ret, "blkfile invalidate");
+	}
+	return ret;
 }
 
 PP_EXPORT struct ioengine_ops ioengine = {
