@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/fs.h>
 
 #include "engines/blkfile/why.h"
@@ -148,6 +149,33 @@ static int dev_shrunk(const struct bf_authority *a, int dev_fd, char *why,
 	return -ENOSPC;
 }
 
+/*
+ * On btrfs, is the file's filesystem still on the one device proven at
+ * open?  A `btrfs replace` or `device add` says nothing to an open file,
+ * and FIEMAP's logical addresses and the chunk tree stay the same while
+ * the data moves to another device: the job's device writes would go to
+ * one the filesystem no longer reads (or to what is put on it next).
+ * 0, or -ESTALE with the reason.
+ */
+static int btrfs_dev_moved(const struct bf_authority *a, int fd, const char *harm,
+			   char *why, size_t whylen)
+{
+	char how[PATH_MAX + 160], sub[PATH_MAX + 256];
+	dev_t now;
+	int ret;
+
+	if (!a->btrfs)
+		return 0;
+	ret = bf_btrfs_device_fd(fd, &now, how, sizeof(how), sub, sizeof(sub));
+	if (!ret && now == a->dev)
+		return 0;
+	if (!ret)
+		bf_say(sub, sizeof(sub), "is now on %u:%u, %s", major(now), minor(now), how);
+	bf_say(why, whylen, "the btrfs filesystem's device changed during the job (btrfs replace or device add?); %s "
+	    "(the file %s; the device used is %u:%u)", harm, sub, major(a->dev), minor(a->dev));
+	return -ESTALE;
+}
+
 int bf_auth_recheck(const struct bf_authority *a, int fd, int dev_fd,
 		    const char *path, char *why, size_t whylen)
 {
@@ -196,6 +224,8 @@ int bf_auth_recheck(const struct bf_authority *a, int fd, int dev_fd,
 	}
 
 	ret = dev_shrunk(a, dev_fd, why, whylen);
+	if (!ret)
+		ret = btrfs_dev_moved(a, fd, harm, why, whylen);
 	if (ret)
 		return ret;
 
