@@ -23,7 +23,7 @@
 #define BF_VIAS(X)							\
 	X(BF_VIA_FILE, 1, "file", "Through the file and its filesystem")	\
 	X(BF_VIA_BDEV, 2, "bdev",					\
-	  "Through the block device, at the file's extents (FIEMAP)")
+	  "Through the block device, at the file's extents (FIEMAP; files on ext2/3/4, XFS, btrfs)")
 #define BF_SUBMITS(X)							\
 	X(BF_SUBMIT_SYNC, 1, "sync", "pread/pwrite, one I/O at a time (like psync)") \
 	X(BF_SUBMIT_URING, 2, "uring", "io_uring via liburing, up to iodepth in flight")
