@@ -295,7 +295,6 @@ static int dev_open_flags(struct thread_data *td)
 	return flags | td->o.sync_io;
 }
 
-
 /* Nanoseconds of CLOCK_MONOTONIC_COARSE: cheap enough for every I/O. */
 static uint64_t now_ns(void)
 {
