@@ -16,20 +16,20 @@
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
-need_cmd filefrag blockdev
+need_cmd filefrag blockdev fallocate
 
 K=1024
 bf_fs ext4 64
 img=$(losetup -nO BACK-FILE "$BF_DEV")
 f=$BF_MNT/f
-# The file's tail (64 KiB .. 32 MiB) first, then fillers so that the only
-# free space is at the end of the filesystem (where Y was), then its head.
-dd if=/dev/urandom of="$f" bs=64k seek=1 count=511 conv=fsync status=none || fail "dd tail"
-avail=$(df -k --output=avail "$BF_MNT" | tail -1)
-dd if=/dev/zero of="$BF_MNT/A" bs=1k count=$((avail - 2048)) conv=fsync status=none
-dd if=/dev/zero of="$BF_MNT/Y" bs=1k count=1024 conv=fsync status=none || fail "dd Y"
-dd if=/dev/zero of="$BF_MNT/B" bs=1M conv=fsync status=none 2>/dev/null
-rm "$BF_MNT/Y"
+# The file's tail (64 KiB .. 12 MiB) first, then a filler A up to ENOSPC,
+# then A's last MiB (the end of the filesystem) punched out: the only free
+# space left, where the file's head goes.
+dd if=/dev/urandom of="$f" bs=64k seek=1 count=191 conv=fsync status=none || fail "dd tail"
+dd if=/dev/zero of="$BF_MNT/A" bs=1M status=none 2>/dev/null
+sync
+asz=$(stat -c %s "$BF_MNT/A")
+fallocate -p -o $((asz - 1048576)) -l 1048576 "$BF_MNT/A" || fail "punch A"
 sync
 dd if=/dev/urandom of="$f" bs=64k count=1 conv=notrunc,fsync status=none || fail "dd head"
 bf_extents "$f" >"$T/f.ext"
