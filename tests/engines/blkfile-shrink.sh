@@ -25,6 +25,8 @@ f=$BF_MNT/f
 # The file's tail (64 KiB .. 12 MiB) first, then a filler A up to ENOSPC,
 # then A's last MiB (the end of the filesystem) punched out: the only free
 # space left, where the file's head goes.
+# (ext4 keeps clusters in reserve at ENOSPC, anywhere: none here)
+echo 0 >"/sys/fs/ext4/$(basename "$BF_DEV")/reserved_clusters" || fail "reserved_clusters"
 dd if=/dev/urandom of="$f" bs=64k seek=1 count=191 conv=fsync status=none || fail "dd tail"
 dd if=/dev/zero of="$BF_MNT/A" bs=1M status=none 2>/dev/null
 sync
