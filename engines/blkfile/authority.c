@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/fs.h>
 
 #include "engines/blkfile/why.h"
@@ -128,8 +129,55 @@ int bf_auth_io_at(const struct bf_authority *a, uint64_t off, uint64_t len,
 	return 0;
 }
 
-int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
-		    char *why, size_t whylen)
+/*
+ * Has the device under the file shrunk since it was checked (a loop
+ * device's backing file truncated and `losetup -c`, a dm table reloaded)?
+ * Its end may now cut through the file's extents: an I/O there fails, or
+ * is short in the middle of a request.  0, or -ENOSPC with the reason.
+ */
+static int dev_shrunk(const struct bf_authority *a, int dev_fd, char *why,
+		      size_t whylen)
+{
+	uint64_t size;
+
+	if (dev_fd < 0 || !a->dev_size || ioctl(dev_fd, BLKGETSIZE64, &size) < 0 ||
+	    size >= a->dev_size)
+		return 0;
+	bf_say(why, whylen, "the device under the file shrank during the job, from %llu to %llu bytes: "
+	    "its end may cut through the file's extents, so the job's device I/O there failed or was cut short",
+	    (unsigned long long)a->dev_size, (unsigned long long)size);
+	return -ENOSPC;
+}
+
+/*
+ * On btrfs, is the file's filesystem still on the one device proven at
+ * open?  A `btrfs replace` or `device add` says nothing to an open file,
+ * and FIEMAP's logical addresses and the chunk tree stay the same while
+ * the data moves to another device: the job's device writes would go to
+ * one the filesystem no longer reads (or to what is put on it next).
+ * 0, or -ESTALE with the reason.
+ */
+static int btrfs_dev_moved(const struct bf_authority *a, int fd, const char *harm,
+			   char *why, size_t whylen)
+{
+	char how[PATH_MAX + 160], sub[PATH_MAX + 256];
+	dev_t now;
+	int ret;
+
+	if (!a->btrfs)
+		return 0;
+	ret = bf_btrfs_device_fd(fd, &now, how, sizeof(how), sub, sizeof(sub));
+	if (!ret && now == a->dev)
+		return 0;
+	if (!ret)
+		bf_say(sub, sizeof(sub), "is now on %u:%u, %s", major(now), minor(now), how);
+	bf_say(why, whylen, "the btrfs filesystem's device changed during the job (btrfs replace or device add?); %s "
+	    "(the file %s; the device used is %u:%u)", harm, sub, major(a->dev), minor(a->dev));
+	return -ESTALE;
+}
+
+int bf_auth_recheck(const struct bf_authority *a, int fd, int dev_fd,
+		    const char *path, char *why, size_t whylen)
 {
 	const char *harm = a->use == BF_USE_WRITE ? "device writes may have hit other data"
 						  : "device reads may have returned other data";
@@ -174,6 +222,12 @@ int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
 		bf_say(why, whylen, "the file's attributes changed during the job: it now %s", sub);
 		return -EPERM;
 	}
+
+	ret = dev_shrunk(a, dev_fd, why, whylen);
+	if (!ret)
+		ret = btrfs_dev_moved(a, fd, harm, why, whylen);
+	if (ret)
+		return ret;
 
 	bf_map_init(&now);
 	ret = bf_auth_map(fd, a->btrfs, a->use, 0, &now, sub, sizeof(sub));

@@ -115,12 +115,13 @@ static inline int bf_auth_io_fast(const struct bf_authority *a, uint64_t off,
 /*
  * Is the file still what was verified?  The open file @fd has the same
  * inode, generation and size; @path still names it; its filesystem is not
- * read-only (for a writing job); and its extents over [lo, hi) map to the
- * same device bytes with the same flags.  0, -EROFS or -ESTALE with the
- * reason in @why.
+ * read-only (for a writing job); its extents over [lo, hi) map to the
+ * same device bytes with the same flags; and the device, open as @dev_fd
+ * (-1: not checked), has not shrunk.  0, -EROFS, -ESTALE or -ENOSPC with
+ * the reason in @why.
  */
-int bf_auth_recheck(const struct bf_authority *a, int fd, const char *path,
-		    char *why, size_t whylen);
+int bf_auth_recheck(const struct bf_authority *a, int fd, int dev_fd,
+		    const char *path, char *why, size_t whylen);
 
 void bf_auth_free(struct bf_authority *a);
 

@@ -62,6 +62,46 @@ const char *bf_fs_without_bdev(unsigned long f_type)
 	return NULL;
 }
 
+/*
+ * Is FIEMAP on a filesystem of type @f_type known to say, extent by
+ * extent, where the device bytes are not the file's bytes (encoded,
+ * inline, tail-packed, unwritten, shared, delayed)?  Only on the
+ * filesystems blkfile is tested on.  Others may report plain extents that
+ * are not: erofs reports its compressed extents unflagged, so a device
+ * read returned the compressed bytes with err= 0; nilfs2 does not flag
+ * the blocks its checkpoints share; a cluster filesystem's other nodes
+ * move blocks unseen.
+ */
+static int fiemap_trusted(unsigned long f_type)
+{
+	switch (f_type) {
+	case EXT4_SUPER_MAGIC:	/* ext2, ext3, ext4 */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+		return 1;
+	}
+	return 0;
+}
+
+/* A name for a block filesystem blkfile does not trust, for the refusal. */
+static const char *untrusted_name(unsigned long f_type)
+{
+	switch (f_type) {
+	case EROFS_SUPER_MAGIC_V1: return "erofs";
+	case SQUASHFS_MAGIC:	return "squashfs";
+	case F2FS_SUPER_MAGIC:	return "f2fs";
+	case MSDOS_SUPER_MAGIC:	return "FAT";
+	case NILFS_SUPER_MAGIC:	return "nilfs2";
+	case MINIX_SUPER_MAGIC:
+	case MINIX_SUPER_MAGIC2:
+	case MINIX2_SUPER_MAGIC:
+	case MINIX2_SUPER_MAGIC2:
+	case MINIX3_SUPER_MAGIC: return "minix";
+	case REISERFS_SUPER_MAGIC: return "reiserfs";
+	}
+	return NULL;
+}
+
 /* "loop3, 7:3" for @dev into @buf. */
 static const char *dev_label(dev_t dev, char *buf, size_t len)
 {
@@ -102,16 +142,27 @@ static int dev_holding(const char *path, dev_t *dev, char *how, size_t howlen,
 	int ret, is_bdev;
 
 	/* Name the filesystem first: btrfs has a sysfs-less anonymous st_dev. */
-	if (statfs(path, &sfs) == 0) {
-		if (sfs.f_type == BTRFS_SUPER_MAGIC)
-			return bf_btrfs_device(path, dev, how, howlen, why, whylen);
-		fs = bf_fs_without_bdev(sfs.f_type);
-		if (fs) {
-			bf_say(why, whylen, "is on %s, which has no block device under it to address "
-			    "(blkfile_via=bdev needs a file on ext4, XFS or another block filesystem; "
-			    "blkfile_via=file works anywhere)", fs);
-			return -ENODEV;
-		}
+	if (statfs(path, &sfs) < 0) {
+		ret = -errno;
+		bf_say(why, whylen, "%s", strerror(-ret));
+		return ret;
+	}
+	if (sfs.f_type == BTRFS_SUPER_MAGIC)
+		return bf_btrfs_device(path, dev, how, howlen, why, whylen);
+	fs = bf_fs_without_bdev(sfs.f_type);
+	if (fs) {
+		bf_say(why, whylen, "is on %s, which has no block device under it to address "
+		    "(blkfile_via=bdev needs a file on ext4, XFS or btrfs; "
+		    "blkfile_via=file works anywhere)", fs);
+		return -ENODEV;
+	}
+	if (!fiemap_trusted(sfs.f_type)) {
+		fs = untrusted_name(sfs.f_type);
+		bf_say(why, whylen, "is on %s%s (statfs type %#lx), whose FIEMAP is not known to flag the extents "
+		    "whose device bytes are not the file's (compressed, inline, shared): blkfile_via=bdev "
+		    "needs a file on ext2/3/4, XFS or btrfs (blkfile_via=file works anywhere)",
+		    fs ? fs : "a filesystem", fs ? "" : " blkfile does not know", (unsigned long)sfs.f_type);
+		return -EOPNOTSUPP;
 	}
 	ret = pp_blkdev_of(path, dev, &is_bdev);
 	if (ret == -ENODEV)

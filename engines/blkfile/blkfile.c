@@ -53,7 +53,7 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct blkfile_options, via_str),
 		.cb	= via_cb,
-		.help	= "Do the I/O on the file, or on the block device at the file's sectors",
+		.help	= "Do the I/O on the file, or on the block device at the file's sectors (bdev: files on ext2/3/4, XFS, btrfs)",
 		.def	= BF_DEFAULT(BF_VIAS),
 		.posval	= { BF_VIAS(BF_POSVAL) },
 		.category = FIO_OPT_C_ENGINE,
@@ -117,8 +117,9 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct blkfile_options, recheck_msec),
 		/*
-		 * Re-verified: extents, inode, generation, size, the name, and
-		 * for writes a writable filesystem (authority.c).
+		 * Re-verified: extents, inode, generation, size, the name, the
+		 * device's size, and for writes a writable filesystem
+		 * (authority.c).
 		 */
 		.help	= "blkfile_via=bdev: re-verify the file's map at least this often (ms)",
 		.def	= "100",
@@ -166,8 +167,10 @@ static int fio_blkfile_init(struct thread_data *td)
 
 	if (pp_abi_check(td, BF_ENGINE))
 		return 1;
-	if (td_trim(td)) {
-		pp_err(BF_ENGINE, "trim is not supported (it would discard device blocks under the filesystem)");
+	/* verify's trim_percentage= trims what it verified, in a write job */
+	if (td_trim(td) || td->o.trim_percentage) {
+		pp_err(BF_ENGINE, "trim is not supported (rw=trim/randtrim/trimwrite, or trim_percentage=%u: "
+		       "it would discard device blocks under the filesystem)", td->o.trim_percentage);
 		td_verror(td, EINVAL, "blkfile trim");
 		return 1;
 	}
@@ -292,9 +295,6 @@ static int dev_open_flags(struct thread_data *td)
 	return flags | td->o.sync_io;
 }
 
-static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
-			  uint64_t off, uint64_t end);
-
 /* Nanoseconds of CLOCK_MONOTONIC_COARSE: cheap enough for every I/O. */
 static uint64_t now_ns(void)
 {
@@ -316,26 +316,23 @@ static uint64_t job_max_bs(struct thread_data *td)
 }
 
 /*
- * Drop the file's own cached pages and say where one stayed: the first
- * byte offset of a page still resident (mincore(2) over a mapping that
- * faults nothing in), or -1 when none did.  A page another process has
- * mapped cannot be dropped: after device writes it would go on showing
- * the file's old bytes, and a later write-back of it would undo them.
+ * The first byte offset in [@off, @end) (@off page-aligned) of a page of
+ * @fd resident in the page cache (mincore(2) over a mapping that faults
+ * nothing in), or -1 when none is.
  */
-static int64_t file_pages_stay(int fd, uint64_t size)
+static int64_t resident_at(int fd, uint64_t off, uint64_t end)
 {
 	const uint64_t win = 1ULL << 30;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), off, len, i;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), len, i;
 	unsigned char *vec;
 	int64_t stays = -1;
 	void *m;
 
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	vec = malloc(win / page);
 	if (!vec)
 		return -1;
-	for (off = 0; off < size && stays < 0; off += win) {
-		len = size - off < win ? size - off : win;
+	for (; off < end && stays < 0; off += win) {
+		len = end - off < win ? end - off : win;
 		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
 		if (m == MAP_FAILED)
 			break;
@@ -349,6 +346,74 @@ static int64_t file_pages_stay(int fd, uint64_t size)
 	}
 	free(vec);
 	return stays;
+}
+
+/*
+ * Drop the file's own cached pages and say where one stayed: the first
+ * byte offset of a page still resident, or -1 when none did.  A page
+ * another process has mapped cannot be dropped: after device writes it
+ * would go on showing the file's old bytes, and a later write-back of it
+ * would undo them.
+ */
+static int64_t file_pages_stay(int fd, uint64_t size)
+{
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return resident_at(fd, 0, size);
+}
+
+/*
+ * Drop the device's cached pages under file bytes [@off, @end), every page
+ * any of them is in: POSIX_FADV_DONTNEED drops only the pages wholly inside
+ * the range it is given, and a page left half-covered may hold what the
+ * device had before the file was last written through the filesystem (the
+ * two caches know nothing of each other).  A buffered device write into
+ * such a page would read the stale rest and write it back over the file;
+ * a buffered read would return it.  A page that stays (mapped by another
+ * process, or holding the filesystem's dirty metadata, which a syncfs
+ * writes back first) is as bad: 0, or -EBUSY with its device offset in
+ * *@stays, or another -errno.
+ */
+static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
+			  uint64_t off, uint64_t end, int64_t *stays)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t dev_off, lo, hi, n;
+	int ret, tries;
+
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n)
+			break;
+		lo = dev_off / page * page;
+		hi = (dev_off + n + page - 1) / page * page;
+		for (tries = 0; ; tries++) {
+			ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
+			if (ret)
+				return -ret;
+			*stays = resident_at(f->fd, lo, hi);
+			if (*stays < 0)
+				break;
+			if (tries)
+				return -EBUSY;
+			syncfs(bf->file_fd);
+		}
+		off += n;
+	}
+	return 0;
+}
+
+/* Why drop_dev_pages() failed with @err, into @why. */
+static void dev_pages_why(const struct bf_file *bf, int err, int64_t stays,
+			  char *why, size_t whylen)
+{
+	if (err == -EBUSY)
+		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
+			 "when dropped (mapped by another process, or busy filesystem metadata): a buffered device "
+			 "write would read its bytes, older than the file's, and write them back over the file, "
+			 "and a buffered read would return them", bf->dev_path, (long long)stays);
+	else
+		snprintf(why, whylen, "%s: dropping its cached pages under the file: %s",
+			 bf->dev_path, strerror(-err));
 }
 
 /*
@@ -370,6 +435,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	int is_bdev, ret, fd;
 
 	a->use = bf_job_writes(td) ? BF_USE_WRITE : BF_USE_READ;
+	/* fio's pre_read reads f->fd itself: here the device, at the file's offsets. */
+	if (td->o.pre_read)
+		return refuse(td, f, EOPNOTSUPP,
+			      "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's "
+			      "offsets, not at its extents (other data); refused");
 	ret = bf_dev_find(f->file_name, o->dev, &a->dev, &is_bdev, a->how,
 			  sizeof(a->how), why, sizeof(why));
 	if (ret)
@@ -451,10 +521,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		}
 	}
 	if (a->use == BF_USE_WRITE && !td->o.odirect) {
-		ret = drop_dev_pages(f, bf, a->lo, a->hi);
+		int64_t stays;
+
+		ret = drop_dev_pages(f, bf, a->lo, a->hi, &stays);
 		if (ret) {
-			snprintf(why, sizeof(why), "%s: dropping its cached pages under the file: %s",
-				 bf->dev_path, strerror(-ret));
+			dev_pages_why(bf, ret, stays, why, sizeof(why));
 			return refuse(td, f, -ret, why);
 		}
 	}
@@ -496,7 +567,7 @@ static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
 	char why[PATH_MAX + 1024];
 	int ret;
 
-	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 	if (ret)
 		lose_authority(td, f, bf, -ret, why);
 	return -ret;
@@ -554,6 +625,63 @@ static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 	if (bf_auth_io_fast(a, io_u->offset, io_u->xfer_buflen, &bf->piece_hint, NULL, 0))
 		return bf_refuse_io(td, io_u, bf);
 	return 0;
+}
+
+/*
+ * sync_file_range= names the file bytes the job wrote,
+ * first_write..last_write (fio's do_sync_file_range()); on the device
+ * they are at the extents' offsets, piece by piece.  0 or -1 with errno.
+ */
+static int sync_dev_range(struct thread_data *td, struct fio_file *f,
+			  struct bf_file *bf)
+{
+	uint64_t off = f->first_write, end = f->last_write, dev_off, n;
+
+	if (off == -1ULL || end == -1ULL)
+		return 0;
+	if (off < bf->auth.lo)
+		off = bf->auth.lo;
+	if (end > bf->auth.hi)
+		end = bf->auth.hi;
+	while (off < end) {
+		n = bf_piece(bf, off, end - off, &dev_off);
+		if (!n) {
+			errno = EIO;
+			return -1;
+		}
+		if (sync_file_range(f->fd, dev_off, n, td->o.sync_file_range) < 0)
+			return -1;
+		off += n;
+	}
+	return 0;
+}
+
+int bf_do_sync(struct thread_data *td, struct io_u *io_u)
+{
+	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+
+	if (io_u->ddir != DDIR_SYNC_FILE_RANGE || !bf || bf->identity)
+		return do_io_u_sync(td, io_u);
+	if (sync_dev_range(td, io_u->file, bf) < 0) {
+		io_u->error = errno;
+		return -1;
+	}
+	return 0;
+}
+
+void bf_short_dev_io(struct io_u *io_u)
+{
+	struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+
+	if (!bf->short_logged) {
+		bf->short_logged = 1;
+		pp_err(BF_ENGINE, "%s: %s of %llu bytes at offset %llu moved %llu bytes on %s, inside the "
+		       "file's extents (did the device shrink?): EIO", io_u->file->file_name,
+		       io_ddir_name(io_u->ddir), io_u->xfer_buflen, io_u->offset,
+		       io_u->xfer_buflen - io_u->resid, bf->dev_path);
+	}
+	io_u->resid = 0;
+	io_u->error = EIO;
 }
 
 /*
@@ -633,7 +761,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		bd->sub->file_closing(td, bd->priv, f);
 	if (!bf->identity && !bf->failed) {
 		char why[PATH_MAX + 1024];
-		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->file_name, why, sizeof(why));
+		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 
 		/* The last check: the job fails if the map did not hold to the end. */
 		if (err)
@@ -665,36 +793,6 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 }
 
 /*
- * Drop the device's cached pages under file bytes [@off, @end), every page
- * any of them is in: POSIX_FADV_DONTNEED drops only the pages wholly inside
- * the range it is given, and a page left half-covered may hold what the
- * device had before the file was last written through the filesystem (the
- * two caches know nothing of each other).  A buffered device write into
- * such a page would read the stale rest and write it back over the file;
- * a buffered read would return it.  0 or -errno.
- */
-static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
-			  uint64_t off, uint64_t end)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t dev_off, lo, hi, n;
-	int ret;
-
-	while (off < end) {
-		n = bf_piece(bf, off, end - off, &dev_off);
-		if (!n)
-			break;
-		lo = dev_off / page * page;
-		hi = (dev_off + n + page - 1) / page * page;
-		ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
-		if (ret)
-			return -ret;
-		off += n;
-	}
-	return 0;
-}
-
-/*
  * fio's invalidate=1: drop the cached pages of the bytes the job will
  * touch, on the path it will touch them (the device's page cache at the
  * file's extents for via=bdev, rounded out to whole pages; the file's own
@@ -703,13 +801,25 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_file *bf = FILE_ENG_DATA(f);
+	char why[PATH_MAX + 512];
+	int64_t stays;
+	int ret;
 
-	(void)td;
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);
 	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
-	return drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size);
+	ret = drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size, &stays);
+	/* direct=1 reads and writes the disk: a page that stays is not read */
+	if (ret == -EBUSY && td->o.odirect)
+		ret = 0;
+	if (ret) {
+		/* fio only warns when invalidation fails: the job must fail. */
+		dev_pages_why(bf, ret, stays, why, sizeof(why));
+		pp_err(BF_ENGINE, "%s: invalidate=1: %s", f->file_name, why);
+		td_verror(td, -ret, "blkfile invalidate");
+	}
+	return ret;
 }
 
 PP_EXPORT struct ioengine_ops ioengine = {

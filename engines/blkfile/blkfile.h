@@ -23,7 +23,7 @@
 #define BF_VIAS(X)							\
 	X(BF_VIA_FILE, 1, "file", "Through the file and its filesystem")	\
 	X(BF_VIA_BDEV, 2, "bdev",					\
-	  "Through the block device, at the file's extents (FIEMAP)")
+	  "Through the block device, at the file's extents (FIEMAP; files on ext2/3/4, XFS, btrfs)")
 #define BF_SUBMITS(X)							\
 	X(BF_SUBMIT_SYNC, 1, "sync", "pread/pwrite, one I/O at a time (like psync)") \
 	X(BF_SUBMIT_URING, 2, "uring", "io_uring via liburing, up to iodepth in flight")
@@ -59,6 +59,7 @@ struct bf_file {
 	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
 	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
 	size_t piece_hint;	/* extent last authorized or resolved: search hint */
+	int short_logged;	/* bf_short_dev_io() said why */
 	char dev_path[PATH_MAX];
 };
 
@@ -126,5 +127,23 @@ static inline void bf_io_u_result(struct io_u *io_u, long long done, int err)
 	if ((unsigned long long)done != io_u->xfer_buflen)
 		io_u->resid = io_u->xfer_buflen - done;
 }
+
+/*
+ * A via=bdev read or write that completed short without an error: fail it
+ * (blkfile.c).  Pieces never go past the file's size, so inside its
+ * extents the device is short only where it ends (it shrank under the
+ * job); and the bytes missing may be in the middle of the request, where
+ * fio's requeue of the residual (its tail) would not go.
+ */
+void bf_short_dev_io(struct io_u *io_u);
+
+/*
+ * fio's do_io_u_sync() for @io_u (fsync=, fdatasync=, sync_file_range=)
+ * on the file's descriptor, the device for via=bdev: fsync and fdatasync
+ * of the device cover the job's writes as they are; sync_file_range
+ * goes to the device bytes under the file's range, not to the device
+ * bytes at the file's offsets (blkfile.c).  0, or -1 with io_u->error.
+ */
+int bf_do_sync(struct thread_data *td, struct io_u *io_u);
 
 #endif

@@ -30,11 +30,7 @@ struct chunk {
 int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
 		    char *why, size_t whylen)
 {
-	struct btrfs_ioctl_fs_info_args fs;
-	struct btrfs_ioctl_dev_info_args di;
-	struct stat st;
-	uint64_t id;
-	int fd, ret = -ENODEV;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -42,16 +38,31 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
 		bf_say(why, whylen, "open: %s", strerror(-ret));
 		return ret;
 	}
+	ret = bf_btrfs_device_fd(fd, dev, how, howlen, why, whylen);
+	close(fd);
+	return ret;
+}
+
+int bf_btrfs_device_fd(int fd, dev_t *dev, char *how, size_t howlen,
+		       char *why, size_t whylen)
+{
+	struct btrfs_ioctl_fs_info_args fs;
+	struct btrfs_ioctl_dev_info_args di;
+	struct stat st;
+	uint64_t id;
+
 	memset(&fs, 0, sizeof(fs));
 	if (ioctl(fd, BTRFS_IOC_FS_INFO, &fs) < 0) {
-		ret = -errno;
+		int ret = -errno;
+
 		bf_say(why, whylen, "is on btrfs, and BTRFS_IOC_FS_INFO failed: %s", strerror(-ret));
-		goto out;
+		return ret;
 	}
+	/* (a device replace in progress counts its target: two) */
 	if (fs.num_devices != 1) {
-		bf_say(why, whylen, "is on a btrfs spanning %llu devices: only single-device btrfs is supported",
+		bf_say(why, whylen, "is on a btrfs spanning %llu devices (or replacing one): only single-device btrfs is supported",
 		    (unsigned long long)fs.num_devices);
-		goto out;
+		return -ENODEV;
 	}
 	for (id = 0; id <= fs.max_id; id++) {
 		memset(&di, 0, sizeof(di));
@@ -61,18 +72,15 @@ int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
 		if (stat((const char *)di.path, &st) < 0 || !S_ISBLK(st.st_mode)) {
 			bf_say(why, whylen, "is on btrfs whose device %s cannot be found (%s)",
 			    (const char *)di.path, strerror(errno ? errno : ENOTBLK));
-			goto out;
+			return -ENODEV;
 		}
 		*dev = st.st_rdev;
 		bf_say(how, howlen, "found as btrfs device id %llu, %s, by BTRFS_IOC_DEV_INFO: the filesystem's only device",
 		    (unsigned long long)id, (const char *)di.path);
-		ret = 0;
-		goto out;
+		return 0;
 	}
 	bf_say(why, whylen, "is on btrfs, but BTRFS_IOC_DEV_INFO found no device");
-out:
-	close(fd);
-	return ret;
+	return -ENODEV;
 }
 
 /* Every chunk of the filesystem (usually a handful), sorted by logical. */

@@ -20,6 +20,10 @@
 int bf_btrfs_device(const char *path, dev_t *dev, char *how, size_t howlen,
 		    char *why, size_t whylen);
 
+/* The same for the btrfs holding the open file @fd. */
+int bf_btrfs_device_fd(int fd, dev_t *dev, char *how, size_t howlen,
+		       char *why, size_t whylen);
+
 /*
  * Rewrite the extents of @m, mapped by FIEMAP on the btrfs file @fd, from
  * btrfs logical addresses to device offsets, splitting extents that cross

@@ -51,7 +51,7 @@ static enum fio_q_status sync_queue(struct thread_data *td, void *priv,
 
 	if (!ddir_rw(io_u->ddir)) {
 		/* fsync/fdatasync of f->fd: the device itself in via=bdev. */
-		if (do_io_u_sync(td, io_u) < 0 && !io_u->error)
+		if (bf_do_sync(td, io_u) < 0 && !io_u->error)
 			io_u->error = errno;
 		goto out;
 	}
@@ -75,6 +75,8 @@ static enum fio_q_status sync_queue(struct thread_data *td, void *priv,
 		left -= n;
 	}
 	bf_io_u_result(io_u, done, err);
+	if (io_u->resid && !bf->identity)
+		bf_short_dev_io(io_u);
 out:
 	if (io_u->error) {
 		io_u_log_error(td, io_u);

@@ -232,7 +232,7 @@ static enum fio_q_status uring_queue(struct thread_data *td, void *priv,
 		/* fsync/fdatasync: done in place, once what is queued is out. */
 		if (ur->nr_queued)
 			return FIO_Q_BUSY;
-		if (do_io_u_sync(td, io_u) < 0 && !io_u->error)
+		if (bf_do_sync(td, io_u) < 0 && !io_u->error)
 			io_u->error = errno;
 		io_u_mark_submit(td, 1);
 		io_u_mark_complete(td, 1);
@@ -364,8 +364,14 @@ static int uring_getevents(struct thread_data *td, void *priv, unsigned int min,
 			if (--st->parts_left)
 				continue;
 			bf_io_u_result(io_u, st->done, st->err);
-			if (__builtin_expect(io_u->resid != 0, 0))
-				zero_xfer(td, ur, io_u);
+			if (__builtin_expect(io_u->resid != 0, 0)) {
+				const struct bf_file *bf = FILE_ENG_DATA(io_u->file);
+
+				if (!bf->identity)
+					bf_short_dev_io(io_u);
+				else
+					zero_xfer(td, ur, io_u);
+			}
 			ur->events[nr++] = io_u;
 		}
 		io_uring_smp_store_release(cq->khead, head);

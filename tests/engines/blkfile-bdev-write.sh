@@ -52,3 +52,30 @@ run ext4 0 sync
 run xfs 1 uring
 run ext4 1 uring
 run xfs 0 sync
+
+# --- sync_file_range= syncs the device bytes under the file ----------------------
+# fio's own do_io_u_sync() gives the file's offsets to its descriptor, here
+# the device: it synced the device bytes at the file's offsets (filesystem
+# metadata at offset 0), not the job's writes.  Each range synced must lie
+# in the file's extents (filefrag's).
+if command -v strace >/dev/null; then
+	f=$BF_MNT/file
+	bf_extents "$f" >"$T/extents"
+	san_env
+	for submit in sync uring; do
+		strace -f -qq -e trace=sync_file_range -o "$T/strace" env "${SAN_ENV[@]}" "$FIO" \
+			--ioengine="$BF_ENGINE" --name=w --filename="$f" --size=$size --bs=20k \
+			--rw=randwrite --sync_file_range=write:4 --blkfile_via=bdev \
+			--blkfile_allow_bdev_write=1 --blkfile_submit=$submit >"$T/fio.out" 2>&1 ||
+			fail "sync_file_range $submit: fio failed: $(<"$T/fio.out")"
+		grep -q "err= 0" "$T/fio.out" || fail "sync_file_range $submit: job error: $(<"$T/fio.out")"
+		outside=$(awk 'NR == FNR { s[NR] = $1; e[NR] = $1 + $2; n = NR; next }
+			/sync_file_range\(/ { split($0, a, /[(,]/); off = a[3] + 0; len = a[4] + 0; syncs++
+				ok = 0; for (i = 1; i <= n; i++) if (off >= s[i] && off + len <= e[i]) ok = 1
+				if (!ok) bad = bad " " off "+" len }
+			END { if (!syncs) print "none"; else print bad }' "$T/extents" "$T/strace")
+		[ -z "$outside" ] || fail "sync_file_range $submit: device ranges synced outside the file's extents:$outside"
+	done
+else
+	note "no strace: sync_file_range= not checked"
+fi

@@ -41,8 +41,8 @@ dd if=/dev/urandom of="$f" bs=1M count=2 conv=fsync status=none
 refused_dev "ext4" "$f" "$(basename "$BF_DEV") \([0-9]+:[0-9]+\), found from the file's st_dev"
 bf_fio_ok "ext4, blkfile_dev= the right device" --filename="$f" "${job[@]}" --blkfile_dev="$BF_DEV"
 # Another node of the same device is the same device.
-mknod "$T/alias" b "$(stat -c '%t' "$BF_DEV" | xargs printf '%d')" \
-	"$(stat -c '%T' "$BF_DEV" | xargs printf '%d')" || fail "mknod"
+mknod "$T/alias" b "$((16#$(stat -c '%t' "$BF_DEV")))" \
+	"$((16#$(stat -c '%T' "$BF_DEV")))" || fail "mknod"
 bf_fio_ok "ext4, blkfile_dev= another node of the device" --filename="$f" "${job[@]}" --blkfile_dev="$T/alias"
 
 # --- btrfs: BTRFS_IOC_DEV_INFO (st_dev is anonymous) ----------------------------------------

@@ -39,6 +39,7 @@ bf_fio_ok "cached by read(): device write" "${w[@]}"
 # mapped before the job
 dd if=/dev/zero of="$f" bs=1M count=4 conv=fsync status=none
 mapper "$f"
+sync	# the journal's commit of FILE.mapped, else it lands during the job
 dev0=$(bf_sum_dev "$BF_DEV")
 if bf_fio "${w[@]}" && echo "$BF_OUT" | grep -q "err= 0"; then
 	fail "mapped before the job: device write not refused: $BF_OUT"

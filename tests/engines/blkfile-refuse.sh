@@ -74,6 +74,13 @@ refused "blkfile_dev not holding the file" "$BF_MNT/data" \
 
 NAMED=0 refused "trim" "$BF_MNT/data" "trim is not supported" \
 	--name=t --bs=64k --rw=trim --blkfile_via=bdev --size=2m
+# verify's trim_percentage= trims in a write job (fio 3.33 then asserted
+# in fio_ro_check() after the job's device writes)
+NAMED=0 refused "verify's trim_percentage" "$BF_MNT/data" "trim is not supported \\(.*trim_percentage=50" \
+	"${write_job[@]}" --size=2m --verify=crc32c --trim_percentage=50 --trim_backlog=1
+# fio's pre_read reads its own descriptor, the device, at the file's offsets
+refused "pre_read" "$BF_MNT/data" "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's offsets" \
+	"${read_job[@]}" --size=2m --pre_read=1
 
 # An unknown enum value is refused by the engine, naming the option, the
 # value and the valid ones (engines/common/opt.c's pp_opt_enum()).
@@ -136,3 +143,24 @@ bf_fio --filename="$T/tmpfs/data" "${write_job[@]}" --size=1m &&
 assert_match "tmpfs: message" "blkfile: $T/tmpfs/data: is on tmpfs" "$BF_OUT"
 assert_eq "tmpfs: file unchanged" "$f0" "$(bf_sum_file "$T/tmpfs/data")"
 note "tmpfs: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
+
+# --- a block filesystem whose FIEMAP is not trusted: erofs ------------------------
+# erofs reports its compressed extents as plain ones: a device read of the
+# first 256 KiB (one extent, aligned, inside the device) returned the
+# compressed bytes and what follows them, with err= 0.
+if command -v mkfs.erofs >/dev/null && grep -qw erofs /proc/filesystems; then
+	mkdir -p "$T/erofs-src" "$T/erofs"
+	python3 -c "import os, sys; sys.stdout.buffer.write(os.urandom(2048) * 2048)" >"$T/erofs-src/rep"
+	mkfs.erofs -zlz4hc "$T/erofs.img" "$T/erofs-src" >/dev/null 2>&1 || fail "mkfs.erofs"
+	truncate -s 64M "$T/erofs.img"
+	edev=$(losetup --find --show --read-only "$T/erofs.img") || fail "losetup erofs"
+	echo "$edev" >>"$_pp_loops"
+	mount -t erofs -o ro "$edev" "$T/erofs" || fail "mount erofs"
+	echo "$T/erofs" >>"$_pp_mounts"
+	bf_fio --filename="$T/erofs/rep" "${read_job[@]}" --size=256k &&
+		echo "$BF_OUT" | grep -q "err= 0" && fail "erofs: not refused: $BF_OUT"
+	assert_match "erofs: message" "blkfile: $T/erofs/rep: is on erofs \\(statfs type 0xe0f5e1e2\\), whose FIEMAP is not known to flag" "$BF_OUT"
+	note "erofs: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
+else
+	note "no mkfs.erofs or no erofs in this kernel: the untrusted-FIEMAP refusal not tested here"
+fi

@@ -19,7 +19,8 @@
 # extents under a time_based read job through the device; the re-verification
 # after each pass over the file notices and fails the job (the interval is
 # set to a minute, so it is the per-pass one; blkfile-readonly.sh exercises
-# the interval).  And a file already open for
+# the interval); a btrfs replace moves the filesystem to another device
+# under a write job: the re-verification finds the device changed.  And a file already open for
 # writing elsewhere is refused; a time_based job looping over its range many
 # times passes every re-verification.
 source "$TOP/tests/lib.sh"
@@ -133,3 +134,28 @@ assert_match "balance: message" \
 	"blkfile: $f: the file's extents changed during the job; device reads may have returned other data \(file offset [0-9]+ was at device byte" \
 	"$BF_OUT"
 note "balance: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
+
+# --- btrfs replace moves the filesystem to another device under a write job -----------------
+# FIEMAP's logical addresses and the chunk tree stay as they were: only the
+# device changes, so the job went on writing the old device, which the
+# filesystem no longer reads, and ended with err= 0.
+bf_fs btrfs 320 -d single -m single
+f=$BF_MNT/nocow
+touch "$f" && chattr +C "$f" || fail "replace: chattr +C"
+dd if=/dev/urandom of="$f" bs=1M count=32 conv=notrunc,fsync status=none
+new=$(make_loop 320)
+run_fio --ioengine="$BF_ENGINE" --name=w --filename="$f" --bs=1m --rw=write --size=32m \
+	--time_based --runtime=8 --rate=10m --direct=1 --blkfile_via=bdev \
+	--blkfile_allow_bdev_write=1 >"$T/fio.out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -0 $pid 2>/dev/null || fail "replace: the job ended early: $(<"$T/fio.out")"
+btrfs replace start -f -B "$BF_DEV" "$new" "$BF_MNT" >/dev/null 2>&1 || fail "btrfs replace"
+wait $pid
+rc=$?
+BF_OUT=$(<"$T/fio.out")
+[ $rc != 0 ] && ! echo "$BF_OUT" | grep -q "err= 0" || fail "replace: job did not fail: $BF_OUT"
+assert_match "replace: message" \
+	"blkfile: $f: the btrfs filesystem's device changed during the job \(btrfs replace or device add\?\); device writes may have hit other data \(the file (is on a btrfs spanning 2 devices|is now on [0-9]+:[0-9]+)" \
+	"$BF_OUT"
+note "replace: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
