@@ -79,8 +79,15 @@ struct jconf {
 	int iodepth;
 	int numjobs;
 	int mean_bs;		/* no bs: the mean transfer size stands for it */
+	int verify;		/* writes with verify: fio counts its verify reads as reads */
 	double scale;		/* sim_time_scale, 1 for real jobs */
-	uint64_t size;		/* size option, 0 if unset */
+	/*
+	 * The size of each file the job laid out (filesize, else size /
+	 * nrfiles), 0 when the options do not tell it; then file_size_from
+	 * says why (interned).
+	 */
+	uint64_t file_size;
+	const char *file_size_from;
 	uint64_t bs[NRWT];
 	/*
 	 * Where bs[] comes from, for the messages: 'bs "64k" (job options),

@@ -476,6 +476,36 @@ static int numeric_param(const struct params *jp, char *const *labels, size_t n,
 }
 
 /*
+ * With bs the axis, a point is one direction's block size; a job that
+ * moves several directions has one block size each, and the others are
+ * part of what this direction measured (randrw's writes of bs=4k,64k
+ * share the device with 4k reads, those of bs=8k,64k with 8k ones).  The
+ * jobs on one point of series @idx must then have the same block sizes
+ * in every direction they move (jp's "bs", interned): else two
+ * configurations would be averaged, refused (1 after saying so).  Jobs of
+ * one direction (rw=write with bs=4k,64k and bs=8k,64k) have one "bs"
+ * and pool.  @pts remembers each point's first job.
+ */
+static int one_bs_per_point(struct bmap *pts, size_t idx, int dir, const struct job *j,
+			    size_t i, const struct params *jp, const struct jobset *js)
+{
+	struct { size_t idx; uint64_t bs; int dir; } k;
+	size_t first;
+
+	memset(&k, 0, sizeof(k));
+	k.idx = idx;
+	k.bs = j->d[dir]->bs;
+	k.dir = dir;
+	first = bmap_get(pts, &k, sizeof(k), i);
+	if (first == i || param(&jp[first], "bs") == param(&jp[i], "bs"))
+		return 0;
+	warnx_("jobs '%s' (bs %s) and '%s' (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
+	       js->v[first].name, param(&jp[first], "bs"), j->name, param(&jp[i], "bs"), dir_name[dir],
+	       (unsigned long long)k.bs, j->conf->rw);
+	return 1;
+}
+
+/*
  * The default axis: bs when it varies (the threads' axis; the others then
  * set series apart), else the first numeric varying parameter (iodepth,
  * numjobs, rwmixread, then by name) every other numeric one changes with
@@ -515,7 +545,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
 	struct strmap map = { 0 }, all = { 0 };
-	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 };
+	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 }, pts = { 0 };
 	struct params_cache pc = { 0 };
 	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
@@ -732,6 +762,8 @@ have_series:
 			x = as_number(xs);
 			if (isnan(x))
 				out->numeric = 0;
+			if (is_bs && one_bs_per_point(&pts, idx, dir, j, i, jp, js))
+				goto out;
 			/*
 			 * Two records of one point from one group of one run ran
 			 * side by side (numjobs clones without group_reporting, or
@@ -777,6 +809,7 @@ have_series:
 out:
 	map_free(&map);
 	bmap_free(&side);
+	bmap_free(&pts);
 	bmap_free(&fams);
 	map_free(&all);
 	for (f = 0; f < nfam; f++) {
