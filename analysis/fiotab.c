@@ -153,8 +153,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return -1;
 			break;
 		case O_HOST:
-			if (!*optarg) {
-				warnx_("--host: empty name");
+			if (!*optarg || control_byte(optarg)) {
+				warnx_("--host: %s", *optarg ? "a control character in the name (no table, label or plot can show one)" : "empty name");
 				return -1;
 			}
 			local_host_opt = optarg;

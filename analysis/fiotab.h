@@ -217,6 +217,8 @@ const char *fmt_double(char *buf, size_t len, double v);
 /* The second string of the pair in @tab whose first is @key, else @key. */
 const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);
 #define PAIR_LOOKUP(tab, key) pair_lookup(tab, sizeof(tab) / sizeof(*(tab)), key)
+/* The first control byte of @s (< 0x20, 0x7f), else NULL: no output can show one. */
+const char *control_byte(const char *s);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

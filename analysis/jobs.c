@@ -730,13 +730,53 @@ static void file_size(const struct opts *o, unsigned kb_base, struct jconf *c)
 	free(t);
 }
 
+/* @s for a message: control bytes as \n, \t or \xHH, at most 60 bytes of it. */
+static const char *shown(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *s && n < 60; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		n += ch == '\n' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\n") :
+		     ch == '\t' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\t") :
+		     ch < 0x20 || ch == 0x7f ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch) :
+		     (size_t)snprintf(buf + n, sizeof(buf) - n, "%c", ch);
+	}
+	return buf;
+}
+
+/*
+ * Names and option values become table cells, labels, tags and SVG text:
+ * one with a control byte cannot be written as the user named it (a text
+ * row would break in two, InfluxDB has no escape for a newline, XML
+ * allows none of them): refused, named.
+ */
+static void check_text(struct reader *r, const char *what, const char *s)
+{
+	const char *c = control_byte(s);
+
+	if (c)
+		bad(r, "%s \"%s\" holds a control character (0x%02x), which no table, label or plot can show as it is: give it without one",
+		    what, shown(s), (unsigned char)*c);
+}
+
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
 	const char *s, *bs_opt;
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	read_opts(c, o);
+	for (i = 0; i < c->nopts; i++) {
+		char *what = xasprintf("option %s", shown(c->opts[2 * i]));
+
+		check_text(r, what, c->opts[2 * i]);
+		check_text(r, what, c->opts[2 * i + 1]);
+		free(what);
+	}
 	s = opt(o, "kb_base");
 	if (s && !strcmp(s, "1000"))
 		kb_base = 1000;
@@ -923,7 +963,9 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		return -1;
 	}
 	j->name = intern(v->valuestring);	/* iterations of a sweep share names */
-	r.job = j->name;
+	check_text(&r, "job name", j->name);
+	/* (shown() reuses its buffer: the messages keep their own copy) */
+	r.job = control_byte(j->name) ? intern(shown(j->name)) : j->name;
 	/* A TCP port or nothing: a double outside int's range must not be cast. */
 	v = f[F_PORT];
 	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
@@ -939,8 +981,10 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->host = intern(hp);
 		free(hp);
 	}
-	if (!j->aggregate && cJSON_IsString(v))
+	if (!j->aggregate && cJSON_IsString(v)) {
 		j->hostname = intern(v->valuestring);
+		check_text(&r, "hostname", j->hostname);
+	}
 
 	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?

@@ -185,4 +185,16 @@ done
 [ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 "$FIOTAB" perftest --series '^(old)-' --series '^(new)-' "$P/sc2.json" > /dev/null 2> "$T/err" ||
 	fail "distinct labels refused: $(cat "$T/err")"
+
+# P12: fio writes names and options unescaped (ctlname.json: fio
+# --name=$'new\nline|p'): a control character no table row, Markdown cell,
+# InfluxDB tag or SVG text can carry as it is is refused, named; so in
+# --tag and --host
+for cmd in summary perftest "plot -o $T/c.svg" "summary --format=influx" "summary --format=markdown"; do
+	refused 2 "ctlname.json:[0-9]+:[0-9]+: job name \"new\\\\nline\|p\" holds a control character \(0x0a\)" $cmd "$P/ctlname.json"
+done
+"$JQ" '.jobs[0]["job options"].description = "a\tb"' "$P/verify.json" > "$T/ctlopt.json"
+refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
+refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
+refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
 exit 0
