@@ -206,6 +206,35 @@ static int has_rw(const struct job *j)
 	return j->d[DIR_READ]->present || j->d[DIR_WRITE]->present || j->d[DIR_MIXED]->present;
 }
 
+/*
+ * bsrange/bssplit (or a bs fiotab cannot read): the transfer size varies
+ * from I/O to I/O, and each run's mean is another number (4k/50:64k/50:
+ * 23831 bytes in one run, 18641 in its repeat).  Points and series of
+ * block sizes would split one configuration's repeats, and IOPS = rate /
+ * bs mix runs: refused (1 after saying so); summary and dd show such jobs.
+ */
+static int varying_bs(const struct job *j)
+{
+	const char *how = job_opt(j, "bssplit"), *what = "bssplit";
+	int d;
+
+	if (!j->conf->mean_bs)
+		return 0;
+	if (!how) {
+		how = job_opt(j, "bsrange");
+		what = "bsrange";
+	}
+	if (!how) {
+		how = job_opt(j, "bs");
+		what = "bs (not a size fiotab reads)";
+	}
+	for (d = 0; d < NDIR && !j->d[d]->present; d++)
+		;
+	warnx_("job '%s' ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+	       j->name, what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
+	return 1;
+}
+
 static void push(struct params *p, const char *k, const char *v)
 {
 	p->kv = xrealloc(p->kv, (p->n + 1) * 2 * sizeof(*p->kv));
@@ -590,6 +619,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 
 		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
 			continue;
+		if (varying_bs(j))
+			goto out;
 		{
 			/* label and host are interned: their addresses name them */
 			struct { const void *l, *h; double sc; int m; } fk;

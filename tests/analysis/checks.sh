@@ -197,4 +197,15 @@ done
 refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
 refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
 refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
+
+# P13: bssplit (bsrange alike): each run's mean transfer size is another
+# number (bssplit.json: two repeats of 4k/50:64k/50, means 18641 and
+# 23831), which split the repeats into two "block size" points: refused by
+# the tables that go by block size; summary shows each run
+for args in perftest "perftest --no-iterations" "plot -o $T/b.svg" "perftest --x iodepth" \
+	"ratio --baseline-series it1 --candidate-series it2"; do
+	refused 1 "^fiotab: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
+		$args "$P/bssplit.json"
+done
+"$FIOTAB" summary "$P/bssplit.json" > /dev/null 2> "$T/err" || fail "summary of bssplit refused: $(cat "$T/err")"
 exit 0
