@@ -207,9 +207,11 @@ static int has_rw(const struct job *j)
 }
 
 /*
- * bsrange/bssplit (or a bs fiotab cannot read): the transfer size varies
- * from I/O to I/O, and each run's mean is another number (4k/50:64k/50:
- * 23831 bytes in one run, 18641 in its repeat).  Points and series of
+ * bsrange/bssplit (or a bs fiotab cannot read), or the mixed record of
+ * reads and writes of different bs (unified_rw_reporting, randrw
+ * bs=4k,64k): the transfer size varies from I/O to I/O, and each run's
+ * mean is another number (4k/50:64k/50: 23831 bytes in one run, 18641 in
+ * its repeat).  Points and series of
  * block sizes would split one configuration's repeats, and IOPS = rate /
  * bs mix runs: refused (1 after saying so); summary and dd show such jobs.
  */
@@ -218,8 +220,17 @@ static int varying_bs(const struct job *j)
 	const char *how = job_opt(j, "bssplit"), *what = "bssplit";
 	int d;
 
-	if (!j->conf->mean_bs)
+	const struct dirstat *m = j->d[DIR_MIXED];
+
+	if (!j->conf->mean_bs && !(m->present && m->bs != j->conf->bs[DIR_READ] &&
+				   m->bs != j->conf->bs[DIR_WRITE]))
 		return 0;
+	if (!j->conf->mean_bs) {
+		warnx_("job '%s': its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+		       j->name, (unsigned long long)j->conf->bs[DIR_READ],
+		       (unsigned long long)j->conf->bs[DIR_WRITE], (unsigned long long)m->bs);
+		return 1;
+	}
 	if (!how) {
 		how = job_opt(j, "bsrange");
 		what = "bsrange";
