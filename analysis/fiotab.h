@@ -88,6 +88,7 @@ struct jconf {
 	 */
 	uint64_t file_size;
 	const char *file_size_from;
+	double max_bytes;	/* the most a record can move (jobs.c max_bytes()), 0: unbounded */
 	uint64_t bs[NRWT];
 	/*
 	 * Where bs[] comes from, for the messages: 'bs "64k" (job options),

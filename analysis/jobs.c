@@ -762,6 +762,29 @@ static void check_text(struct reader *r, const char *what, const char *s)
 		    what, shown(s), (unsigned char)*c);
 }
 
+/*
+ * The most bytes a size-based job's record can hold: io_size (else size)
+ * times loops times numjobs (a group_reporting record sums its clones),
+ * 0 when the options do not bound it (time_based, a size fiotab cannot
+ * read such as N%).  fio moves at most that: less with runtime=,
+ * number_ios=, offsets, a smaller file.
+ */
+static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
+{
+	const char *tb = opt(o, "time_based"), *lp = opt(o, "loops");
+	const char *io = opt(o, "io_size") ? opt(o, "io_size") : opt(o, "io_limit");
+	uint64_t v, loops = 1;
+
+	if (tb && strcmp(tb, "0"))
+		return 0;
+	if (!io)
+		io = opt(o, "size");
+	if (!io || fio_parse_size(io, kb_base, &v) || !v ||
+	    (lp && (fio_parse_size(lp, 1024, &loops) || !loops)))
+		return 0;
+	return (double)v * (double)loops * numjobs;
+}
+
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
@@ -802,6 +825,7 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	file_size(o, kb_base, c);
 	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
 	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
+	c->max_bytes = max_bytes(o, kb_base, c->numjobs);
 
 	s = opt(o, "coop_backend");
 	c->modeled = s && !strcmp(s, "sim");
@@ -890,6 +914,24 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
 	bad(r, "%s: block size %llu from %s, but fio moved io_bytes %.0f in total_ios %.0f (%.1f bytes an I/O): fio ran another block size than its options say here (group_reporting over different jobs, an option given twice, kb_base, a size written otherwise)",
 	    dir, (unsigned long long)d->bs, from, d->io_bytes, ios,
 	    ios > 0 ? d->io_bytes / ios : d->io_bytes);
+}
+
+/*
+ * A size-based record with more reads and writes than its options let one
+ * job move is not that job's alone: group_reporting over job sections of
+ * one rw and bs (the record has the first one's name and the last one's
+ * options, and every section's bytes), or a size fio read otherwise
+ * (kb_base where fio did not apply it).  Refused.
+ */
+static void check_volume(struct reader *r, const struct job *j)
+{
+	double moved = j->d[DIR_READ]->io_bytes + j->d[DIR_WRITE]->io_bytes;
+
+	if (j->d[DIR_MIXED]->io_bytes > moved)
+		moved = j->d[DIR_MIXED]->io_bytes;
+	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)",
+		    moved, j->conf->max_bytes);
 }
 
 /*
@@ -1025,6 +1067,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->d[i] = dir_store(js, d);
 	}
 	check_dirs(&r, &o, j);
+	if (!j->aggregate)
+		check_volume(&r, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;

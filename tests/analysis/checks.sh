@@ -100,6 +100,12 @@ refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
 # P5: bytes in a direction the job's rw does not move (group_reporting over
 # [a] rw=write and [b] rw=read, bs alike: record 'a' carries b's options)
 refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none there" summary "$P/gr-rw.json"
+# ... or of one rw and bs (gr-volume.json: [a] and [b] size=4m, b with
+# iodepth=4, one group, group_reporting: record 'a', b's options, 8 MiB):
+# more bytes than size x loops x numjobs of its options
+for cmd in summary perftest; do
+	refused 2 "gr-volume.json:1:1: job 'a': moved 8388608 bytes, more than its options let it \(4194304: io_size or size, times loops and numjobs\)" $cmd "$P/gr-volume.json"
+done
 # ... but verify's reads, which fio counts as the job's reads: not reads the
 # user measured (alone with rw=write, with the measured ones with randrw,
 # with the writes in unified_rw_reporting's mixed), left out and said, in
