@@ -146,6 +146,12 @@ static int phase_refused(const struct job *j, int ph, const struct phase_row *r)
 		       j->name, j->doc->file, j->doc->run, j->conf->file_size_from);
 		return 1;
 	}
+	/* Bonnie's MB is whole MiB (its -s): a rest would be rounded away unseen */
+	if (j->conf->file_size % 1048576) {
+		warnx_("bonnie: job '%s' (%s, run %u) refused: its file size %llu bytes is not a whole number of MiB, Bonnie's MB",
+		       j->name, j->doc->file, j->doc->run, (unsigned long long)j->conf->file_size);
+		return 1;
+	}
 	for (k = 0; k < NPHASE; k++)
 		if (r->ph[k] && r->ph[k]->conf->file_size != j->conf->file_size) {
 			warnx_("bonnie: jobs '%s' and '%s' (%s) ran with different file sizes (%llu and %llu bytes): a Bonnie table has one file size",

@@ -177,6 +177,15 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 			phase_set_free(&set);
 			return -1;
 		}
+		/* iozone's KB and reclen are whole KiB: a rest would be cut off unseen */
+		if (j->conf->file_size % 1024 || reclen % 1024) {
+			warnx_("iozone: job '%s' (%s, run %u) refused: %s %llu bytes is not a whole number of KiB, iozone's unit (kb_base=1000?)",
+			       j->name, j->doc->file, j->doc->run,
+			       reclen % 1024 ? "its record length" : "its file size",
+			       (unsigned long long)(reclen % 1024 ? reclen : j->conf->file_size));
+			phase_set_free(&set);
+			return -1;
+		}
 		kb = j->conf->file_size / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);

@@ -58,6 +58,11 @@ refused 1 "iozone: job 'iozone-reread-64k' .*refused: KB is the file size, and s
 assert_eq "iozone KB of size=8m, io_size=4m" "8192" "$("$JQ" -r '.tables[0].rows[].KB' <("$FIOTAB" iozone --format=json "$T/ioz5.json"))"
 "$JQ" '.jobs |= map(select(.jobname == "iozone-reread-64k") | .jobname = "bonnie-read")' "$P/ioz-size.json" > "$T/bon4.json"
 refused 1 "bonnie: job 'bonnie-read' .*refused: MB is the file size, and size \"50%\"" bonnie "$T/bon4.json"
+# ... in iozone's whole KiB and Bonnie's whole MiB: kb_base=1000's bs=64k
+# is 62.5 KiB, its size=4m 3906.25 KiB (kb1000-iozone.json), not 62 and 3906
+refused 1 "iozone: job 'kb' .*refused: its record length 64000 bytes is not a whole number of KiB" iozone "$P/kb1000-iozone.json"
+"$JQ" '.jobs[0].jobname = "bonnie-read"' "$P/kb1000-iozone.json" > "$T/bon5.json"
+refused 1 "bonnie: job 'bonnie-read' .*refused: its file size 4000000 bytes is not a whole number of MiB" bonnie "$T/bon5.json"
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
