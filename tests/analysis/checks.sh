@@ -223,4 +223,18 @@ done
 # (unified-rwbs.json: two repeats, means 35875 and 36252 bytes)
 refused 1 "^fiotab: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
 	perftest "$P/unified-rwbs.json"
+
+# P14: an option the command does not read is refused, not ignored:
+# summary -o FILE wrote no FILE (the table went to stdout), --series did
+# not select summary's rows, plot --format=csv wrote an SVG
+refused 1 "^fiotab: summary: -o is not an option of this command" summary -o "$T/s.txt" "$P/verify.json"
+[ ! -e "$T/s.txt" ] || fail "summary -o wrote $T/s.txt"
+refused 1 "^fiotab: dd: --series is not an option of this command" dd --series verify "$P/verify.json"
+refused 1 "^fiotab: summary: --x is not an option" summary --x iodepth "$P/verify.json"
+refused 1 "^fiotab: plot: --format is not an option of this command with -o" plot --format=csv -o "$T/p.svg" "$P/rwbs-write.json"
+[ ! -e "$T/p.svg" ] || fail "plot --format=csv wrote $T/p.svg"
+refused 1 "^fiotab: iozone: --alpha is not an option" iozone --alpha 0.01 "$P/ioz-size.json"
+refused 1 "^fiotab: perftest: --start/--unix-epoch is not an option" perftest --unix-epoch "$P/rwbs-write.json"
+# ... what the runner gives every command still goes (--tag, --host, --format=csv)
+"$FIOTAB" plot -o "$T/p.svg" --tag profile=x --host h "$P/rwbs-write.json" 2> "$T/err" || fail "plot --tag: $(cat "$T/err")"
 exit 0
