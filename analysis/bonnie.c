@@ -53,7 +53,7 @@ static struct table *render(const struct phase_table *pt)
 					    "seeks" };
 	const struct phase_row *r = &pt->rows[0];
 	struct table *t = table_new("bonnie", 1);
-	const struct job *any = NULL, *sk = r->ph[B_SEEKS];
+	const struct job *sk = r->ph[B_SEEKS];
 	char line[128], machine[16], *tmp;
 	uint64_t size = 0;
 	struct col *c;
@@ -90,14 +90,10 @@ static struct table *render(const struct phase_table *pt)
 		col_metric(c, "cpu_ratio", 0.01, tags);
 	}
 
+	/* one file size: phase_refused() saw every phase's */
 	for (k = 0; k < NPHASE; k++)
-		if (r->ph[k]) {
-			any = r->ph[k];
-			if (!size)
-				size = r->ph[k]->conf->size;
-		}
-	if (!size && any)
-		size = (uint64_t)fmax(any->d[DIR_WRITE]->io_bytes, any->d[DIR_READ]->io_bytes);
+		if (r->ph[k])
+			size = r->ph[k]->conf->file_size;
 	if (strcmp(pt->host, "-")) {
 		snprintf(machine, sizeof(machine), "%.9s", pt->host);
 	} else if (strcmp(pt->target, ".")) {
@@ -144,11 +140,24 @@ static int phase_refused(const struct job *j, int ph, const struct phase_row *r)
 		       j->conf->rw);
 		return 1;
 	}
+	/* MB is the file size, not the bytes moved (io_size=, loops=, time_based) */
+	if (!j->conf->file_size) {
+		warnx_("bonnie: job '%s' (%s, run %u) refused: MB is the file size, and %s",
+		       j->name, j->doc->file, j->doc->run, j->conf->file_size_from);
+		return 1;
+	}
+	/* Bonnie's MB is whole MiB (its -s): a rest would be rounded away unseen */
+	if (j->conf->file_size % 1048576) {
+		warnx_("bonnie: job '%s' (%s, run %u) refused: its file size %llu bytes is not a whole number of MiB, Bonnie's MB",
+		       j->name, j->doc->file, j->doc->run, (unsigned long long)j->conf->file_size);
+		return 1;
+	}
 	for (k = 0; k < NPHASE; k++)
-		if (r->ph[k] && r->ph[k]->conf->size && j->conf->size && r->ph[k]->conf->size != j->conf->size) {
-			warnx_("bonnie: jobs '%s' and '%s' (%s) ran with different sizes (%llu and %llu bytes): a Bonnie table has one file size",
+		if (r->ph[k] && r->ph[k]->conf->file_size != j->conf->file_size) {
+			warnx_("bonnie: jobs '%s' and '%s' (%s) ran with different file sizes (%llu and %llu bytes): a Bonnie table has one file size",
 			       r->ph[k]->name, j->name, j->doc->file,
-			       (unsigned long long)r->ph[k]->conf->size, (unsigned long long)j->conf->size);
+			       (unsigned long long)r->ph[k]->conf->file_size,
+			       (unsigned long long)j->conf->file_size);
 			return 1;
 		}
 	return 0;

@@ -32,8 +32,15 @@ enum fmt { F_TEXT, F_CSV, F_JSON, F_MARKDOWN, F_INFLUX, F_PROM };
 static const char *const fmt_names[] = { "text", "csv", "json", "markdown", "influx",
 					 "prom" };
 
+/* The options a command reads (struct cli.given, takes[]). */
+enum {
+	G_FORMAT = 1, G_KEEP = 2, G_SERIES = 4, G_SIDES = 8, G_ALPHA = 16, G_OUT = 32,
+	G_TAG = 64, G_HOST = 128, G_TIME = 256, G_NOITER = 512, G_X = 1024,
+};
+
 struct cli {
 	const char *cmd;
+	unsigned given;		/* G_* of the options given */
 	enum fmt fmt;
 	int keep_going;
 	int no_iter;		/* perftest --no-iterations */
@@ -112,6 +119,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	char *end;
 
 	while ((o = getopt_long(argc, argv, "f:ks:o:x:hV", lo, NULL)) != -1) {
+		c->given |= o == 'f' ? G_FORMAT : o == 'k' ? G_KEEP : o == 's' ? G_SERIES :
+			    o == O_BASE || o == O_CAND ? G_SIDES : o == O_ALPHA ? G_ALPHA :
+			    o == 'o' ? G_OUT : o == O_TAG ? G_TAG : o == O_HOST ? G_HOST :
+			    o == O_START || o == O_EPOCH ? G_TIME : o == O_NOITER ? G_NOITER :
+			    o == 'x' ? G_X : 0;
 		switch (o) {
 		case 'f':
 			for (i = 0; i < sizeof(fmt_names) / sizeof(*fmt_names); i++)
@@ -153,8 +165,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return -1;
 			break;
 		case O_HOST:
-			if (!*optarg) {
-				warnx_("--host: empty name");
+			if (!*optarg || control_byte(optarg)) {
+				warnx_("--host: %s", *optarg ? "a control character in the name (no table, label or plot can show one)" : "empty name");
 				return -1;
 			}
 			local_host_opt = optarg;
@@ -191,6 +203,49 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * An option the command does not read is refused, not ignored: summary -o
+ * FILE printed to standard output and wrote no FILE, summary --series RE
+ * tabled every job, plot --format=csv wrote an SVG.  1 after saying so.
+ */
+static int options_taken(const struct cli *c)
+{
+	static const struct { const char *cmd; unsigned opts; } takes[] = {
+		{ "perftest", G_FORMAT | G_KEEP | G_SERIES | G_TAG | G_HOST | G_NOITER | G_X },
+		{ "ratio", G_FORMAT | G_KEEP | G_SERIES | G_SIDES | G_ALPHA | G_TAG | G_HOST | G_X },
+		/* --tag beside -o: the runner names every output so; an SVG shows none */
+		{ "plot", G_KEEP | G_SERIES | G_TAG | G_HOST | G_X | G_OUT },
+		{ "iozone", G_FORMAT | G_KEEP | G_TAG | G_HOST },
+		{ "bonnie", G_FORMAT | G_KEEP | G_TAG | G_HOST },
+		{ "dd", G_FORMAT | G_KEEP | G_TAG | G_HOST },
+		{ "summary", G_FORMAT | G_KEEP | G_TAG | G_HOST },
+		{ "hist", G_FORMAT | G_KEEP | G_TAG | G_HOST | G_OUT },
+		{ "series", G_FORMAT | G_TAG | G_TIME | G_OUT },
+	};
+	static const char *const names[] = { "--format", "--keep-going", "--series",
+		"--baseline-series/--candidate-series", "--alpha", "-o", "--tag", "--host",
+		"--start/--unix-epoch", "--no-iterations", "--x" };
+	unsigned bad;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(takes) / sizeof(*takes) && strcmp(takes[i].cmd, c->cmd); i++)
+		;
+	if (i == sizeof(takes) / sizeof(*takes))
+		return 0;	/* an unknown command: said by main() */
+	bad = c->given & ~takes[i].opts;
+	/* -o writes an SVG: no table format */
+	if (c->given & G_OUT)
+		bad |= c->given & G_FORMAT;
+	for (k = 0; k < sizeof(names) / sizeof(*names); k++)
+		if (bad & 1u << k) {
+			warnx_("%s: %s is not an option of this command%s", c->cmd, names[k],
+			       (c->given & G_OUT) && 1u << k == G_FORMAT ?
+			       " with -o (it writes an SVG)" : " (see fiotab(1), OPTIONS)");
+			return 1;
+		}
 	return 0;
 }
 
@@ -363,6 +418,8 @@ int main(int argc, char **argv)
 		return 1;
 	files = argv + 1 + optind;
 	nfiles = argc - 1 - optind;
+	if (options_taken(&c))
+		return 1;
 
 	if (!strcmp(c.cmd, "ratio")) {
 		rc = cmd_ratio(&c, files, nfiles, &tl);
@@ -399,10 +456,6 @@ int main(int argc, char **argv)
 		warnx_("unknown command '%s'", c.cmd);
 		usage(stderr);
 		return 1;
-	}
-	if (c.no_iter && strcmp(c.cmd, "perftest")) {
-		warnx_("--no-iterations: a perftest option (%s has no iteration columns)", c.cmd);
-		goto out;
 	}
 	/*
 	 * perftest: the jobs folded as they are read (group.h), only what the

@@ -79,8 +79,16 @@ struct jconf {
 	int iodepth;
 	int numjobs;
 	int mean_bs;		/* no bs: the mean transfer size stands for it */
+	int verify;		/* writes with verify: fio counts its verify reads as reads */
 	double scale;		/* sim_time_scale, 1 for real jobs */
-	uint64_t size;		/* size option, 0 if unset */
+	/*
+	 * The size of each file the job laid out (filesize, else size /
+	 * nrfiles), 0 when the options do not tell it; then file_size_from
+	 * says why (interned).
+	 */
+	uint64_t file_size;
+	const char *file_size_from;
+	double max_bytes;	/* the most a record can move (jobs.c max_bytes()), 0: unbounded */
 	uint64_t bs[NRWT];
 	/*
 	 * Where bs[] comes from, for the messages: 'bs "64k" (job options),
@@ -210,6 +218,8 @@ const char *fmt_double(char *buf, size_t len, double v);
 /* The second string of the pair in @tab whose first is @key, else @key. */
 const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);
 #define PAIR_LOOKUP(tab, key) pair_lookup(tab, sizeof(tab) / sizeof(*(tab)), key)
+/* The first control byte of @s (< 0x20, 0x7f), else NULL: no output can show one. */
+const char *control_byte(const char *s);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

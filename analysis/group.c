@@ -206,6 +206,46 @@ static int has_rw(const struct job *j)
 	return j->d[DIR_READ]->present || j->d[DIR_WRITE]->present || j->d[DIR_MIXED]->present;
 }
 
+/*
+ * bsrange/bssplit (or a bs fiotab cannot read), or the mixed record of
+ * reads and writes of different bs (unified_rw_reporting, randrw
+ * bs=4k,64k): the transfer size varies from I/O to I/O, and each run's
+ * mean is another number (4k/50:64k/50: 23831 bytes in one run, 18641 in
+ * its repeat).  Points and series of
+ * block sizes would split one configuration's repeats, and IOPS = rate /
+ * bs mix runs: refused (1 after saying so); summary and dd show such jobs.
+ */
+static int varying_bs(const struct job *j)
+{
+	const char *how = job_opt(j, "bssplit"), *what = "bssplit";
+	int d;
+
+	const struct dirstat *m = j->d[DIR_MIXED];
+
+	if (!j->conf->mean_bs && !(m->present && m->bs != j->conf->bs[DIR_READ] &&
+				   m->bs != j->conf->bs[DIR_WRITE]))
+		return 0;
+	if (!j->conf->mean_bs) {
+		warnx_("job '%s': its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+		       j->name, (unsigned long long)j->conf->bs[DIR_READ],
+		       (unsigned long long)j->conf->bs[DIR_WRITE], (unsigned long long)m->bs);
+		return 1;
+	}
+	if (!how) {
+		how = job_opt(j, "bsrange");
+		what = "bsrange";
+	}
+	if (!how) {
+		how = job_opt(j, "bs");
+		what = "bs (not a size fiotab reads)";
+	}
+	for (d = 0; d < NDIR && !j->d[d]->present; d++)
+		;
+	warnx_("job '%s' ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+	       j->name, what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
+	return 1;
+}
+
 static void push(struct params *p, const char *k, const char *v)
 {
 	p->kv = xrealloc(p->kv, (p->n + 1) * 2 * sizeof(*p->kv));
@@ -476,6 +516,36 @@ static int numeric_param(const struct params *jp, char *const *labels, size_t n,
 }
 
 /*
+ * With bs the axis, a point is one direction's block size; a job that
+ * moves several directions has one block size each, and the others are
+ * part of what this direction measured (randrw's writes of bs=4k,64k
+ * share the device with 4k reads, those of bs=8k,64k with 8k ones).  The
+ * jobs on one point of series @idx must then have the same block sizes
+ * in every direction they move (jp's "bs", interned): else two
+ * configurations would be averaged, refused (1 after saying so).  Jobs of
+ * one direction (rw=write with bs=4k,64k and bs=8k,64k) have one "bs"
+ * and pool.  @pts remembers each point's first job.
+ */
+static int one_bs_per_point(struct bmap *pts, size_t idx, int dir, const struct job *j,
+			    size_t i, const struct params *jp, const struct jobset *js)
+{
+	struct { size_t idx; uint64_t bs; int dir; } k;
+	size_t first;
+
+	memset(&k, 0, sizeof(k));
+	k.idx = idx;
+	k.bs = j->d[dir]->bs;
+	k.dir = dir;
+	first = bmap_get(pts, &k, sizeof(k), i);
+	if (first == i || param(&jp[first], "bs") == param(&jp[i], "bs"))
+		return 0;
+	warnx_("jobs '%s' (bs %s) and '%s' (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
+	       js->v[first].name, param(&jp[first], "bs"), j->name, param(&jp[i], "bs"), dir_name[dir],
+	       (unsigned long long)k.bs, j->conf->rw);
+	return 1;
+}
+
+/*
  * The default axis: bs when it varies (the threads' axis; the others then
  * set series apart), else the first numeric varying parameter (iodepth,
  * numjobs, rwmixread, then by name) every other numeric one changes with
@@ -515,7 +585,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
 	struct strmap map = { 0 }, all = { 0 };
-	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 };
+	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 }, pts = { 0 };
 	struct params_cache pc = { 0 };
 	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
@@ -560,6 +630,8 @@ int series_build(const struct jobset *js, const struct selector *sel,
 
 		if (!has_rw(j) || !(labels[i] = label_of(j, sel, re)))
 			continue;
+		if (varying_bs(j))
+			goto out;
 		{
 			/* label and host are interned: their addresses name them */
 			struct { const void *l, *h; double sc; int m; } fk;
@@ -732,6 +804,8 @@ have_series:
 			x = as_number(xs);
 			if (isnan(x))
 				out->numeric = 0;
+			if (is_bs && one_bs_per_point(&pts, idx, dir, j, i, jp, js))
+				goto out;
 			/*
 			 * Two records of one point from one group of one run ran
 			 * side by side (numjobs clones without group_reporting, or
@@ -777,6 +851,7 @@ have_series:
 out:
 	map_free(&map);
 	bmap_free(&side);
+	bmap_free(&pts);
 	bmap_free(&fams);
 	map_free(&all);
 	for (f = 0; f < nfam; f++) {

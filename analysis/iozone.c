@@ -170,7 +170,23 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 			return named_refused(&set, j, xasprintf("reclen %llu bytes from its name, but it moved %llu bytes an I/O (%s): a record length is the measured transfer size (iozone's reclen is in KiB: name it -<N>k)",
 								 (unsigned long long)reclen, (unsigned long long)j->d[d]->bs,
 								 j->conf->mean_bs ? "fio's mean transfer size" : j->conf->bs_from));
-		kb = (j->conf->size ? j->conf->size : (uint64_t)j->d[d]->io_bytes) / 1024;
+		/* KB is the file's size, not the bytes moved (io_size=, loops=, time_based) */
+		if (!j->conf->file_size) {
+			warnx_("iozone: job '%s' (%s, run %u) refused: KB is the file size, and %s",
+			       j->name, j->doc->file, j->doc->run, j->conf->file_size_from);
+			phase_set_free(&set);
+			return -1;
+		}
+		/* iozone's KB and reclen are whole KiB: a rest would be cut off unseen */
+		if (j->conf->file_size % 1024 || reclen % 1024) {
+			warnx_("iozone: job '%s' (%s, run %u) refused: %s %llu bytes is not a whole number of KiB, iozone's unit (kb_base=1000?)",
+			       j->name, j->doc->file, j->doc->run,
+			       reclen % 1024 ? "its record length" : "its file size",
+			       (unsigned long long)(reclen % 1024 ? reclen : j->conf->file_size));
+			phase_set_free(&set);
+			return -1;
+		}
+		kb = j->conf->file_size / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);
 		if (ph < 0)

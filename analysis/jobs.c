@@ -271,10 +271,34 @@ static const char *opt_where(const struct opts *o, const char *name)
  * beyond, a conversion to an integer type (the sizes of iozone and Bonnie)
  * would be undefined.  @path names the object holding it ("write.").
  */
+/* "a string \"5\"", "an object", ... for the messages. */
+static const char *json_type_name(const cJSON *v)
+{
+	static char buf[64];
+
+	if (cJSON_IsString(v)) {
+		snprintf(buf, sizeof(buf), "a string \"%.40s\"", v->valuestring);
+		return buf;
+	}
+	return cJSON_IsObject(v) ? "an object" : cJSON_IsArray(v) ? "an array" :
+	       cJSON_IsBool(v) ? "a boolean" : cJSON_IsNull(v) ? "null" : "not a number";
+}
+
+/*
+ * A number fio writes, NAN when the member is absent.  A member of another
+ * type is refused, not read as absent: "error": "5" or "io_bytes": "4096"
+ * is not fio's (it writes these as numbers), and taken as missing it would
+ * keep a failed job or drop a direction's bytes.
+ */
 static double numv(struct reader *r, const cJSON *v, const char *path, const char *name)
 {
-	if (!cJSON_IsNumber(v))
+	if (!v)
 		return NAN;
+	if (!cJSON_IsNumber(v)) {
+		bad(r, "\"%s%s\" is %s, not a number (fio writes a number there)", path, name,
+		    json_type_name(v));
+		return NAN;
+	}
 	if (!(v->valuedouble >= 0 && v->valuedouble < EXACT_MAX)) {
 		bad(r, "\"%s%s\" is %g, out of range (fio writes finite values from 0 up to 2^53)",
 		    path, name, v->valuedouble);
@@ -443,6 +467,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	const cJSON *clat, *pct;
 	const double to_us = 1e-3;	/* fio 3.x: ns (fio_version_known()) */
 	char path[64];
+	double rt_ms;
 
 	/* in the order fio writes them (members()) */
 	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, NF };
@@ -462,7 +487,16 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		}
 	}
 	d->present = d->io_bytes > 0;
-	d->runtime_s = num0v(r, f[RUNTIME], path, "runtime") / 1000.0 * scale;
+	rt_ms = num0v(r, f[RUNTIME], path, "runtime");
+	/*
+	 * fio counts a direction's runtime in whole ms: bytes moved in 0 ms
+	 * (a run under 1 ms) have no rate a table could print (it would be
+	 * left out of a mean, or infinite).
+	 */
+	if (d->present && rt_ms < 1)
+		bad(r, "\"%sruntime\" is %g ms for %.0f bytes: fio counts whole ms, so their rate is unknown (a run shorter than 1 ms); run it longer (a larger size=, or time_based with runtime=)",
+		    path, rt_ms, d->io_bytes);
+	d->runtime_s = rt_ms / 1000.0 * scale;
 	d->iops = num0v(r, f[IOPS], path, "iops") / scale;
 	/*
 	 * No table reads fio's bandwidth or mean latency (they come from
@@ -615,12 +649,16 @@ static unsigned rw_pattern(const char *rw)
 	return 0;
 }
 
-/* A write job that reads back what it wrote (verify set), in its write blocks. */
+/*
+ * A write job that reads back what it wrote (verify set, do_verify not 0),
+ * in its write blocks.
+ */
 static int verify_reads(const struct opts *o, const char *rw)
 {
-	const char *v = opt(o, "verify");
+	const char *v = opt(o, "verify"), *dv = opt(o, "do_verify");
 
-	return (rw_pattern(rw) & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none");
+	return (rw_pattern(rw) & 1u << DIR_WRITE) && v && strcmp(v, "0") && strcmp(v, "none") &&
+	       !(dv && !strcmp(dv, "0"));
 }
 
 /*
@@ -658,13 +696,110 @@ static const char *bs_source(const struct opts *o, const char *bs_opt, const cha
 	return ret;
 }
 
+/*
+ * The size of each file the job laid out (iozone's KB, Bonnie's MB):
+ * filesize, else size over nrfiles.  Unknown when fio took it from the
+ * file or device (no size, size=N%) or drew it from a range: the bytes
+ * moved are no file size (io_size=, loops=, time_based, number_ios=).
+ */
+static void file_size(const struct opts *o, unsigned kb_base, struct jconf *c)
+{
+	const char *fs = opt(o, "filesize"), *s = opt(o, "size"), *nf = opt(o, "nrfiles");
+	uint64_t v, n = 1;
+	char *t;
+
+	c->file_size = 0;
+	if (fs) {
+		if (!fio_parse_size(fs, kb_base, &v) && v) {
+			c->file_size = v;
+			return;
+		}
+		t = xasprintf("filesize \"%s\" is no single size", fs);
+	} else if (!s) {
+		t = xstrdup("no size option: fio took the size of the existing file or device, which its JSON does not record");
+	} else if (fio_parse_size(s, kb_base, &v) || !v) {
+		t = xasprintf("size \"%s\" is not a size in bytes (a percentage of a file or device fio's JSON does not record?)", s);
+	} else if (nf && (fio_parse_size(nf, 1024, &n) || !n)) {
+		t = xasprintf("nrfiles \"%s\" is not a number", nf);
+	} else {
+		/* fio splits size evenly over the files */
+		c->file_size = v / n;
+		return;
+	}
+	c->file_size_from = intern(t);
+	free(t);
+}
+
+/* @s for a message: control bytes as \n, \t or \xHH, at most 60 bytes of it. */
+static const char *shown(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *s && n < 60; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		n += ch == '\n' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\n") :
+		     ch == '\t' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\t") :
+		     ch < 0x20 || ch == 0x7f ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch) :
+		     (size_t)snprintf(buf + n, sizeof(buf) - n, "%c", ch);
+	}
+	return buf;
+}
+
+/*
+ * Names and option values become table cells, labels, tags and SVG text:
+ * one with a control byte cannot be written as the user named it (a text
+ * row would break in two, InfluxDB has no escape for a newline, XML
+ * allows none of them): refused, named.
+ */
+static void check_text(struct reader *r, const char *what, const char *s)
+{
+	const char *c = control_byte(s);
+
+	if (c)
+		bad(r, "%s \"%s\" holds a control character (0x%02x), which no table, label or plot can show as it is: give it without one",
+		    what, shown(s), (unsigned char)*c);
+}
+
+/*
+ * The most bytes a size-based job's record can hold: io_size (else size)
+ * times loops times numjobs (a group_reporting record sums its clones),
+ * 0 when the options do not bound it (time_based, a size fiotab cannot
+ * read such as N%).  fio moves at most that: less with runtime=,
+ * number_ios=, offsets, a smaller file.
+ */
+static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
+{
+	const char *tb = opt(o, "time_based"), *lp = opt(o, "loops");
+	const char *io = opt(o, "io_size") ? opt(o, "io_size") : opt(o, "io_limit");
+	uint64_t v, loops = 1;
+
+	if (tb && strcmp(tb, "0"))
+		return 0;
+	if (!io)
+		io = opt(o, "size");
+	if (!io || fio_parse_size(io, kb_base, &v) || !v ||
+	    (lp && (fio_parse_size(lp, 1024, &loops) || !loops)))
+		return 0;
+	return (double)v * (double)loops * numjobs;
+}
+
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 {
 	unsigned kb_base = 1024;
 	const char *s, *bs_opt;
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	read_opts(c, o);
+	for (i = 0; i < c->nopts; i++) {
+		char *what = xasprintf("option %s", shown(c->opts[2 * i]));
+
+		check_text(r, what, c->opts[2 * i]);
+		check_text(r, what, c->opts[2 * i + 1]);
+		free(what);
+	}
 	s = opt(o, "kb_base");
 	if (s && !strcmp(s, "1000"))
 		kb_base = 1000;
@@ -686,14 +821,11 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	c->mean_bs = (!s && (opt(o, "bsrange") || opt(o, "bssplit"))) ||
 		     fio_parse_bs(s ? s : "4096", kb_base, 4096, c->bs);
 	c->bs_from = bs_source(o, bs_opt, s, kb_base);
-	/* verify reads of a write job read its write blocks back */
-	if (!(rw_pattern(c->rw) & 1u << DIR_READ) && verify_reads(o, c->rw))
-		c->bs[DIR_READ] = c->bs[DIR_WRITE];
-	s = opt(o, "size");
-	if (!s || fio_parse_size(s, kb_base, &c->size))
-		c->size = 0;
+	c->verify = verify_reads(o, c->rw);
+	file_size(o, kb_base, c);
 	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
 	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
+	c->max_bytes = max_bytes(o, kb_base, c->numjobs);
 
 	s = opt(o, "coop_backend");
 	c->modeled = s && !strcmp(s, "sim");
@@ -785,6 +917,24 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
 }
 
 /*
+ * A size-based record with more reads and writes than its options let one
+ * job move is not that job's alone: group_reporting over job sections of
+ * one rw and bs (the record has the first one's name and the last one's
+ * options, and every section's bytes), or a size fio read otherwise
+ * (kb_base where fio did not apply it).  Refused.
+ */
+static void check_volume(struct reader *r, const struct job *j)
+{
+	double moved = j->d[DIR_READ]->io_bytes + j->d[DIR_WRITE]->io_bytes;
+
+	if (j->d[DIR_MIXED]->io_bytes > moved)
+		moved = j->d[DIR_MIXED]->io_bytes;
+	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)",
+		    moved, j->conf->max_bytes);
+}
+
+/*
  * A record with bytes in a direction its rw does not move is not one job's
  * (group_reporting over jobs of different rw): refused.
  */
@@ -799,6 +949,30 @@ static void check_dirs(struct reader *r, const struct opts *o, const struct job 
 			    dir_name[d], j->d[d]->io_bytes, j->conf->rw,
 			    d == DIR_READ ? " (no verify)" : d == DIR_TRIM ? " (no trim_percentage)" : "");
 			return;
+		}
+}
+
+/*
+ * fio counts verify's reads (after the writes, or with verify_backlog
+ * among them) as the job's reads: its read record, and its mixed one,
+ * hold reads the user did not measure, alone (rw=write) or summed with
+ * the measured ones (rw=randrw), over a runtime that covers both.  No
+ * table can take them: left out, said, the write record kept (fio times
+ * the writes apart).
+ */
+static void verify_leave_out(struct job *j, int dir, const struct opts *o, struct dirstat *d)
+{
+	int l;
+
+	warnx_("%s: job '%s': its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
+	       j->doc->file, j->name, dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
+	       dir == DIR_MIXED ? "it sums them with the writes: without unified_rw_reporting the write record stands alone" :
+	       "the write record stands: fio times the writes apart");
+	memset(d, 0, sizeof(*d));
+	if (j->bins)
+		for (l = 0; l < NLAT; l++) {
+			latbins_free(j->bins[dir][l]);
+			j->bins[dir][l] = NULL;
 		}
 }
 
@@ -831,8 +1005,9 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		return -1;
 	}
 	j->name = intern(v->valuestring);	/* iterations of a sweep share names */
-	r.job = j->name;
-	j->aggregate = !strcmp(j->name, "All clients");
+	check_text(&r, "job name", j->name);
+	/* (shown() reuses its buffer: the messages keep their own copy) */
+	r.job = control_byte(j->name) ? intern(shown(j->name)) : j->name;
 	/* A TCP port or nothing: a double outside int's range must not be cast. */
 	v = f[F_PORT];
 	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
@@ -848,8 +1023,10 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->host = intern(hp);
 		free(hp);
 	}
-	if (!j->aggregate && cJSON_IsString(v))
+	if (!j->aggregate && cJSON_IsString(v)) {
 		j->hostname = intern(v->valuestring);
+		check_text(&r, "hostname", j->hostname);
+	}
 
 	v = f[F_GROUPID];
 	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
@@ -877,6 +1054,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 			read_dir_bins(&r, j->bins[i], f[F_DIR + i],
 				      dir_name[i]);
 		}
+		if (conf->verify && (i == DIR_READ || i == DIR_MIXED) && d->present)
+			verify_leave_out(j, i, &o, d);
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* the aggregate is checked as the sum of the checked host records */
@@ -888,6 +1067,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->d[i] = dir_store(js, d);
 	}
 	check_dirs(&r, &o, j);
+	if (!j->aggregate)
+		check_volume(&r, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;
@@ -1183,12 +1364,15 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	double ts, ts_ms;
 	size_t first = js->n, agg = SIZE_MAX;
 	struct dirmark mark;
+	int client, naggs = 0;
 
 	if (!cJSON_IsObject(doc)) {
 		*why = xstrdup("not a fio JSON object");
 		return -1;
 	}
 	jobs = cJSON_GetObjectItemCaseSensitive(doc, "client_stats");
+	/* fio's "All clients" sum is in client_stats alone: elsewhere a job may have that name */
+	client = jobs != NULL;
 	if (!jobs)
 		jobs = cJSON_GetObjectItemCaseSensitive(doc, "jobs");
 	if (!cJSON_IsArray(jobs)) {
@@ -1213,6 +1397,14 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		*why = r.why;
 		return -1;
 	}
+	if (client) {
+		cJSON_ArrayForEach(jo, jobs)
+			naggs += is_aggregate(jo);
+		if (naggs > 1) {
+			*why = xstrdup("two records named 'All clients' in \"client_stats\": fio writes one, its sum of the hosts' jobs, and a job of that name cannot be told from it (rename the job)");
+			return -1;
+		}
+	}
 	js->ndocs++;
 	dirpool_mark(js, &mark);
 	jd = xmalloc(sizeof(*jd) + (ifile ? 0 : strlen(file) + 1));
@@ -1232,15 +1424,20 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			*why = xstrdup("job entry is not an object");
 			goto bad;
 		}
-		v = cJSON_GetObjectItemCaseSensitive(jo, "error");
-		err = cJSON_IsNumber(v) ? v->valuedouble : 0;
+		v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+		r.job = cJSON_IsString(v) ? v->valuestring : "?";
+		err = num0(&r, jo, "", "error");
+		if (r.why) {
+			*why = r.why;
+			goto bad;
+		}
+		r.job = NULL;
 		if (err != 0) {
-			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 			warnx_("%s: job '%s' failed (error %.0f), left out", file,
 			       cJSON_IsString(v) ? v->valuestring : "?", err);
 			continue;
 		}
-		if (is_aggregate(jo)) {
+		if (client && is_aggregate(jo)) {
 			if (aggregate_opts(jobs, &jopts, &aggwhy)) {
 				warnx_("%s: fio's 'All clients' record left out: %s, so it is no one configuration's aggregate (the per-host tables are exact)",
 				       file, aggwhy);
@@ -1257,6 +1454,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		memset(j, 0, sizeof(*j));
 		j->doc = jd;
 		j->seq = js->n;
+		j->aggregate = agg == js->n;
 		js->n++;
 		if (job_from(js, j, jo, jopts, global, js->want_bins, why))
 			goto bad;

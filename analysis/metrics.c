@@ -64,8 +64,8 @@ int user_tag_add(const char *kv)
 	const char *eq = strchr(kv, '=');
 	int i;
 
-	if (!eq || !eq[1] || !label_name_ok(kv, (size_t)(eq - kv))) {
-		warnx_("--tag '%s': expected NAME=VALUE, NAME of letters, digits and '_' (not starting with a digit or '__'), VALUE not empty",
+	if (!eq || !eq[1] || !label_name_ok(kv, (size_t)(eq - kv)) || control_byte(kv)) {
+		warnx_("--tag '%s': expected NAME=VALUE, NAME of letters, digits and '_' (not starting with a digit or '__'), VALUE not empty and without control characters",
 		       kv);
 		return -1;
 	}

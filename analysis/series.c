@@ -97,6 +97,12 @@ static int name_kind(struct flog *l)
 	}
 	l->kind = (enum kind)k;
 	l->prefix = xasprintf("%.*s", (int)(us - base), base);
+	/* the prefix is the job's label: as for job names (jobs.c check_text()) */
+	if (control_byte(l->prefix)) {
+		warnx_("series: a log's name holds a control character (0x%02x), which no table, label or plot can show as it is: rename the file",
+		       (unsigned char)*control_byte(l->prefix));
+		return -1;
+	}
 	return 0;
 bad:
 	warnx_("series: %s: not named as fio names its logs (PREFIX_bw.N.log, _iops, _lat, _clat, _slat; N optional)",

@@ -104,3 +104,16 @@ const char *fmt_double(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.17g", v);
 	return buf;
 }
+
+/*
+ * fio writes names and options unescaped (--name=$'a\nb' gives a raw
+ * newline); no table layout, Markdown cell, InfluxDB tag or XML text can
+ * carry a control byte as it is.
+ */
+const char *control_byte(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}

@@ -46,7 +46,23 @@ refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$T/bon1.json
 "$JQ" '.jobs |= map(select(.jobname == "bonnie-getc"))' "$P/bon.json" > "$T/bon2.json"
 refused 1 "job 'bonnie-getc' .*refused: its phase getc moved no read bytes \(rw=write\)" bonnie "$T/bon2.json"
 "$JQ" '.jobs |= map(select(.jobname == "bonnie-write" or .jobname == "bonnie-read"))' "$P/bon.json" > "$T/bon3.json"
-refused 1 "jobs 'bonnie-write' and 'bonnie-read' .* ran with different sizes \(8388608 and 33554432 bytes\): a Bonnie table has one file size" bonnie "$T/bon3.json"
+refused 1 "jobs 'bonnie-write' and 'bonnie-read' .* ran with different file sizes \(8388608 and 33554432 bytes\): a Bonnie table has one file size" bonnie "$T/bon3.json"
+# iozone's KB and Bonnie's MB are the file size, not the bytes moved:
+# io_size= without size (the existing file's size), size=50%, refused;
+# size=8m io_size=4m is an 8 MiB file (ioz-size.fio: filename=ioz.dat)
+refused 1 "iozone: job 'iozone-read-64k' .*refused: KB is the file size, and no size option" iozone "$P/ioz-size.json"
+"$JQ" '.jobs |= map(select(.jobname != "iozone-read-64k"))' "$P/ioz-size.json" > "$T/ioz4.json"
+refused 1 "iozone: job 'iozone-reread-64k' .*refused: KB is the file size, and size \"50%\" is not a size in bytes" iozone "$T/ioz4.json"
+"$JQ" '.jobs |= map(select(.jobname | test("write|randread")))' "$P/ioz-size.json" > "$T/ioz5.json"
+"$FIOTAB" iozone --format=csv "$T/ioz5.json" > "$T/out" 2> "$T/err" || fail "iozone size=8m io_size=4m: $(cat "$T/err")"
+assert_eq "iozone KB of size=8m, io_size=4m" "8192" "$("$JQ" -r '.tables[0].rows[].KB' <("$FIOTAB" iozone --format=json "$T/ioz5.json"))"
+"$JQ" '.jobs |= map(select(.jobname == "iozone-reread-64k") | .jobname = "bonnie-read")' "$P/ioz-size.json" > "$T/bon4.json"
+refused 1 "bonnie: job 'bonnie-read' .*refused: MB is the file size, and size \"50%\"" bonnie "$T/bon4.json"
+# ... in iozone's whole KiB and Bonnie's whole MiB: kb_base=1000's bs=64k
+# is 62.5 KiB, its size=4m 3906.25 KiB (kb1000-iozone.json), not 62 and 3906
+refused 1 "iozone: job 'kb' .*refused: its record length 64000 bytes is not a whole number of KiB" iozone "$P/kb1000-iozone.json"
+"$JQ" '.jobs[0].jobname = "bonnie-read"' "$P/kb1000-iozone.json" > "$T/bon5.json"
+refused 1 "bonnie: job 'bonnie-read' .*refused: its file size 4000000 bytes is not a whole number of MiB" bonnie "$T/bon5.json"
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
@@ -87,14 +103,78 @@ sed '/"fio version"/d' "$T/sw/r00001.json" > "$T/v0.json"
 refused 2 'v0.json:1:1: no "fio version"' summary "$T/v0.json"
 
 # P5: bytes in a direction the job's rw does not move (group_reporting over
-# [a] rw=write and [b] rw=read, bs alike: record 'a' carries b's options);
-# a write job's verify reads stay
+# [a] rw=write and [b] rw=read, bs alike: record 'a' carries b's options)
 refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none there" summary "$P/gr-rw.json"
-"$FIOTAB" summary "$P/wv.json" > "$T/out" 2> "$T/err" || fail "verify reads of a write job refused: $(cat "$T/err")"
-# ... read back in the write's blocks (bs=4k,64k rw=write verify=crc32c)
-"$FIOTAB" summary "$P/wv2.json" > "$T/out" 2> "$T/err" || fail "verify reads of bs=4k,64k refused: $(cat "$T/err")"
-assert_eq "verify reads: the write's bs" "read 65536
-write 65536" "$(awk '$1 == "wv" { print $4, $5 }' "$T/out")"
+# ... or of one rw and bs (gr-volume.json: [a] and [b] size=4m, b with
+# iodepth=4, one group, group_reporting: record 'a', b's options, 8 MiB):
+# more bytes than size x loops x numjobs of its options
+for cmd in summary perftest; do
+	refused 2 "gr-volume.json:1:1: job 'a': moved 8388608 bytes, more than its options let it \(4194304: io_size or size, times loops and numjobs\)" $cmd "$P/gr-volume.json"
+done
+# ... but verify's reads, which fio counts as the job's reads: not reads the
+# user measured (alone with rw=write, with the measured ones with randrw,
+# with the writes in unified_rw_reporting's mixed), left out and said, in
+# every table; the writes stand (fio times them apart); do_verify=0 reads none
+for f in wv wv2; do
+	"$FIOTAB" summary "$P/$f.json" > "$T/out" 2> "$T/err" || fail "verify reads of a write job refused: $(cat "$T/err")"
+	assert_eq "$f: verify reads left out" "write" "$(awk '$1 == "wv" { print $4 }' "$T/out")"
+	grep -q "job 'wv': its read record ([0-9]* bytes) counts verify's reads (verify=crc32c): not reads rw=write measured, left out" "$T/err" ||
+		fail "$f: verify reads not said: $(cat "$T/err")"
+done
+"$FIOTAB" summary --format=json "$P/verify.json" > "$T/out" 2> "$T/err" || fail "verify.json: $(cat "$T/err")"
+assert_eq "verify.json: the directions tabled" "verify-write,write
+verify-randrw,write
+noverify-write,write" "$("$JQ" -r '.tables[].rows[] | "\(.job),\(.dir)"' "$T/out")"
+for m in "'verify-write': its read record" "'verify-randrw': its read record \(4194304 bytes\).*rw=randrw" \
+	"'verify-unified': its mixed record \(8388608 bytes\)"; do
+	grep -Eq "$m" "$T/err" || fail "verify.json: no '$m': $(cat "$T/err")"
+done
+"$FIOTAB" dd --format=json "$P/verify.json" 2> /dev/null | "$JQ" -e '[.tables[].rows[].dir] | unique == ["write"]' > /dev/null ||
+	fail "dd tables verify reads"
+for cmd in perftest "perftest --no-iterations"; do
+	"$FIOTAB" $cmd --format=json "$P/verify.json" 2> /dev/null |
+		"$JQ" -e '[.tables[].rows[] | .R_avg_MBps == 0 and .W_avg_MBps > 0] | all and length == 3' > /dev/null ||
+		fail "$cmd tables verify reads"
+done
+
+# P8: what fio writes as a number must be one: "error": "5" is no job fio
+# ran without error, "io_bytes": "4096" no direction without bytes
+"$JQ" '.jobs[0].error = "5"' "$P/verify.json" > "$T/estr.json"
+refused 2 "estr.json:1:1: job 'verify-write': \"error\" is a string \"5\", not a number" summary "$T/estr.json"
+"$JQ" '.jobs[3].write.io_bytes = "4194304"' "$P/verify.json" > "$T/bstr.json"
+refused 2 "bstr.json:1:1: job 'noverify-write': \"write.io_bytes\" is a string \"4194304\", not a number" perftest "$T/bstr.json"
+
+# P9: bytes moved in runtime 0 (fio counts whole ms) or less than 1 ms have
+# no rate: refused, not left out of a mean or printed as inf
+for rt in 0 1e-300; do
+	"$JQ" ".jobs[3].write.runtime = $rt" "$P/verify.json" > "$T/rt0.json"
+	for cmd in summary perftest dd; do
+		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio counts whole ms, so their rate is unknown" $cmd "$T/rt0.json"
+	done
+done
+
+# P10: fio's "All clients" sum is in client_stats alone: a local job of that
+# name is a job (its rate tabled), two in client_stats cannot be told apart
+"$FIOTAB" summary "$P/allclients-local.json" > "$T/out" 2> "$T/err" || fail "allclients-local: $(cat "$T/err")"
+want=$("$JQ" -r '.jobs[0].write | "\(.io_bytes / .runtime * 1000 / 1048576)"' "$P/allclients-local.json")
+assert_eq "a local job named All clients" "All clients - write $(printf '%.3f' "$want")" \
+	"$(awk -F'  +' '$1 == "All clients" { print $1, $2, $4, $6 }' "$T/out")"
+"$JQ" '{"fio version": ."fio version", timestamp, timestamp_ms, "global options": ."global options",
+	client_stats: ([.jobs[] | .hostname = "h" | .port = 8765] + [.jobs[] | .jobname = "All clients" | .hostname = "h" | .port = 8765])}' \
+	"$P/allclients-local.json" > "$T/ac2.json"
+refused 2 "ac2.json:1:1: two records named 'All clients' in \"client_stats\"" summary "$T/ac2.json"
+
+# P11: bs=R,W: a point of the bs axis is one direction's block size.  A
+# randrw job's other direction ran beside it: bs=4k,64k and bs=8k,64k are
+# two configurations on the 64k write point, refused; rw=write jobs of
+# those bs move writes alone, one configuration: pooled
+for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
+	refused 1 "^fiotab: jobs 'a1' \(bs 4096,65536\) and 'b1' \(bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
+done
+"$FIOTAB" perftest --format=json "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "rwbs-write: $(cat "$T/err")"
+want=$("$JQ" -r '[.jobs[].write | .io_bytes / .runtime * 1000] | add / length / 1048576 | . * 1000 | round / 1000' "$P/rwbs-write.json")
+assert_eq "rw=write bs=4k,64k and 8k,64k: one point of 4 iterations" "65536 $want" \
+	"$("$JQ" -r '.tables[0].rows[] | "\(.blocksize) \(.W_avg_MBps * 1000 | round / 1000)"' "$T/out")"
 
 # P7: numjobs=3 without group_reporting: three records of one name in one
 # run would be one series in InfluxDB and Prometheus (hist refuses it too)
@@ -116,4 +196,45 @@ done
 [ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 "$FIOTAB" perftest --series '^(old)-' --series '^(new)-' "$P/sc2.json" > /dev/null 2> "$T/err" ||
 	fail "distinct labels refused: $(cat "$T/err")"
+
+# P12: fio writes names and options unescaped (ctlname.json: fio
+# --name=$'new\nline|p'): a control character no table row, Markdown cell,
+# InfluxDB tag or SVG text can carry as it is is refused, named; so in
+# --tag and --host
+for cmd in summary perftest "plot -o $T/c.svg" "summary --format=influx" "summary --format=markdown"; do
+	refused 2 "ctlname.json:[0-9]+:[0-9]+: job name \"new\\\\nline\|p\" holds a control character \(0x0a\)" $cmd "$P/ctlname.json"
+done
+"$JQ" '.jobs[0]["job options"].description = "a\tb"' "$P/verify.json" > "$T/ctlopt.json"
+refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
+refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
+refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
+
+# P13: bssplit (bsrange alike): each run's mean transfer size is another
+# number (bssplit.json: two repeats of 4k/50:64k/50, means 18641 and
+# 23831), which split the repeats into two "block size" points: refused by
+# the tables that go by block size; summary shows each run
+for args in perftest "perftest --no-iterations" "plot -o $T/b.svg" "perftest --x iodepth" \
+	"ratio --baseline-series it1 --candidate-series it2"; do
+	refused 1 "^fiotab: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
+		$args "$P/bssplit.json"
+done
+"$FIOTAB" summary "$P/bssplit.json" > /dev/null 2> "$T/err" || fail "summary of bssplit refused: $(cat "$T/err")"
+# ... and so is unified_rw_reporting's mixed record of randrw bs=4k,64k
+# (unified-rwbs.json: two repeats, means 35875 and 36252 bytes)
+refused 1 "^fiotab: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
+	perftest "$P/unified-rwbs.json"
+
+# P14: an option the command does not read is refused, not ignored:
+# summary -o FILE wrote no FILE (the table went to stdout), --series did
+# not select summary's rows, plot --format=csv wrote an SVG
+refused 1 "^fiotab: summary: -o is not an option of this command" summary -o "$T/s.txt" "$P/verify.json"
+[ ! -e "$T/s.txt" ] || fail "summary -o wrote $T/s.txt"
+refused 1 "^fiotab: dd: --series is not an option of this command" dd --series verify "$P/verify.json"
+refused 1 "^fiotab: summary: --x is not an option" summary --x iodepth "$P/verify.json"
+refused 1 "^fiotab: plot: --format is not an option of this command with -o" plot --format=csv -o "$T/p.svg" "$P/rwbs-write.json"
+[ ! -e "$T/p.svg" ] || fail "plot --format=csv wrote $T/p.svg"
+refused 1 "^fiotab: iozone: --alpha is not an option" iozone --alpha 0.01 "$P/ioz-size.json"
+refused 1 "^fiotab: perftest: --start/--unix-epoch is not an option" perftest --unix-epoch "$P/rwbs-write.json"
+# ... what the runner gives every command still goes (--tag, --host, --format=csv)
+"$FIOTAB" plot -o "$T/p.svg" --tag profile=x --host h "$P/rwbs-write.json" 2> "$T/err" || fail "plot --tag: $(cat "$T/err")"
 exit 0

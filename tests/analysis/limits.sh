@@ -47,15 +47,15 @@ assert_eq "ratio of a run with itself" "4096 1.00" "$(awk '$1 == 4096 { print $1
 small_stack plot -o "$T/many.svg" "$T/many.json" || fail "plot of $n jobs: exit $?: $(head -3 "$T/err")"
 assert_eq "polylines" 2 "$(grep -c '<polyline' "$T/many.svg")"
 
-# a 300-character job name, and 4 KiB written in 1e-300 ms: ~4e300 MB/s,
-# whose "%.3f" is 305 bytes
+# a 300-character job name, and 2^53 bytes less one I/O written in 1 ms:
+# ~8.6e12 MB/s, the widest rate fio's counts can give
 name=$(printf '%0300d' 0 | tr 0 n)
 cat > "$T/long.json" <<EOF
 { "fio version" : "fio-3.33", "timestamp" : 1795980457, "jobs" : [ { "jobname" : "$name", "error" : 0,
   "job options" : { "bs" : "4k", "rw" : "write" },
-  "write" : { "io_bytes" : 4096, "runtime" : 1e-300, "total_ios" : 1 } } ] }
+  "write" : { "io_bytes" : 9007199254736896, "runtime" : 1, "total_ios" : 2199023255551 } } ] }
 EOF
-mbps=$(awk 'BEGIN { printf "%.3f", 4096 / (1e-300 / 1000) / 1048576 }')
+mbps=$(awk 'BEGIN { printf "%.3f", 9007199254736896 / (1 / 1000) / 1048576 }')
 "$FIOTAB" summary "$T/long.json" > "$T/out" || fail "summary of a long job name"
 assert_eq "text: job and MB/s cells" "$name $mbps" \
 	"$(awk '!/^#/ && $1 != "job" { print $1, $6 }' "$T/out")"

@@ -116,6 +116,11 @@ assert_eq "log_prio=1 prio" 3 "$($FIOTAB series --format=json prio_bw.log | "$JQ
 cp avg_bw.1.log whatever.txt
 $FIOTAB series whatever.txt > /dev/null 2> err && fail "unnamed log accepted"
 assert_match "name" 'not named as fio names its logs' "$(cat err)"
+# a newline in the name (write_bw_log=$'n\nl') is no label any output can
+# show as it is (InfluxDB had it as an escaped space, text split the row)
+cp avg_bw.1.log $'n\nl_bw.1.log'
+$FIOTAB series --start=1796199350545 --format=influx $'n\nl_bw.1.log' > out 2> err && fail "a newline in a log's name accepted: $(head -2 out)"
+assert_match "control name" "a log's name holds a control character \(0x0a\)" "$(cat err)"
 
 # the plot: one panel per kind, a line per log and direction
 $FIOTAB series -o s.svg avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log || fail "series plot"
