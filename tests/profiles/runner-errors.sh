@@ -274,6 +274,10 @@ refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direc
 refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
 	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
+# a variable given twice with two values: which one was meant is not guessed
+refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m
+refuses "-s and --set SIZE" "--set SIZE: given twice, as '1m' and as '2097152'" "${l[@]}" --set SIZE=1m -s 2m
+ok "--set SIZE twice, the same" "${l[@]}" --set SIZE=1m --set SIZE=1m
 ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
 [ "$(ran)" = 0 ] || bad "fio ran for a --list: $(cat "$T/fio.log")"
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)

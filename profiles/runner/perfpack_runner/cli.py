@@ -11,7 +11,7 @@ from . import fiorun, modelmatrix, outdir, plan, profile, run, tables, target
 from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
-                   [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force]
+                   [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force] [--memory-ok]
                    [--variant V,...] [--set VAR=VALUE]... [-s SIZE] [--list | --env]
                    [--no-tables]
        perfpack tables [--partial] DIR   (the tables of a run again, from its raw JSON)
@@ -55,6 +55,9 @@ run options:
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
+  --memory-ok     run direct I/O (direct=1) on a target that is memory (a file
+                  or directory on tmpfs/ramfs, a RAM disk, a loop device over a
+                  file on tmpfs), refused otherwise: it measures memory copies
   --variant LIST  run these variants instead of the profile's default set
   --set VAR=VAL   override a job-file or runner variable (repeatable); not
                   TARGET (use --target) nor ENGDIR (set it in the environment)
@@ -73,9 +76,9 @@ class Ctx:
 
     def __init__(self, layout):
         self.__dict__.update(layout)
-        self.profile = self.target_arg = self.out = self.work = self.size_cap = None
+        self.profile = self.target_arg = self.out = self.work = self.size_cap = self.claim = None
         self.scale, self.mode, self.clients, self.variants, self.sets = 'quick', 'run', [], [], []
-        self.force = self.overwrite = self.no_tables = self.warned_caches = False
+        self.force = self.overwrite = self.no_tables = self.warned_caches = self.memory_ok = False
         self.commands, self.teardown, self.fio_format = [], None, 'json+'
 
 
@@ -123,7 +126,7 @@ def parse_run(ctx, args):
     """Fill CTX from `perfpack run` ARGS (may exit: --help)."""
     name, scratch, target_given, size, i = None, False, False, None, 0
     flags = {'--scratch': 'scratch', '--quick': 'quick', '--full': 'full', '--force': 'force',
-             '--overwrite': 'overwrite', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
+             '--overwrite': 'overwrite', '--memory-ok': 'memory_ok', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
     while i < len(args):
         a = args[i]
         opt = a.split('=', 1)[0] if a.startswith('--') else a
@@ -284,6 +287,8 @@ def _cleanup(ctx):
     fiorun.kill_all()
     if ctx.teardown:
         ctx.teardown()
+    if ctx.claim:
+        ctx.claim.drop_made()
     if ctx.work:
         shutil.rmtree(ctx.work, ignore_errors=True)
     if isinstance(ctx.out, outdir.OutDir):

@@ -48,6 +48,11 @@ def _end(opts, bs):
     return -(-end // maxbs) * maxbs
 
 
+def _true(value):
+    """A fio boolean option's value as fio reads it."""
+    return value.strip().lower() in ('1', 'true', 'on', 'yes')
+
+
 def max_end(a, b):
     if 'all' in (a, b):
         return 'all'
@@ -55,10 +60,17 @@ def max_end(a, b):
 
 
 def check_sets(sets):
+    """--set VAR=VALUE words (-s SIZE is the last, SIZE=bytes) as understood:
+    no control character, not the runner's own variables, no variable twice
+    with two values (which one was meant?)."""
+    given = {}
     for s in sets:
         if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', s):
             raise Refusal("--set %s: not VAR=VALUE" % _shown(s))
         name, _, value = s.partition('=')
+        if given.setdefault(name, value) != value:
+            raise Refusal('--set %s: given twice, as %s and as %s (-s SIZE sets SIZE too, in bytes): give it once'
+                          % (name, _shown(given[name]), _shown(value)))
         if manifest.control_char(value):
             raise Refusal('--set %s: the value %s has %s (values go into job files and comments as they are)'
                           % (name, _shown(value), manifest.control_char(value)))
@@ -90,19 +102,15 @@ def variant_vars(profile, v, scale, sets):
         raise Refusal("%s: no variant '%s' (profile.conf has: %s)"
                       % (profile.name, v, ' '.join(profile.variant_names())))
     up = scale.upper()
-    out, where = {}, {}
+    out = {}
     for key in (up, 'VARIANT_' + v, 'VARIANT_%s_%s' % (v, up)):
-        for k, val in manifest.words_to_vars(profile[key], profile.name):
-            out[k], where[k] = val, '%s: %s' % (profile.where(key), key)
-    for s in sets:
-        k, _, val = s.partition('=')
-        out[k], where[k] = val, '--set'
+        out.update(manifest.words_to_vars(profile[key], profile.name))
     if 'ENGDIR' in out:
         raise Refusal("%s/%s: ENGDIR is the runner's; profile.conf must not set it" % (profile.name, v))
-    sizes = profile.option_names()
-    for k, val in out.items():
-        check_vars('%s/%s, --set' % (profile.name, v) if where[k] == '--set' else where[k],
-                   {k: val}, sizes)
+    # profile.conf's values were checked as it was read (profile.Profile)
+    given = dict(s.split('=', 1) for s in sets)
+    check_vars('%s/%s, --set' % (profile.name, v), given, profile.option_names())
+    out.update(given)
     return out
 
 
@@ -129,23 +137,17 @@ def value_problem(value, opts):
         ', '.join(o + '=' for o in sorted(opts)), '; or 1% ... 100%' if pct else '')
 
 
-def check_vars(where, vs, sizes=None):
-    """Refuse a value of VS (VAR -> value) that is not understood: a control
-    character, a runner variable's value, a value of the wrong type for the
-    fio options it is used in (SIZES: VAR -> options, profile.option_names)."""
+def check_vars(where, vs, sizes):
+    """Refuse a value of VS (VAR -> value, all from WHERE) that is not
+    understood: a runner variable's value, a value of the wrong type for the
+    fio options it is used in (SIZES: VAR -> options, profile.option_names).
+    A control character never gets here: the manifest reader refuses its
+    line, check_sets the --set."""
     for k, val in vs.items():
-        if manifest.control_char(val):
-            raise Refusal('%s: %s=%s has %s (values go into job files and comments as they are)'
-                          % (where, k, _shown(val), manifest.control_char(val)))
-        if sizes and k in sizes:
+        if k in sizes:
             problem = value_problem(val, sizes[k])
             if problem:
                 raise Refusal('%s: %s=%s %s' % (where, k, val, problem))
-    _check_vars(where, vs)
-
-
-def _check_vars(where, vs):
-    for k, val in vs.items():
         if not k.startswith('PP_'):
             continue
         if k not in PP_VARS:
@@ -236,6 +238,14 @@ class Plan:
         self.sections = {}
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
+
+    def direct_job(self, variants):
+        """'job [NAME] (variant V)' of the first job of VARIANTS that asks for
+        direct I/O (direct=1 or buffered=0), or None."""
+        for (v, name), sec in self.sections.items():
+            if v in variants and (_true(sec.opts.get('direct', '0')) or not _true(sec.opts.get('buffered', '1'))):
+                return 'job [%s] (variant %s)' % (name, v)
+        return None
 
     def _variant(self, ctx, v, multi):
         p = ctx.profile

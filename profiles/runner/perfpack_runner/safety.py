@@ -232,3 +232,57 @@ def check_fs_device_ok(v, path, force):
     else:
         raise Refusal('refusing to write to %s: %s; pass --force to use it anyway (or give it an unused block '
                       'device, or --scratch, on which perfpack makes the filesystem itself)' % (src, why))
+
+
+# filesystems whose files are pages of memory: direct=1 (O_DIRECT, which
+# tmpfs accepts since Linux 6.6) copies memory there and reaches no device
+MEMORY_FS = ('tmpfs', 'ramfs', 'hugetlbfs', 'devtmpfs')
+
+
+def _memory_fs(path):
+    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or None."""
+    found = (output(['findmnt', '-n', '-o', 'FSTYPE,TARGET', '-T', path]).splitlines() or [''])[0].split(None, 1)
+    if found and found[0] in MEMORY_FS:
+        return '%s (mounted on %s)' % (found[0], found[1] if len(found) > 1 else '?')
+    return None
+
+
+def memory_backed(path):
+    """Why what PATH names lives in memory, not on a device ('is ...'), or None: a file
+    or directory on a memory filesystem, a RAM disk (brd, zram), a loop
+    device over a file on a memory filesystem."""
+    if not stat.S_ISBLK(os.stat(path).st_mode):
+        fs = _memory_fs(path if os.path.isdir(path) else os.path.dirname(path) or '.')
+        return 'is on %s' % fs if fs else None
+    name = os.path.basename(_real(path))
+    sysd = '/sys/class/block/' + name
+    if os.path.exists(os.path.join(sysd, 'comp_algorithm')) or name.startswith('zram'):
+        return 'is a compressed RAM disk (zram)'
+    if os.major(os.stat(path).st_rdev) == 1:
+        return 'is a RAM disk (brd)'
+    try:
+        with open(os.path.join(sysd, 'loop', 'backing_file')) as f:
+            backing = f.read().strip()
+    except OSError:
+        return None
+    backing = backing[:-len(' (deleted)')] if backing.endswith(' (deleted)') else backing
+    fs = _memory_fs(os.path.dirname(backing) or '/')
+    return 'is a loop device over %s, on %s' % (backing, fs) if fs else None
+
+
+def check_not_memory(path, what, direct_job, memory_ok):
+    """Refusal when the plan asks for direct I/O (DIRECT_JOB names the first
+    job that does, or None) on PATH and what PATH names is memory: the
+    figures would be memory copies, not a device's; MEMORY_OK: a warning."""
+    if not direct_job:
+        return
+    why = memory_backed(path)
+    if not why:
+        return
+    msg = ('%s %s: it %s, so the direct I/O of %s (direct=1) copies memory and reaches no device'
+           % (what, path, why, direct_job))
+    if memory_ok:
+        warn('%s; measuring memory as asked (--memory-ok)' % msg)
+    else:
+        raise Refusal('refusing %s: the figures would be memory speed; give a target on a device, or pass '
+                      '--memory-ok to measure memory' % msg)

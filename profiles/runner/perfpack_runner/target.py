@@ -102,6 +102,27 @@ class Claim:
 
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
+        self.made = None  # (st_dev, st_ino) of a file target the runner made
+
+    def make(self):
+        """Make the file target, which does not exist (O_EXCL)."""
+        self.fd = make_exclusive(self.path, 'target')
+        st = os.fstat(self.fd)
+        self.made = (st.st_dev, st.st_ino)
+
+    def drop_made(self):
+        """At the end of the command: the file target the runner made, if
+        it is still that file and empty (the run was refused or stopped
+        before fio wrote it), is removed; nothing else is."""
+        if not self.made:
+            return
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return
+        if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) == self.made and st.st_size == 0:
+            os.unlink(self.path)
+        self.made = None
 
     def _why_busy(self):
         if self.kind == 'bdev':
@@ -227,9 +248,9 @@ def hold(ctx, pl, variants):
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
         if made:
-            # a new file: the runner makes it (left afterwards, as fio would),
-            # not something that appears there in the meantime
-            ctx.claim.fd = make_exclusive(t, 'target')
+            # a new file: the runner makes it (left afterwards if fio wrote
+            # it, as fio would), not something that appears there meanwhile
+            ctx.claim.make()
         ctx.claim.take()
     else:
         f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
@@ -272,8 +293,8 @@ def classify(t):
     parent = os.path.dirname(t) or '.'
     fstype = output(['findmnt', '-n', '-o', 'FSTYPE', '-T', parent]).strip()
     if t.startswith('/dev/') or fstype == 'devtmpfs':
-        raise Refusal('target %s: no such device (a file made there would live in RAM on devtmpfs; '
-                      'check the device name)' % t)
+        raise Refusal('target %s: no such device (%scheck the device name)'
+                      % (t, 'a file made there would live in RAM on devtmpfs; ' if fstype == 'devtmpfs' else ''))
     if os.path.isdir(parent):
         return 'file'
     raise Refusal('target %s: no such file, directory or block device' % t)
@@ -337,7 +358,7 @@ class Target:
             self._scratch(vs)
         elif self.kind is None:
             self.kind, self.path = classify(ctx.target_arg), ctx.target_arg
-        if getattr(ctx, 'claim', None):
+        if ctx.claim:
             ctx.claim.retake()  # given up for an earlier variant's mkfs + mount
         fs = vs.get('PP_FS') or 'xfs'
         key = (setup, self.kind)
@@ -376,7 +397,7 @@ class Target:
         os.makedirs(mnt, exist_ok=True)
         opts = (vs.get('PP_MKFS_OPTS') or '').split()
         force = '-f' if fs in ('xfs', 'btrfs') else '-F'
-        claim = getattr(ctx, 'claim', None)
+        claim = ctx.claim
         if claim and claim.path == self.path:
             # mkfs and mount open it O_EXCL: ours gives way; the mount holds
             # it exclusively until umount, after which ours is taken again
