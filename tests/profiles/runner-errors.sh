@@ -280,6 +280,24 @@ refuses "-s and --set SIZE" "--set SIZE: given twice, as '1m' and as '2097152'" 
 ok "--set SIZE twice, the same" "${l[@]}" --set SIZE=1m --set SIZE=1m
 ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
 [ "$(ran)" = 0 ] || bad "fio ran for a --list: $(cat "$T/fio.log")"
+# ... PP_ITERS counts iterations (NAME-1, NAME-2, ... differing in nothing
+# else, as fiotab takes them): the points of a sweep are not dropped or
+# repeated as if they were, nor shown as iterations
+mkdir -p "$T/profsw/sw"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[qd-1]\niodepth=1\n[qd-2]\niodepth=2\n' \
+	>"$T/profsw/sw/sw.fio"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
+printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
+sw=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list)
+refuses "PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are not iterations of one job: they differ in iodepth=" \
+	"${sw[@]}" --set PP_ITERS=1
+refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections one-4096 are numbered 4096, not 1, 2" \
+	"${sw[@]}" --variant lone --set PP_ITERS=3
+if msg=$("${sw[@]}" 2>&1); then
+	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
+else
+	bad "--list of a sweep failed: $msg"
+fi
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so
 # changed is refused by a run and by perfpack list, with REGEX

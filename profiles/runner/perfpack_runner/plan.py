@@ -218,12 +218,14 @@ def keep(sec, vs, size_cap):
     return True
 
 
-def label(sec):
+def label(sec, iterated):
+    """SEC's progress line; 'iter N' only when it is in ITERATED, the
+    sections that are iterations of a job (iters.iterations)."""
     m = re.match(r'^perftest-(.+)-[wr]-[0-9]+-([0-9]+)$', sec.name)
-    if m:
+    if m and sec.name in iterated:
         return '%s %s bs=%s iter %s' % (m.group(1), sec.rw, sec.bs, m.group(2))
     m = re.search(r'-([0-9]+)$', sec.name)
-    if m:
+    if m and sec.name in iterated:
         return '%s bs=%s iter %s' % (sec.rw, sec.bs, m.group(1))
     return '%s (%s bs=%s)' % (sec.name, sec.rw, sec.bs)
 
@@ -261,6 +263,7 @@ class Plan:
             bdev, secs = sections(ctx.fio, path, env)
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
             if vs.get('PP_ITERS'):
+                iters.check(secs, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
                 with open(path, encoding='utf-8') as f:
                     text = f.read()
                 secs, extra = iters.extend(secs, text, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
@@ -276,4 +279,5 @@ class Plan:
                 if kept:
                     self.steps.append(Step(v, j, [s.name for s in kept], prefix + j, path))
             else:
-                self.steps += [Step(v, j, [s.name], prefix + label(s), path) for s in kept]
+                iterated = iters.iterations(secs)
+                self.steps += [Step(v, j, [s.name], prefix + label(s, iterated), path) for s in kept]
