@@ -67,6 +67,12 @@ ran() { grep -c '^run .*--section' "$T/fio.log" 2>/dev/null; }
 : >"$T/fio.log"
 truncate -s 8M "$T/t.img"
 one=(--variant block --set PP_SECTIONS='^perftest-w-65536-1$' --no-tables)
+# a small profile of our own: a sweep (qd-1, qd-2) with an untyped variable
+mkdir -p "$T/profsw/sw"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\nioengine=${ENG}\n[qd-1]\niodepth=1\n[qd-2]\niodepth=2\n' \
+	>"$T/profsw/sw/sw.fio"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
+printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m ENG=psync"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -179,6 +185,21 @@ refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}
 truncate -s 8M "$T/a:b.img"
 refuses "--target with ':'" "a:b.img: contains ':'" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/a:b.img" -o "$T/o7"
+# ... and so does every character fio reads otherwise in a job-file value: it
+# ends it at ';' or '#' and strips blanks, so fio would write $T/cut, a file
+# never named (a newline would end the line)
+echo precious >"$T/cut"
+for name in 'cut;b.img' 'cut#b.img' 'cut ' $'cut\nb.img'; do
+	truncate -s 8M "$T/$name"
+	refuses "--target with $(printf %q "$name")" "--target [^ ]*cut[^:]*: (has|contains) .*(fio ends the value|fio strips|a newline)" \
+		pp run blockdev-perftest "${one[@]}" --target "$T/$name" -o "$T/o7"
+	rm -f "$T/$name"
+done
+[ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
+refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
+refuses "ENGDIR with '#'" "ENGDIR $T/e#x: has '#'" env ENGDIR="$T/e#x" FIO="$T/fakefio" "$PERFPACK" run \
+	blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o7"
 [ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
 [ -e "$T/o7" ] && bad "output made for a refused target"
 
@@ -283,11 +304,6 @@ ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
 # ... PP_ITERS counts iterations (NAME-1, NAME-2, ... differing in nothing
 # else, as fiotab takes them): the points of a sweep are not dropped or
 # repeated as if they were, nor shown as iterations
-mkdir -p "$T/profsw/sw"
-printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[qd-1]\niodepth=1\n[qd-2]\niodepth=2\n' \
-	>"$T/profsw/sw/sw.fio"
-printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
-printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
 sw=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list)
 refuses "PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are not iterations of one job: they differ in iodepth=" \
 	"${sw[@]}" --set PP_ITERS=1

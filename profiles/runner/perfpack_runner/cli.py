@@ -28,8 +28,9 @@ run options:
                   signature and hold zeros where the plan writes -- or --force;
                   what the plan writes of an existing file must be zeros -- or
                   --force; a file or directory target must have room for the
-                  plan); no ':' in PATH, no character devices, no missing paths
-                  under /dev
+                  plan); no ':', ';', '#', control character or blank at
+                  either end in PATH (fio reads those otherwise), no character
+                  devices, no missing paths under /dev
   --scratch       (default) a loop device over a file in $TMPDIR with a scratch
                   filesystem when root, a scratch file in $TMPDIR otherwise;
                   always torn down
@@ -189,7 +190,7 @@ def cmd_run(ctx, args):
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
-        ctx.target_arg = target.check_no_colon(ctx.target_arg, '--target', ctx.clients)
+        ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
     plan.check_sets(ctx.sets)
     ctx.profile = p = profile.Profile(ctx.profdir, name)
     plan.check_set_names(p, ctx.sets)

@@ -59,6 +59,18 @@ def max_end(a, b):
     return max([x for x in (a, b) if x is not None], default=None)
 
 
+def fio_value_problem(value):
+    """What fio 3.33 would read differently in VALUE on a job-file line
+    (parse.c strip_blank_end), or None: it ends the value at ';' or '#'
+    (a comment) and strips blanks around it, without a word."""
+    for c in ';#':
+        if c in value:
+            return "has '%s', where fio ends the value (a comment) and would use what is before it" % c
+    if value != value.strip():
+        return 'has a blank at its start or end, which fio strips'
+    return None
+
+
 def check_sets(sets):
     """--set VAR=VALUE words (-s SIZE is the last, SIZE=bytes) as understood:
     no control character, not the runner's own variables, no variable twice
@@ -140,7 +152,8 @@ def value_problem(value, opts):
 def check_vars(where, vs, sizes):
     """Refuse a value of VS (VAR -> value, all from WHERE) that is not
     understood: a runner variable's value, a value of the wrong type for the
-    fio options it is used in (SIZES: VAR -> options, profile.option_names).
+    fio options it is used in (SIZES: VAR -> options, profile.option_names),
+    a job file's value fio would cut (fio_value_problem).
     A control character never gets here: the manifest reader refuses its
     line, check_sets the --set."""
     for k, val in vs.items():
@@ -149,6 +162,10 @@ def check_vars(where, vs, sizes):
             if problem:
                 raise Refusal('%s: %s=%s %s' % (where, k, val, problem))
         if not k.startswith('PP_'):
+            # a job file's variable: fio must read it as it is
+            problem = fio_value_problem(val)
+            if problem:
+                raise Refusal("%s: %s='%s' %s" % (where, k, val, problem))
             continue
         if k not in PP_VARS:
             raise Refusal('%s: %s is not a runner variable (they are: %s)' % (where, k, ' '.join(PP_VARS)))

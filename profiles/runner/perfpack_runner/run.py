@@ -298,7 +298,8 @@ def cmd_run(ctx):
         return 0
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
     if ctx.mode != 'list':
-        target.check_no_colon(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
+        target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
+        target.check_fio_path(ctx.engdir, 'ENGDIR', ctx.clients)
         engines = p.words('ENGINES')
         for v in variants:
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()

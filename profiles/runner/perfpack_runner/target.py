@@ -10,7 +10,8 @@ import random
 import stat
 import subprocess
 
-from . import safety
+from . import plan, safety
+from .manifest import control_char
 from .util import Refusal, have, is_root, output, run_quiet, warn
 
 
@@ -300,17 +301,28 @@ def classify(t):
     raise Refusal('target %s: no such file, directory or block device' % t)
 
 
-def check_no_colon(path, what, clients):
-    """PATH (made absolute by resolving a link when it is --target) has no
-    ':', which fio's filename= takes as a separator of files."""
-    if ':' not in path:
+def _path_problem(path):
+    """What fio would read differently in PATH as a filename= value, or None."""
+    if ':' in path:
+        return "contains ':', which fio's filename= takes as a separator between files"
+    if control_char(path):
+        return 'contains %s, which would end the job-file line' % control_char(path)
+    return plan.fio_value_problem(path)
+
+
+def check_fio_path(path, what, clients):
+    """PATH as fio reads it in a job file (a --target with a problem is
+    replaced by the path it resolves to, if that has none), or Refusal:
+    fio would use another file than the one named and checked."""
+    problem = _path_problem(path)
+    if not problem:
         return path
     if what == '--target' and not clients:
         r = os.path.realpath(path)
-        if ':' not in r:
+        if not _path_problem(r):
             return r
-    raise Refusal("%s %s: contains ':', which fio's filename= takes as a separator between files; use a "
-                  "path without ':' (e.g. a symbolic link to it)" % (what, path))
+    raise Refusal('%s %s: %s; use a path without it (e.g. a symbolic link to it)'
+                  % (what, repr(path) if control_char(path) else path, problem))
 
 
 class Target:
