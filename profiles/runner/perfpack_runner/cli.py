@@ -7,7 +7,7 @@ import shutil
 import signal
 import sys
 
-from . import fiorun, modelmatrix, outdir, plan, profile, run, tables, target
+from . import fioout, fiorun, modelmatrix, outdir, plan, profile, run, tables, target
 from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
@@ -52,7 +52,8 @@ run options:
                   (a path on the servers); engines must be at the same path there;
                   a host missing from fio's results makes the run incomplete;
                   a plan that writes the target needs --force (the servers'
-                  paths cannot be checked from here)
+                  paths cannot be checked from here); one server named twice
+                  (localhost and 127.0.0.1, h and h:8765) is refused
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
@@ -191,6 +192,7 @@ def cmd_run(ctx, args):
         if not ctx.clients:
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
+    fioout.check_distinct_servers(ctx.clients)
     plan.check_sets(ctx.sets)
     ctx.profile = p = profile.Profile(ctx.profdir, name)
     plan.check_set_names(p, ctx.sets)
