@@ -314,6 +314,15 @@ if msg=$("${sw[@]}" 2>&1); then
 else
 	bad "--list of a sweep failed: $msg"
 fi
+# ... every job does its I/O on the target the runner checks and holds: a
+# job file naming another file, none (fio would make one in the output
+# directory) or another directory is refused before anything is written
+for bad in "filename=$T/other.img" '' "filename=\${TARGET}\\ndirectory=$T" "opendir=$T"; do
+	printf "[global]\n$bad\nsize=\${SIZE}\nrw=write\n[j-1]\n" >"$T/profsw/sw/hc.fio"
+	refuses "a job file with '$bad'" "sw/hc.fio: job \[j-1\] (has filename=$T/other.img|has no filename= \(fio would make its own file in the output directory\)|sets directory=$T|sets opendir=$T), not filename=\\\$\{TARGET\}" \
+		env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list \
+		--set PP_JOBFILES=hc.fio
+done
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so
 # changed is refused by a run and by perfpack list, with REGEX

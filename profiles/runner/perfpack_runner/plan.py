@@ -184,6 +184,35 @@ def check_vars(where, vs, sizes):
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (where, val))
 
 
+# TARGET as the plan's parse sees it, before the target is set up
+PLACEHOLDER = '/perfpack-target-placeholder'
+# options that place files elsewhere than filename= says
+_ELSEWHERE = ('directory', 'opendir', 'filename_format')
+
+
+def check_files(secs, vs, where):
+    """Refusal unless every section of SECS does its I/O on the target:
+    filename=${TARGET} (or the variant's own TARGET), no directory=,
+    opendir=, filename_format=.  The runner checks, holds and tears down
+    the target only: a file named otherwise would be written unchecked, a
+    missing filename= makes fio create one in the output directory (whose
+    filesystem would be measured)."""
+    own = vs.get('TARGET')
+    for sec in secs:
+        other = [k for k in _ELSEWHERE if k in sec.opts]
+        name = sec.opts.get('filename')
+        if other:
+            why = 'sets %s=%s' % (other[0], sec.opts[other[0]])
+        elif name is None:
+            why = 'has no filename= (fio would make its own file in the output directory)'
+        elif name != (own or PLACEHOLDER):
+            why = 'has filename=%s' % name
+        else:
+            continue
+        raise Refusal('%s: job [%s] %s, not filename=${TARGET}: the runner checks, holds and tears down only its '
+                      'target (--target, --scratch%s)' % (where, sec.name, why, ', or TARGET=%s' % own if own else ''))
+
+
 def fio_env(vs, engdir, target_path):
     """[(VAR, VALUE)] fio's job files get: ENGDIR, the variables, TARGET."""
     target = vs.get('TARGET') or target_path or 'none'
@@ -271,13 +300,14 @@ class Plan:
         vs = variant_vars(p, v, ctx.scale, ctx.sets)
         self.vars[v] = vs
         self.plan_end[v] = self.write_end[v] = None
-        env = fio_env(vs, ctx.engdir, None)
+        env = fio_env(vs, ctx.engdir, PLACEHOLDER)
         prefix = v + ': ' if multi else ''
         for j in (vs.get('PP_JOBFILES') or p['JOBFILES']).split():
             path = os.path.join(p.dir, j)
             if not os.path.isfile(path):
                 raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))
             bdev, secs = sections(ctx.fio, path, env)
+            check_files(secs, vs, '%s/%s' % (p.name, j))
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
             if vs.get('PP_ITERS'):
                 iters.check(secs, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
