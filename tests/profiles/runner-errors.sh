@@ -93,6 +93,8 @@ refuses "-o on a non-empty directory" "exists and is not empty.*--overwrite" \
 refuses "--overwrite on a directory that is no run" "not a perfpack run directory" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine" --overwrite
 [ "$(cat "$T/mine/precious" 2>/dev/null)" = keep ] || bad "-o wiped $T/mine"
+refuses "-o the --target" "-o $T/same is the --target" pp run blockdev-perftest "${one[@]}" --target "$T/same" -o "$T/same"
+[ -e "$T/same" ] || compgen -G "$T/same.partial.*" >/dev/null && bad "-o the --target: left $(ls -d "$T"/same*)"
 [ "$(ran)" = 0 ] || bad "fio ran although -o was refused"
 ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
 grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
@@ -180,6 +182,12 @@ refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such devi
 	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
 [ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
 refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+# a kernel pseudo filesystem's files are settings, sized 0 (so no data check
+# finds anything there): refused, the fake fio never started
+for t in /proc/sys/vm/swappiness /sys/kernel/mm /proc/perfpack-no-such; do
+	refuses "--target $t" "target $t: is on (proc|sysfs), a kernel pseudo filesystem" \
+		pp run blockdev-perftest "${one[@]}" --target "$t" -o "$T/o7"
+done
 
 # 7. ':' separates file names in fio's filename=
 truncate -s 8M "$T/a:b.img"

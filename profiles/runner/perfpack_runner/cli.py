@@ -206,6 +206,8 @@ def cmd_run(ctx, args):
     if ctx.mode == 'run':
         out = ctx.out
         ctx.out = outdir.OutDir(name, out, ctx.overwrite)
+        if ctx.target_arg and not ctx.clients and ctx.out.final == ctx.target_arg:
+            raise Refusal('-o %s is the --target: the run would be written where it measures' % ctx.out.final)
     return run.cmd_run(ctx)
 
 

@@ -277,6 +277,21 @@ def is_bdev(path):
         return False
 
 
+# filesystems whose files are the kernel's settings and state, not storage
+# (a size of 0 there hides what a write would do)
+PSEUDO_FS = ('proc', 'sysfs', 'debugfs', 'tracefs', 'securityfs', 'configfs', 'cgroup', 'cgroup2', 'bpf',
+             'pstore', 'efivarfs', 'fusectl', 'devpts', 'mqueue', 'binfmt_misc', 'nsfs')
+
+
+def _not_pseudo(t, kind):
+    fs = (output(['findmnt', '-n', '-o', 'FSTYPE', '-T', t if kind == 'dir' else os.path.dirname(t)])
+          .splitlines() or [''])[0].strip()
+    if fs in PSEUDO_FS:
+        raise Refusal('target %s: is on %s, a kernel pseudo filesystem (its files are settings and state, not '
+                      'storage): give a block device, or a file or directory on a filesystem on one' % (t, fs))
+    return kind
+
+
 def classify(t):
     """'bdev', 'dir' or 'file' for target T, or Refusal."""
     if os.path.exists(t):
@@ -284,9 +299,9 @@ def classify(t):
         if stat.S_ISBLK(mode):
             return 'bdev'
         if stat.S_ISDIR(mode):
-            return 'dir'
+            return _not_pseudo(t, 'dir')
         if stat.S_ISREG(mode):
-            return 'file'
+            return _not_pseudo(t, 'file')
         kind = output(['stat', '-L', '-c', '%F', t]).strip() or 'special file'
         raise Refusal('target %s: is a %s, not a block device, regular file or directory' % (t, kind))
     if os.path.islink(t):
@@ -297,7 +312,7 @@ def classify(t):
         raise Refusal('target %s: no such device (%scheck the device name)'
                       % (t, 'a file made there would live in RAM on devtmpfs; ' if fstype == 'devtmpfs' else ''))
     if os.path.isdir(parent):
-        return 'file'
+        return _not_pseudo(t, 'file')
     raise Refusal('target %s: no such file, directory or block device' % t)
 
 
