@@ -260,6 +260,10 @@ for f in block.txt block.csv plot.svg; do
 done
 [ -s "$T/o4/tables.failed/block.err" ] || bad "a failed render left no block.err"
 ls -d "$T"/o4/tables.new.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.new.*)"
+# ... and so does one that exits 0 without printing anything: an empty table is no table
+refuses "tables with a silent fiotab" "fiotab .* failed: true exited 0 but printed nothing" \
+	env FIOTAB="$(command -v true)" "$PERFPACK" tables "$T/o4"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a silent fiotab changed the tables made before"
 ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
