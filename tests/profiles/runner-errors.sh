@@ -73,6 +73,7 @@ printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\nioengine=${ENG}\n[q
 	>"$T/profsw/sw/sw.fio"
 printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
 printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m ENG=psync"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
+printf 'VARIANT_own="TARGET=%s/victim"\n' "$T" >>"$T/profsw/sw/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -335,6 +336,12 @@ for bad in "filename=$T/other.img" '' "filename=\${TARGET}\\ndirectory=$T" "open
 		env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list \
 		--set PP_JOBFILES=hc.fio
 done
+# ... a profile's own TARGET that is a file (not /dev/zero, not a checked
+# block device) would be written unchecked and unheld: refused
+echo data >"$T/victim"
+refuses "a profile's own TARGET file" "sw/own: the profile sets TARGET=$T/victim, which is no character device" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own --target "$T/t.img" -o "$T/o13"
+[ -e "$T/o13" ] || compgen -G "$T/o13.partial.*" >/dev/null && bad "output made for a profile's own TARGET file"
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so
 # changed is refused by a run and by perfpack list, with REGEX

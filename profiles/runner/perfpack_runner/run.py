@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import stat
 import tempfile
 
 from . import ahead, bundle, fioout, gate, plan, safety, tables, target
@@ -45,13 +46,26 @@ def check_target(ctx, pl, variants):
                     safety.check_fs_device_ok(v, t, ctx.force)
             elif not (is_root() and shutil.which('losetup')):
                 safety.check_fs_device_ok(v, ctx.work, ctx.force)
-    # a profile's own TARGET (e.g. /dev/zero): a block device there is checked
+    # a profile's own TARGET (e.g. /dev/zero): a block device there is
+    # checked; a file or directory, which nothing would check or hold, is
+    # refused
     if not ctx.clients:
         for v in variants:
             own = pl.vars[v].get('TARGET')
             if own and target.is_bdev(own):
                 wend, need = safety.plan_ends(pl, [v], 'target')
                 safety.check_write_ok(own, wend, need, ctx.force)
+            elif own and not _is_chardev(own):
+                raise Refusal('%s/%s: the profile sets TARGET=%s, which is no character device (/dev/zero) or '
+                              'block device: a file or directory is checked and held only as --target'
+                              % (p.name, v, own))
+
+
+def _is_chardev(path):
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _check_memory(ctx, pl, variants):
