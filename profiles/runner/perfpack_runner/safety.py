@@ -182,7 +182,7 @@ def check_room(path, grow, what, advice='free some space, use a smaller size (--
         return
     free = free_bytes(at or path)
     if grow > free:
-        mp = output(['findmnt', '-n', '-o', 'TARGET', '-T', at or path]).strip() or '?'
+        mp = fs_of(at or path)[1]
         raise Refusal('refusing to use %s: %s %d bytes (%d MiB), but the filesystem it is on (mounted on %s) has '
                       'only %d bytes (%d MiB) free, and fio would fill it (ENOSPC) and leave what it wrote; %s'
                       % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
@@ -239,12 +239,17 @@ def check_fs_device_ok(v, path, force):
 MEMORY_FS = ('tmpfs', 'ramfs', 'hugetlbfs', 'devtmpfs')
 
 
+def fs_of(path):
+    """(type, mount point) of the filesystem PATH is on (findmnt -T: the
+    top one where mounts are stacked), or ('', '?')."""
+    found = (output(['findmnt', '-n', '-o', 'FSTYPE,TARGET', '-T', path]).splitlines() or [''])[0].split(None, 1)
+    return (found[0] if found else '', found[1] if len(found) > 1 else '?')
+
+
 def _memory_fs(path):
     """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or None."""
-    found = (output(['findmnt', '-n', '-o', 'FSTYPE,TARGET', '-T', path]).splitlines() or [''])[0].split(None, 1)
-    if found and found[0] in MEMORY_FS:
-        return '%s (mounted on %s)' % (found[0], found[1] if len(found) > 1 else '?')
-    return None
+    fs, mp = fs_of(path)
+    return '%s (mounted on %s)' % (fs, mp) if fs in MEMORY_FS else None
 
 
 def memory_backed(path):

@@ -284,8 +284,7 @@ PSEUDO_FS = ('proc', 'sysfs', 'debugfs', 'tracefs', 'securityfs', 'configfs', 'c
 
 
 def _not_pseudo(t, kind):
-    fs = (output(['findmnt', '-n', '-o', 'FSTYPE', '-T', t if kind == 'dir' else os.path.dirname(t)])
-          .splitlines() or [''])[0].strip()
+    fs = safety.fs_of(t if kind == 'dir' else os.path.dirname(t))[0]
     if fs in PSEUDO_FS:
         raise Refusal('target %s: is on %s, a kernel pseudo filesystem (its files are settings and state, not '
                       'storage): give a block device, or a file or directory on a filesystem on one' % (t, fs))
@@ -307,7 +306,7 @@ def classify(t):
     if os.path.islink(t):
         raise Refusal('target %s: a symbolic link to nothing (%s)' % (t, os.readlink(t)))
     parent = os.path.dirname(t) or '.'
-    fstype = output(['findmnt', '-n', '-o', 'FSTYPE', '-T', parent]).strip()
+    fstype = safety.fs_of(parent)[0]
     if t.startswith('/dev/') or fstype == 'devtmpfs':
         raise Refusal('target %s: no such device (%scheck the device name)'
                       % (t, 'a file made there would live in RAM on devtmpfs; ' if fstype == 'devtmpfs' else ''))
