@@ -56,6 +56,15 @@ note "servers: $hosts"
 # refused without a target: the servers' paths are not ours to set up
 msg=$("$PERFPACK" run blockdev-perftest --client "$hosts" -o "$T/x" 2>&1) && fail "--client ran without --target"
 assert_match "client needs a target" '--client needs --target' "$msg"
+# one server named twice (another spelling, the default port) would run each
+# job twice at once on one target, tabled as two hosts: refused
+h1=${hosts%%,*}
+for dup in "$h1,127.1:${h1##*:}" "127.0.0.1,127.0.0.1:8765"; do
+	msg=$("$PERFPACK" run blockdev-perftest --client "$dup" --target pp-target.dat --force --variant block \
+		--set SIZE=1m -o "$T/x" 2>&1) && fail "--client $dup (one server twice) was not refused: $msg"
+	assert_match "one server twice ($dup)" "--client .* and .* are one fio server \(127\.0\.0\.1 port [0-9]+\)" "$msg"
+done
+[ -e "$T/x" ] || compgen -G "$T/x.partial.*" >/dev/null && fail "output made for a refused --client"
 # a plan that writes the servers' target, which perfpack cannot check from
 # here (mounted, signature, data), writes it only with --force
 msg=$("$PERFPACK" run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block \

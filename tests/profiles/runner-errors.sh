@@ -67,6 +67,13 @@ ran() { grep -c '^run .*--section' "$T/fio.log" 2>/dev/null; }
 : >"$T/fio.log"
 truncate -s 8M "$T/t.img"
 one=(--variant block --set PP_SECTIONS='^perftest-w-65536-1$' --no-tables)
+# a small profile of our own: a sweep (qd-1, qd-2) with an untyped variable
+mkdir -p "$T/profsw/sw"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\nioengine=${ENG}\n[qd-1]\niodepth=1\n[qd-2]\niodepth=2\n' \
+	>"$T/profsw/sw/sw.fio"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
+printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m ENG=psync"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
+printf 'VARIANT_own="TARGET=%s/victim"\n' "$T" >>"$T/profsw/sw/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -87,6 +94,8 @@ refuses "-o on a non-empty directory" "exists and is not empty.*--overwrite" \
 refuses "--overwrite on a directory that is no run" "not a perfpack run directory" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine" --overwrite
 [ "$(cat "$T/mine/precious" 2>/dev/null)" = keep ] || bad "-o wiped $T/mine"
+refuses "-o the --target" "-o $T/same is the --target" pp run blockdev-perftest "${one[@]}" --target "$T/same" -o "$T/same"
+[ -e "$T/same" ] || compgen -G "$T/same.partial.*" >/dev/null && bad "-o the --target: left $(ls -d "$T"/same*)"
 [ "$(ran)" = 0 ] || bad "fio ran although -o was refused"
 ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
 grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
@@ -174,11 +183,32 @@ refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such devi
 	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
 [ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
 refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+# a kernel pseudo filesystem's files are settings, sized 0 (so no data check
+# finds anything there): refused, the fake fio never started
+for t in /proc/sys/vm/swappiness /sys/kernel/mm /proc/perfpack-no-such; do
+	refuses "--target $t" "target $t: is on (proc|sysfs), a kernel pseudo filesystem" \
+		pp run blockdev-perftest "${one[@]}" --target "$t" -o "$T/o7"
+done
 
 # 7. ':' separates file names in fio's filename=
 truncate -s 8M "$T/a:b.img"
 refuses "--target with ':'" "a:b.img: contains ':'" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/a:b.img" -o "$T/o7"
+# ... and so does every character fio reads otherwise in a job-file value: it
+# ends it at ';' or '#' and strips blanks, so fio would write $T/cut, a file
+# never named (a newline would end the line)
+echo precious >"$T/cut"
+for name in 'cut;b.img' 'cut#b.img' 'cut ' $'cut\nb.img'; do
+	truncate -s 8M "$T/$name"
+	refuses "--target with $(printf %q "$name")" "--target [^ ]*cut[^:]*: (has|contains) .*(fio ends the value|fio strips|a newline)" \
+		pp run blockdev-perftest "${one[@]}" --target "$T/$name" -o "$T/o7"
+	rm -f "$T/$name"
+done
+[ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
+refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
+refuses "ENGDIR with '#'" "ENGDIR $T/e#x: has '#'" env ENGDIR="$T/e#x" FIO="$T/fakefio" "$PERFPACK" run \
+	blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o7"
 [ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
 [ -e "$T/o7" ] && bad "output made for a refused target"
 
@@ -231,6 +261,10 @@ for f in block.txt block.csv plot.svg; do
 done
 [ -s "$T/o4/tables.failed/block.err" ] || bad "a failed render left no block.err"
 ls -d "$T"/o4/tables.new.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o4/tables.new.*)"
+# ... and so does one that exits 0 without printing anything: an empty table is no table
+refuses "tables with a silent fiotab" "fiotab .* failed: true exited 0 but printed nothing" \
+	env FIOTAB="$(command -v true)" "$PERFPACK" tables "$T/o4"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a silent fiotab changed the tables made before"
 ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
@@ -274,8 +308,40 @@ refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direc
 refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
 	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
+# a variable given twice with two values: which one was meant is not guessed
+refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m
+refuses "-s and --set SIZE" "--set SIZE: given twice, as '1m' and as '2097152'" "${l[@]}" --set SIZE=1m -s 2m
+ok "--set SIZE twice, the same" "${l[@]}" --set SIZE=1m --set SIZE=1m
 ok "--set SIZE=50%" "${l[@]}" --set SIZE=50%
 [ "$(ran)" = 0 ] || bad "fio ran for a --list: $(cat "$T/fio.log")"
+# ... PP_ITERS counts iterations (NAME-1, NAME-2, ... differing in nothing
+# else, as fiotab takes them): the points of a sweep are not dropped or
+# repeated as if they were, nor shown as iterations
+sw=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list)
+refuses "PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are not iterations of one job: they differ in iodepth=" \
+	"${sw[@]}" --set PP_ITERS=1
+refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections one-4096 are numbered 4096, not 1, 2" \
+	"${sw[@]}" --variant lone --set PP_ITERS=3
+if msg=$("${sw[@]}" 2>&1); then
+	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
+else
+	bad "--list of a sweep failed: $msg"
+fi
+# ... every job does its I/O on the target the runner checks and holds: a
+# job file naming another file, none (fio would make one in the output
+# directory) or another directory is refused before anything is written
+for bad in "filename=$T/other.img" '' "filename=\${TARGET}\\ndirectory=$T" "opendir=$T"; do
+	printf "[global]\n$bad\nsize=\${SIZE}\nrw=write\n[j-1]\n" >"$T/profsw/sw/hc.fio"
+	refuses "a job file with '$bad'" "sw/hc.fio: job \[j-1\] (has filename=$T/other.img|has no filename= \(fio would make its own file in the output directory\)|sets directory=$T|sets opendir=$T), not filename=\\\$\{TARGET\}" \
+		env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list \
+		--set PP_JOBFILES=hc.fio
+done
+# ... a profile's own TARGET that is a file (not /dev/zero, not a checked
+# block device) would be written unchecked and unheld: refused
+echo data >"$T/victim"
+refuses "a profile's own TARGET file" "sw/own: the profile sets TARGET=$T/victim, which is no character device" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own --target "$T/t.img" -o "$T/o13"
+[ -e "$T/o13" ] || compgen -G "$T/o13.partial.*" >/dev/null && bad "output made for a profile's own TARGET file"
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so
 # changed is refused by a run and by perfpack list, with REGEX

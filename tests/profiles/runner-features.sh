@@ -88,6 +88,8 @@ rc=$?
 [ "$rc" != 0 ] || fail "a run whose fio failed exited 0"
 assert_match "fio's own error" 'io_u error .*Operation not permitted' "$msg"
 assert_match "the job named" '\[perftest-w-65536-1\] .*rw=write' "$msg"
+# ... as fio parsed it for this run: on its target, not the plan's placeholder
+assert_match "the job's target" "\[perftest-w-65536-1\] .*filename=$rodev( |\$)" "$msg"
 echo "$msg" | grep -q '"clat_ns"\|"lat_ns"\|"iodepth_level"' && fail "the failure shows fio's JSON: $msg"
 
 # 4. not root: caches cannot be dropped, and it says so

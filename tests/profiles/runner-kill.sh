@@ -54,8 +54,11 @@ job_pid() {
 # does not stay behind
 "$PERFPACK" "${slow[@]}" -o "$T/a" >"$T/a.log" 2>&1 &
 pid=$!
-wait_for '[ -n "$(job_pid "$T/a")" ]' 30 || fail "no fio job process started: $(cat "$T/a.log")"
-kill -KILL "$(job_pid "$T/a")"
+# the job process found is the one killed (looked up again, it may be gone:
+# then nothing was killed and the run went on to its end)
+jp=
+wait_for 'jp=$(job_pid "$T/a"); [ -n "$jp" ]' 30 || fail "no fio job process started: $(cat "$T/a.log")"
+kill -KILL "$jp"
 wait_for '! kill -0 $pid 2>/dev/null' 60 || { kill -KILL $pid; fail "the runner did not end after its fio job was killed"; }
 wait "$pid"
 rc=$?

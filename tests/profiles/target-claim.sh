@@ -71,6 +71,17 @@ assert_eq "the directory is empty again" "" "$(ls -A "$T/d3")"
 	fail "a run on a new file failed: $(tail -n 5 "$T/o3n.log")"
 [ -f "$T/d3/new" ] && [ ! -L "$T/d3/new" ] || fail "the new target file is not there"
 rm -f "$T/d3/new"
+# ... but not for a run refused after it was made (same_sectors writes
+# through the device under $T's filesystem: refused without --force)
+if [ -f "$ENGDIR/fio-blkfile.so" ]; then
+	msg=$("$PERFPACK" run blockdev-perftest --target "$T/d3/new" --no-tables --variant same_sectors \
+		--set PP_SECTIONS='^perftest-(bdev|file)-w-65536-1$' -o "$T/o3s" 2>&1) &&
+		fail "same_sectors on a new file was not refused: $msg"
+	assert_match "same_sectors refused" "variant same_sectors writes through the block device" "$msg"
+	[ -e "$T/d3/new" ] && fail "a refused run left the file it made: $(ls -l "$T/d3/new")"
+else
+	note "no blkfile engine: a refused run's new file target not exercised"
+fi
 
 # a job with unlink=1 (iozone's random writes) on a file of the user's: fio
 # would delete it afterwards
@@ -150,5 +161,34 @@ assert_match "no room for the scratch file" "scratch file in .TMPDIR.*take up to
 TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${one[@]}" --set PP_SCRATCH_MB=256 -o "$T/o12" \
 	>"$T/o12.log" 2>&1 || fail "a small plan on a large sparse scratch file refused: $(tail -n 3 "$T/o12.log")"
 [ "$(df --output=used -k "$T/fs" | tail -n 1 | tr -d ' ')" -lt 16384 ] || fail "the filesystem was filled: $(df -k "$T/fs")"
+
+
+# --- direct=1 on memory: a target on tmpfs, or a loop device over a file
+# there, measures memory copies: refused, named, unless --memory-ok; a scratch
+# file there is warned about; buffered runs go on
+d1=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m)
+for t in "$T/fs/new" "$T/fs/dd"; do
+	msg=$("$PERFPACK" run blockdev-perftest --target "$t" "${d1[@]}" -o "$T/o13" 2>&1) &&
+		fail "direct=1 on $t (tmpfs) was not refused: $msg"
+	assert_match "tmpfs named ($t)" "refusing --target $t: it is on tmpfs \(mounted on $T/fs\).*job \[perftest-w-65536-1\].*--memory-ok" "$msg"
+done
+[ -e "$T/fs/new" ] && fail "a refused run left the file it made: $(ls -l "$T/fs/new")"
+assert_eq "nothing left in the directory (memory)" "" "$(ls -A "$T/fs/dd")"
+truncate -s 16M "$T/fs/loop.img"
+mdev=$(losetup --find --show "$T/fs/loop.img") || fail "losetup over tmpfs"
+echo "$mdev" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$mdev" "${d1[@]}" -o "$T/o13" 2>&1) &&
+	fail "direct=1 on $mdev (a loop over tmpfs) was not refused: $msg"
+assert_match "loop over tmpfs named" "refusing --target $mdev: it is a loop device over $T/fs/loop.img, on tmpfs" "$msg"
+[ -e "$T/o13" ] || compgen -G "$T/o13.partial.*" >/dev/null && fail "output made for a refused memory target"
+"$PERFPACK" run blockdev-perftest --target "$mdev" "${d1[@]}" --set DIRECT=0 -o "$T/o14" >"$T/o14.log" 2>&1 ||
+	fail "a buffered run on a loop over tmpfs was refused: $(tail -n 3 "$T/o14.log")"
+"$PERFPACK" run blockdev-perftest --target "$mdev" "${d1[@]}" --force --memory-ok -o "$T/o15" >"$T/o15.log" 2>&1 ||
+	fail "--memory-ok was refused: $(tail -n 3 "$T/o15.log")"
+assert_match "--memory-ok warns" "$mdev: it is a loop device over .*measuring memory as asked \(--memory-ok\)" "$(cat "$T/o15.log")"
+losetup -d "$mdev"
+msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${d1[@]}" --set PP_SCRATCH_MB=32 -o "$T/o16" 2>&1) ||
+	fail "a scratch run in a tmpfs \$TMPDIR failed: $msg"
+assert_match "scratch on tmpfs warned" "scratch target of block is a file in .TMPDIR .*which is on tmpfs.*measures memory" "$msg"
 
 no_leftovers

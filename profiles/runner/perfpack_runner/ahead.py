@@ -20,7 +20,7 @@ import os
 import re
 import stat
 
-from . import fiorun, gate
+from . import fiorun, gate, plan
 from .util import Refusal, to_bytes
 
 DEPTH = 4  # runs started ahead at most
@@ -75,7 +75,7 @@ def eligible(ctx, pl, step, cwd, target):
     if any(k in o and not (k in ('numjobs', 'nrfiles') and o[k] == '1') for k in _LAYOUT):
         return None
     name = o.get('filename', '')
-    if name == (pl.vars[step.variant].get('TARGET') or 'none'):
+    if name == (pl.vars[step.variant].get('TARGET') or plan.PLACEHOLDER):
         name = target
     if not name or ':' in name:
         return None

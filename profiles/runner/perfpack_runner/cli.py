@@ -7,11 +7,11 @@ import shutil
 import signal
 import sys
 
-from . import fiorun, modelmatrix, outdir, plan, profile, run, tables, target
+from . import fioout, fiorun, modelmatrix, outdir, plan, profile, run, tables, target
 from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
-                   [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force]
+                   [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force] [--memory-ok]
                    [--variant V,...] [--set VAR=VALUE]... [-s SIZE] [--list | --env]
                    [--no-tables]
        perfpack tables [--partial] DIR   (the tables of a run again, from its raw JSON)
@@ -28,8 +28,9 @@ run options:
                   signature and hold zeros where the plan writes -- or --force;
                   what the plan writes of an existing file must be zeros -- or
                   --force; a file or directory target must have room for the
-                  plan); no ':' in PATH, no character devices, no missing paths
-                  under /dev
+                  plan); no ':', ';', '#', control character or blank at
+                  either end in PATH (fio reads those otherwise), no character
+                  devices, no missing paths under /dev
   --scratch       (default) a loop device over a file in $TMPDIR with a scratch
                   filesystem when root, a scratch file in $TMPDIR otherwise;
                   always torn down
@@ -51,10 +52,14 @@ run options:
                   (a path on the servers); engines must be at the same path there;
                   a host missing from fio's results makes the run incomplete;
                   a plan that writes the target needs --force (the servers'
-                  paths cannot be checked from here)
+                  paths cannot be checked from here); one server named twice
+                  (localhost and 127.0.0.1, h and h:8765) is refused
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
+  --memory-ok     run direct I/O (direct=1) on a target that is memory (a file
+                  or directory on tmpfs/ramfs, a RAM disk, a loop device over a
+                  file on tmpfs), refused otherwise: it measures memory copies
   --variant LIST  run these variants instead of the profile's default set
   --set VAR=VAL   override a job-file or runner variable (repeatable); not
                   TARGET (use --target) nor ENGDIR (set it in the environment)
@@ -73,9 +78,9 @@ class Ctx:
 
     def __init__(self, layout):
         self.__dict__.update(layout)
-        self.profile = self.target_arg = self.out = self.work = self.size_cap = None
+        self.profile = self.target_arg = self.out = self.work = self.size_cap = self.claim = None
         self.scale, self.mode, self.clients, self.variants, self.sets = 'quick', 'run', [], [], []
-        self.force = self.overwrite = self.no_tables = self.warned_caches = False
+        self.force = self.overwrite = self.no_tables = self.warned_caches = self.memory_ok = False
         self.commands, self.teardown, self.fio_format = [], None, 'json+'
 
 
@@ -123,7 +128,7 @@ def parse_run(ctx, args):
     """Fill CTX from `perfpack run` ARGS (may exit: --help)."""
     name, scratch, target_given, size, i = None, False, False, None, 0
     flags = {'--scratch': 'scratch', '--quick': 'quick', '--full': 'full', '--force': 'force',
-             '--overwrite': 'overwrite', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
+             '--overwrite': 'overwrite', '--memory-ok': 'memory_ok', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
     while i < len(args):
         a = args[i]
         opt = a.split('=', 1)[0] if a.startswith('--') else a
@@ -186,7 +191,8 @@ def cmd_run(ctx, args):
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
-        ctx.target_arg = target.check_no_colon(ctx.target_arg, '--target', ctx.clients)
+        ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
+    fioout.check_distinct_servers(ctx.clients)
     plan.check_sets(ctx.sets)
     ctx.profile = p = profile.Profile(ctx.profdir, name)
     plan.check_set_names(p, ctx.sets)
@@ -200,6 +206,8 @@ def cmd_run(ctx, args):
     if ctx.mode == 'run':
         out = ctx.out
         ctx.out = outdir.OutDir(name, out, ctx.overwrite)
+        if ctx.target_arg and not ctx.clients and ctx.out.final == ctx.target_arg:
+            raise Refusal('-o %s is the --target: the run would be written where it measures' % ctx.out.final)
     return run.cmd_run(ctx)
 
 
@@ -284,6 +292,8 @@ def _cleanup(ctx):
     fiorun.kill_all()
     if ctx.teardown:
         ctx.teardown()
+    if ctx.claim:
+        ctx.claim.drop_made()
     if ctx.work:
         shutil.rmtree(ctx.work, ignore_errors=True)
     if isinstance(ctx.out, outdir.OutDir):

@@ -3,9 +3,11 @@
 checks (here and on every --client server), fio's client syntax, fio's
 own error lines from a failed run's log, hosts missing from the JSON."""
 
+import ipaddress
 import json
 import os
 import re
+import socket
 
 from .fiorun import capture
 from .util import Refusal
@@ -20,6 +22,56 @@ def client_arg(host):
     if m:
         return '%s,%s' % m.groups()
     return host
+
+
+FIO_NET_PORT = 8765  # fio's server port when none is given (server.h)
+
+
+def _endpoints(host):
+    """(address, port) pairs HOST (HOST, HOST:PORT, [v6]:PORT) resolves to;
+    empty when it does not resolve (fio then reports it missing)."""
+    arg = client_arg(host)
+    if arg.startswith(('sock:', 'ip:', 'ip6:')):
+        arg = arg.split(':', 1)[1]
+    name, _, port = arg.partition(',')
+    try:
+        port = int(port or FIO_NET_PORT)
+        infos = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+    except (OSError, ValueError, UnicodeError):
+        return set()
+    return {(ipaddress.ip_address(i[4][0].split('%')[0]), port) for i in infos}
+
+
+def check_distinct_servers(hosts):
+    """Refusal when two --client HOSTS are one fio server (one address and
+    port: localhost and 127.0.0.1, a name and its address, HOST and
+    HOST:8765; or two loopback addresses at one port, which one server
+    listening on all addresses takes both): it would run every job twice at
+    once on one target, and the tables would show two hosts."""
+    seen = {}
+    for h in hosts:
+        for addr, port in sorted(_endpoints(h), key=str):
+            keys = [(addr, port)] + ([('loopback', port)] if addr.is_loopback else [])
+            for key in keys:
+                other = seen.setdefault(key, h)
+                if other != h and (key[0] != 'loopback' or _one_listener(port)):
+                    raise Refusal('--client %s and %s are one fio server (%s port %d): it would run every job '
+                                  'twice at once on one target, and the tables would show two hosts; name each '
+                                  'server once' % (other, h, addr, port))
+
+
+def _one_listener(port):
+    """Whether a socket listens on PORT on all addresses of this host (then
+    every loopback address at PORT is that one server)."""
+    for table, wild in (('/proc/net/tcp', '00000000'), ('/proc/net/tcp6', '0' * 32)):
+        try:
+            with open(table) as f:
+                rows = [ln.split() for ln in f.readlines()[1:]]
+        except OSError:
+            continue
+        if any(r[1] == '%s:%04X' % (wild, port) and r[3] == '0A' for r in rows if len(r) > 3):
+            return True
+    return False
 
 
 _LOAD = re.compile(r'built for .*loaded by|failed to load|dlopen|cannot open shared')

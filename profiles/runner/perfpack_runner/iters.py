@@ -26,6 +26,51 @@ def _bodies(text):
     return bodies, order
 
 
+def _series(secs):
+    """NAME- -> [(k, Section)] of the sections NAME-k of SECS."""
+    series = {}
+    for s in secs:
+        m = _ITER.match(s.name)
+        if m:
+            series.setdefault(m.group(1), []).append((int(m.group(2)), s))
+    return series
+
+
+def _not_iterations(its):
+    """Why the sections ITS ([(k, Section)]) are not iterations of one job,
+    as fiotab takes them (numbered 1, 2, ... and differing in nothing but
+    that number), or None."""
+    nums = sorted(k for k, _ in its)
+    if nums != list(range(1, len(nums) + 1)):
+        return 'the sections %s are numbered %s, not 1, 2, ... as iterations are' % (
+            ' '.join(s.name for _, s in its[:3]) + (' ...' if len(its) > 3 else ''),
+            ' '.join(map(str, nums[:6])) + (' ...' if len(nums) > 6 else ''))
+    first = its[0][1]
+    for _, s in its[1:]:
+        diff = sorted(k for k in set(first.opts) | set(s.opts) if first.opts.get(k) != s.opts.get(k))
+        if diff:
+            return '[%s] and [%s] are not iterations of one job: they differ in %s' % (
+                first.name, s.name, ', '.join('%s=' % k for k in diff))
+    return None
+
+
+def iterations(secs):
+    """The names of the sections of SECS that are iterations of a job."""
+    return {s.name for its in _series(secs).values() if not _not_iterations(its) for _, s in its}
+
+
+def check(secs, n, where):
+    """Refusal unless every series of SECS (NAME-1, NAME-2, ...) is
+    iterations of one job: PP_ITERS=N would otherwise drop or repeat the
+    points of a sweep (an iodepth qd-1, qd-4, qd-16; a lone job-4096) as if
+    they were repeats."""
+    for _, its in sorted(_series(secs).items()):
+        why = _not_iterations(its)
+        if why:
+            raise Refusal('%s: PP_ITERS=%d: %s (PP_ITERS counts iterations, a job repeated as NAME-1, NAME-2, '
+                          '... and differing in nothing else; not the points of a sweep)' % (where, n, why))
+
+
 def extend(secs, text, n, where):
     """(SECS with clones up to iteration N, text of the added sections)."""
     last = {}

@@ -48,17 +48,41 @@ def _end(opts, bs):
     return -(-end // maxbs) * maxbs
 
 
+def _true(value):
+    """A fio boolean option's value as fio reads it."""
+    return value.strip().lower() in ('1', 'true', 'on', 'yes')
+
+
 def max_end(a, b):
     if 'all' in (a, b):
         return 'all'
     return max([x for x in (a, b) if x is not None], default=None)
 
 
+def fio_value_problem(value):
+    """What fio 3.33 would read differently in VALUE on a job-file line
+    (parse.c strip_blank_end), or None: it ends the value at ';' or '#'
+    (a comment) and strips blanks around it, without a word."""
+    for c in ';#':
+        if c in value:
+            return "has '%s', where fio ends the value (a comment) and would use what is before it" % c
+    if value != value.strip():
+        return 'has a blank at its start or end, which fio strips'
+    return None
+
+
 def check_sets(sets):
+    """--set VAR=VALUE words (-s SIZE is the last, SIZE=bytes) as understood:
+    no control character, not the runner's own variables, no variable twice
+    with two values (which one was meant?)."""
+    given = {}
     for s in sets:
         if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', s):
             raise Refusal("--set %s: not VAR=VALUE" % _shown(s))
         name, _, value = s.partition('=')
+        if given.setdefault(name, value) != value:
+            raise Refusal('--set %s: given twice, as %s and as %s (-s SIZE sets SIZE too, in bytes): give it once'
+                          % (name, _shown(given[name]), _shown(value)))
         if manifest.control_char(value):
             raise Refusal('--set %s: the value %s has %s (values go into job files and comments as they are)'
                           % (name, _shown(value), manifest.control_char(value)))
@@ -90,19 +114,15 @@ def variant_vars(profile, v, scale, sets):
         raise Refusal("%s: no variant '%s' (profile.conf has: %s)"
                       % (profile.name, v, ' '.join(profile.variant_names())))
     up = scale.upper()
-    out, where = {}, {}
+    out = {}
     for key in (up, 'VARIANT_' + v, 'VARIANT_%s_%s' % (v, up)):
-        for k, val in manifest.words_to_vars(profile[key], profile.name):
-            out[k], where[k] = val, '%s: %s' % (profile.where(key), key)
-    for s in sets:
-        k, _, val = s.partition('=')
-        out[k], where[k] = val, '--set'
+        out.update(manifest.words_to_vars(profile[key], profile.name))
     if 'ENGDIR' in out:
         raise Refusal("%s/%s: ENGDIR is the runner's; profile.conf must not set it" % (profile.name, v))
-    sizes = profile.option_names()
-    for k, val in out.items():
-        check_vars('%s/%s, --set' % (profile.name, v) if where[k] == '--set' else where[k],
-                   {k: val}, sizes)
+    # profile.conf's values were checked as it was read (profile.Profile)
+    given = dict(s.split('=', 1) for s in sets)
+    check_vars('%s/%s, --set' % (profile.name, v), given, profile.option_names())
+    out.update(given)
     return out
 
 
@@ -129,24 +149,23 @@ def value_problem(value, opts):
         ', '.join(o + '=' for o in sorted(opts)), '; or 1% ... 100%' if pct else '')
 
 
-def check_vars(where, vs, sizes=None):
-    """Refuse a value of VS (VAR -> value) that is not understood: a control
-    character, a runner variable's value, a value of the wrong type for the
-    fio options it is used in (SIZES: VAR -> options, profile.option_names)."""
+def check_vars(where, vs, sizes):
+    """Refuse a value of VS (VAR -> value, all from WHERE) that is not
+    understood: a runner variable's value, a value of the wrong type for the
+    fio options it is used in (SIZES: VAR -> options, profile.option_names),
+    a job file's value fio would cut (fio_value_problem).
+    A control character never gets here: the manifest reader refuses its
+    line, check_sets the --set."""
     for k, val in vs.items():
-        if manifest.control_char(val):
-            raise Refusal('%s: %s=%s has %s (values go into job files and comments as they are)'
-                          % (where, k, _shown(val), manifest.control_char(val)))
-        if sizes and k in sizes:
+        if k in sizes:
             problem = value_problem(val, sizes[k])
             if problem:
                 raise Refusal('%s: %s=%s %s' % (where, k, val, problem))
-    _check_vars(where, vs)
-
-
-def _check_vars(where, vs):
-    for k, val in vs.items():
         if not k.startswith('PP_'):
+            # a job file's variable: fio must read it as it is
+            problem = fio_value_problem(val)
+            if problem:
+                raise Refusal("%s: %s='%s' %s" % (where, k, val, problem))
             continue
         if k not in PP_VARS:
             raise Refusal('%s: %s is not a runner variable (they are: %s)' % (where, k, ' '.join(PP_VARS)))
@@ -163,6 +182,35 @@ def _check_vars(where, vs):
                 raise Refusal('%s: %s=%s is not a valid regular expression (ERE)' % (where, k, val))
         if k == 'PP_SETUP' and val not in ('dev', 'fs', 'none'):
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (where, val))
+
+
+# TARGET as the plan's parse sees it, before the target is set up
+PLACEHOLDER = '/perfpack-target-placeholder'
+# options that place files elsewhere than filename= says
+_ELSEWHERE = ('directory', 'opendir', 'filename_format')
+
+
+def check_files(secs, vs, where):
+    """Refusal unless every section of SECS does its I/O on the target:
+    filename=${TARGET} (or the variant's own TARGET), no directory=,
+    opendir=, filename_format=.  The runner checks, holds and tears down
+    the target only: a file named otherwise would be written unchecked, a
+    missing filename= makes fio create one in the output directory (whose
+    filesystem would be measured)."""
+    own = vs.get('TARGET')
+    for sec in secs:
+        other = [k for k in _ELSEWHERE if k in sec.opts]
+        name = sec.opts.get('filename')
+        if other:
+            why = 'sets %s=%s' % (other[0], sec.opts[other[0]])
+        elif name is None:
+            why = 'has no filename= (fio would make its own file in the output directory)'
+        elif name != (own or PLACEHOLDER):
+            why = 'has filename=%s' % name
+        else:
+            continue
+        raise Refusal('%s: job [%s] %s, not filename=${TARGET}: the runner checks, holds and tears down only its '
+                      'target (--target, --scratch%s)' % (where, sec.name, why, ', or TARGET=%s' % own if own else ''))
 
 
 def fio_env(vs, engdir, target_path):
@@ -216,12 +264,14 @@ def keep(sec, vs, size_cap):
     return True
 
 
-def label(sec):
+def label(sec, iterated):
+    """SEC's progress line; 'iter N' only when it is in ITERATED, the
+    sections that are iterations of a job (iters.iterations)."""
     m = re.match(r'^perftest-(.+)-[wr]-[0-9]+-([0-9]+)$', sec.name)
-    if m:
+    if m and sec.name in iterated:
         return '%s %s bs=%s iter %s' % (m.group(1), sec.rw, sec.bs, m.group(2))
     m = re.search(r'-([0-9]+)$', sec.name)
-    if m:
+    if m and sec.name in iterated:
         return '%s bs=%s iter %s' % (sec.rw, sec.bs, m.group(1))
     return '%s (%s bs=%s)' % (sec.name, sec.rw, sec.bs)
 
@@ -237,20 +287,30 @@ class Plan:
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
 
+    def direct_job(self, variants):
+        """'job [NAME] (variant V)' of the first job of VARIANTS that asks for
+        direct I/O (direct=1 or buffered=0), or None."""
+        for (v, name), sec in self.sections.items():
+            if v in variants and (_true(sec.opts.get('direct', '0')) or not _true(sec.opts.get('buffered', '1'))):
+                return 'job [%s] (variant %s)' % (name, v)
+        return None
+
     def _variant(self, ctx, v, multi):
         p = ctx.profile
         vs = variant_vars(p, v, ctx.scale, ctx.sets)
         self.vars[v] = vs
         self.plan_end[v] = self.write_end[v] = None
-        env = fio_env(vs, ctx.engdir, None)
+        env = fio_env(vs, ctx.engdir, PLACEHOLDER)
         prefix = v + ': ' if multi else ''
         for j in (vs.get('PP_JOBFILES') or p['JOBFILES']).split():
             path = os.path.join(p.dir, j)
             if not os.path.isfile(path):
                 raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))
             bdev, secs = sections(ctx.fio, path, env)
+            check_files(secs, vs, '%s/%s' % (p.name, j))
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
             if vs.get('PP_ITERS'):
+                iters.check(secs, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
                 with open(path, encoding='utf-8') as f:
                     text = f.read()
                 secs, extra = iters.extend(secs, text, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
@@ -266,4 +326,5 @@ class Plan:
                 if kept:
                     self.steps.append(Step(v, j, [s.name for s in kept], prefix + j, path))
             else:
-                self.steps += [Step(v, j, [s.name], prefix + label(s), path) for s in kept]
+                iterated = iters.iterations(secs)
+                self.steps += [Step(v, j, [s.name], prefix + label(s, iterated), path) for s in kept]

@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import stat
 import tempfile
 
 from . import ahead, bundle, fioout, gate, plan, safety, tables, target
@@ -26,6 +27,10 @@ def check_target(ctx, pl, variants):
     # held for the whole run; no plan that fills a filesystem
     if not ctx.clients and p['TARGET_KIND'] != 'none':
         target.hold(ctx, pl, variants)
+    # direct=1 on memory measures memory: said on a scratch file in $TMPDIR,
+    # refused on a target named (unless --memory-ok)
+    if not ctx.clients and p['TARGET_KIND'] != 'none':
+        _check_memory(ctx, pl, variants)
     # a device must be as large as the plan; what it writes must be unused
     if t and not ctx.clients and (target.is_bdev(t) or os.path.isfile(t) and p['TARGET_KIND'] != 'none'):
         wend, need = safety.plan_ends(pl, variants, p['TARGET_KIND'])
@@ -41,13 +46,39 @@ def check_target(ctx, pl, variants):
                     safety.check_fs_device_ok(v, t, ctx.force)
             elif not (is_root() and shutil.which('losetup')):
                 safety.check_fs_device_ok(v, ctx.work, ctx.force)
-    # a profile's own TARGET (e.g. /dev/zero): a block device there is checked
+    # a profile's own TARGET (e.g. /dev/zero): a block device there is
+    # checked; a file or directory, which nothing would check or hold, is
+    # refused
     if not ctx.clients:
         for v in variants:
             own = pl.vars[v].get('TARGET')
             if own and target.is_bdev(own):
                 wend, need = safety.plan_ends(pl, [v], 'target')
                 safety.check_write_ok(own, wend, need, ctx.force)
+            elif own and not _is_chardev(own):
+                raise Refusal('%s/%s: the profile sets TARGET=%s, which is no character device (/dev/zero) or '
+                              'block device: a file or directory is checked and held only as --target'
+                              % (p.name, v, own))
+
+
+def _is_chardev(path):
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _check_memory(ctx, pl, variants):
+    direct = pl.direct_job(variants)
+    if ctx.target_arg:
+        safety.check_not_memory(ctx.target_arg, '--target', direct, ctx.memory_ok)
+        return
+    scratch = [v for v in variants if (pl.vars[v].get('PP_SETUP') or 'dev') in ('dev', 'fs')]
+    why = safety.memory_backed(ctx.work) if direct and scratch else None
+    if why:
+        warn('the scratch target of %s is a file in $TMPDIR (%s), which %s: its direct I/O (%s) measures '
+             'memory, not a device; set TMPDIR to a directory on a disk, or give --target'
+             % (' '.join(scratch), ctx.work, why, direct))
 
 
 def drop_caches(ctx):
@@ -139,7 +170,7 @@ def io_done(r, proc, hold, tgt):
     tgt.devstat(r.diskstat, 'after')
 
 
-def finish(ctx, pl, r, proc, g):
+def finish(ctx, r, proc, g):
     """Run R's fio has exited: raw/<variant>/<stem>.json, or Refusal."""
     step, v, rawv = r.step, r.step.variant, r.cwd
     rc = proc.wait()
@@ -147,7 +178,7 @@ def finish(ctx, pl, r, proc, g):
     if g and os.path.isfile(js):
         gate.clean_json(js, g, step.sections[0])
     if rc != 0:
-        _fio_failed(ctx, pl, step, rc, r.log, rawv)
+        _fio_failed(ctx, r, rc)
     if os.path.getsize(r.log) == 0:
         os.unlink(r.log)
     if ctx.clients:
@@ -185,13 +216,21 @@ def _append_whole(data, paths):
                       'the earlier runs\' output is whole)' % (path, e.strerror))
 
 
-def _fio_failed(ctx, pl, step, rc, log, rawv):
+def _parsed_job(ctx, step, env):
+    """Lines '[section] opt=value ...' of STEP as fio parses it with ENV, the
+    run's environment (the plan's parse had no target yet)."""
+    try:
+        _, secs = plan.sections(ctx.fio, step.path, env)
+    except Refusal:
+        return []
+    return ['    [%s] %s' % (s.name, ' '.join('%s=%s' % kv for kv in s.opts.items()))
+            for s in secs if s.name in step.sections]
+
+
+def _fio_failed(ctx, r, rc):
+    step, log, rawv = r.step, r.log, r.cwd
     lines = ['    | ' + ln for ln in fioout.error_lines(log)]
-    job = []
-    for s in step.sections:
-        sec = pl.sections.get((step.variant, s))
-        if sec:
-            job.append('    [%s] %s' % (s, ' '.join('%s=%s' % kv for kv in sec.opts.items())))
+    job = _parsed_job(ctx, step, r.env)
     info('fio said:\n' + '\n'.join(lines or ['    | (nothing)']))
     if job:
         info('the job (%s, as fio parsed it):\n%s' % (step.jobfile, '\n'.join(job)))
@@ -212,25 +251,25 @@ def _variant(ctx, pl, v, tgt):
     return fio_target, env
 
 
-def _variant_runs(ctx, pl, la, fio_target, tgt, prog, k):
+def _variant_runs(ctx, la, fio_target, tgt, prog, k):
     """The runs of one variant, one's I/O after the other's.  A gated run's
     fio finishes (its JSON; a failure is reported then) while the next
     run's I/O runs; any other run is finished before the next starts."""
     pending = None
     for i, r in enumerate(la.runs):
         if pending and pending[2] is None:
-            prog.end(finish(ctx, pl, *pending))
+            prog.end(finish(ctx, *pending))
             ctx.out.done, pending = k, None
         proc, g, hold = release(ctx, la, i, fio_target, tgt)
         if pending:
-            prog.end(finish(ctx, pl, *pending))
+            prog.end(finish(ctx, *pending))
             ctx.out.done = k
         k += 1
         prog.begin(k, r.step.label)
         io_done(r, proc, hold, tgt)
         pending = (r, proc, g)
     if pending:
-        prog.end(finish(ctx, pl, *pending))
+        prog.end(finish(ctx, *pending))
         ctx.out.done = k
     return k
 
@@ -252,7 +291,7 @@ def execute(ctx, pl, variants):
                 continue
             fio_target, env = _variant(ctx, pl, v, tgt)
             la = ahead.Lookahead(ctx, pl, [Invocation(ctx, s, env) for s in steps])
-            k = _variant_runs(ctx, pl, la, fio_target, tgt, prog, k)
+            k = _variant_runs(ctx, la, fio_target, tgt, prog, k)
     finally:
         prog.close()
     tgt.teardown()
@@ -273,7 +312,8 @@ def cmd_run(ctx):
         return 0
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
     if ctx.mode != 'list':
-        target.check_no_colon(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
+        target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
+        target.check_fio_path(ctx.engdir, 'ENGDIR', ctx.clients)
         engines = p.words('ENGINES')
         for v in variants:
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()

@@ -182,7 +182,7 @@ def check_room(path, grow, what, advice='free some space, use a smaller size (--
         return
     free = free_bytes(at or path)
     if grow > free:
-        mp = output(['findmnt', '-n', '-o', 'TARGET', '-T', at or path]).strip() or '?'
+        mp = fs_of(at or path)[1]
         raise Refusal('refusing to use %s: %s %d bytes (%d MiB), but the filesystem it is on (mounted on %s) has '
                       'only %d bytes (%d MiB) free, and fio would fill it (ENOSPC) and leave what it wrote; %s'
                       % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
@@ -232,3 +232,62 @@ def check_fs_device_ok(v, path, force):
     else:
         raise Refusal('refusing to write to %s: %s; pass --force to use it anyway (or give it an unused block '
                       'device, or --scratch, on which perfpack makes the filesystem itself)' % (src, why))
+
+
+# filesystems whose files are pages of memory: direct=1 (O_DIRECT, which
+# tmpfs accepts since Linux 6.6) copies memory there and reaches no device
+MEMORY_FS = ('tmpfs', 'ramfs', 'hugetlbfs', 'devtmpfs')
+
+
+def fs_of(path):
+    """(type, mount point) of the filesystem PATH is on (findmnt -T: the
+    top one where mounts are stacked), or ('', '?')."""
+    found = (output(['findmnt', '-n', '-o', 'FSTYPE,TARGET', '-T', path]).splitlines() or [''])[0].split(None, 1)
+    return (found[0] if found else '', found[1] if len(found) > 1 else '?')
+
+
+def _memory_fs(path):
+    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or None."""
+    fs, mp = fs_of(path)
+    return '%s (mounted on %s)' % (fs, mp) if fs in MEMORY_FS else None
+
+
+def memory_backed(path):
+    """Why what PATH names lives in memory, not on a device ('is ...'), or None: a file
+    or directory on a memory filesystem, a RAM disk (brd, zram), a loop
+    device over a file on a memory filesystem."""
+    if not stat.S_ISBLK(os.stat(path).st_mode):
+        fs = _memory_fs(path if os.path.isdir(path) else os.path.dirname(path) or '.')
+        return 'is on %s' % fs if fs else None
+    name = os.path.basename(_real(path))
+    sysd = '/sys/class/block/' + name
+    if os.path.exists(os.path.join(sysd, 'comp_algorithm')) or name.startswith('zram'):
+        return 'is a compressed RAM disk (zram)'
+    if os.major(os.stat(path).st_rdev) == 1:
+        return 'is a RAM disk (brd)'
+    try:
+        with open(os.path.join(sysd, 'loop', 'backing_file')) as f:
+            backing = f.read().strip()
+    except OSError:
+        return None
+    backing = backing[:-len(' (deleted)')] if backing.endswith(' (deleted)') else backing
+    fs = _memory_fs(os.path.dirname(backing) or '/')
+    return 'is a loop device over %s, on %s' % (backing, fs) if fs else None
+
+
+def check_not_memory(path, what, direct_job, memory_ok):
+    """Refusal when the plan asks for direct I/O (DIRECT_JOB names the first
+    job that does, or None) on PATH and what PATH names is memory: the
+    figures would be memory copies, not a device's; MEMORY_OK: a warning."""
+    if not direct_job:
+        return
+    why = memory_backed(path)
+    if not why:
+        return
+    msg = ('%s %s: it %s, so the direct I/O of %s (direct=1) copies memory and reaches no device'
+           % (what, path, why, direct_job))
+    if memory_ok:
+        warn('%s; measuring memory as asked (--memory-ok)' % msg)
+    else:
+        raise Refusal('refusing %s: the figures would be memory speed; give a target on a device, or pass '
+                      '--memory-ok to measure memory' % msg)

@@ -37,12 +37,18 @@ def _resolve(out, args, ran):
 
 
 def _run_to(path, args, err_path, head=''):
-    """ARGS' stdout into PATH (whole or not at all); stderr appended to ERR_PATH."""
+    """ARGS' stdout into PATH (whole or not at all); stderr appended to
+    ERR_PATH.  Exit 0 with nothing printed is a failure too: an empty table
+    is no table."""
     tmp = path + '.tmp'
     with open(tmp, 'w') as f, open(err_path, 'a') as err:
         f.write(head)
         f.flush()
+        start = f.tell()
         rc = subprocess.run(args, stdout=f, stderr=err).returncode
+        if rc == 0 and os.path.getsize(tmp) == start:
+            err.write('%s exited 0 but printed nothing\n' % os.path.basename(args[0]))
+            rc = 1
     if rc != 0:
         os.unlink(tmp)
         return False
@@ -172,6 +178,10 @@ def _plot(fiotab, new, out, plot, tags, ran, incomplete):
     svg, err = os.path.join(new, 'plot.svg'), os.path.join(new, 'plot.err')
     with open(err, 'w') as e:
         rc = subprocess.run([fiotab, 'plot', '-o', svg] + tags + inputs, stderr=e).returncode
+    if rc == 0 and not (os.path.isfile(svg) and os.path.getsize(svg) > 0):
+        with open(err, 'a') as e:
+            e.write('%s plot exited 0 but wrote no %s\n' % (os.path.basename(fiotab), svg))
+        rc = 1
     if rc == 0:
         os.unlink(err)
         return True

@@ -10,7 +10,8 @@ import random
 import stat
 import subprocess
 
-from . import safety
+from . import plan, safety
+from .manifest import control_char
 from .util import Refusal, have, is_root, output, run_quiet, warn
 
 
@@ -102,6 +103,27 @@ class Claim:
 
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
+        self.made = None  # (st_dev, st_ino) of a file target the runner made
+
+    def make(self):
+        """Make the file target, which does not exist (O_EXCL)."""
+        self.fd = make_exclusive(self.path, 'target')
+        st = os.fstat(self.fd)
+        self.made = (st.st_dev, st.st_ino)
+
+    def drop_made(self):
+        """At the end of the command: the file target the runner made, if
+        it is still that file and empty (the run was refused or stopped
+        before fio wrote it), is removed; nothing else is."""
+        if not self.made:
+            return
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return
+        if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) == self.made and st.st_size == 0:
+            os.unlink(self.path)
+        self.made = None
 
     def _why_busy(self):
         if self.kind == 'bdev':
@@ -227,9 +249,9 @@ def hold(ctx, pl, variants):
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
         if made:
-            # a new file: the runner makes it (left afterwards, as fio would),
-            # not something that appears there in the meantime
-            ctx.claim.fd = make_exclusive(t, 'target')
+            # a new file: the runner makes it (left afterwards if fio wrote
+            # it, as fio would), not something that appears there meanwhile
+            ctx.claim.make()
         ctx.claim.take()
     else:
         f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
@@ -255,6 +277,20 @@ def is_bdev(path):
         return False
 
 
+# filesystems whose files are the kernel's settings and state, not storage
+# (a size of 0 there hides what a write would do)
+PSEUDO_FS = ('proc', 'sysfs', 'debugfs', 'tracefs', 'securityfs', 'configfs', 'cgroup', 'cgroup2', 'bpf',
+             'pstore', 'efivarfs', 'fusectl', 'devpts', 'mqueue', 'binfmt_misc', 'nsfs')
+
+
+def _not_pseudo(t, kind):
+    fs = safety.fs_of(t if kind == 'dir' else os.path.dirname(t))[0]
+    if fs in PSEUDO_FS:
+        raise Refusal('target %s: is on %s, a kernel pseudo filesystem (its files are settings and state, not '
+                      'storage): give a block device, or a file or directory on a filesystem on one' % (t, fs))
+    return kind
+
+
 def classify(t):
     """'bdev', 'dir' or 'file' for target T, or Refusal."""
     if os.path.exists(t):
@@ -262,34 +298,45 @@ def classify(t):
         if stat.S_ISBLK(mode):
             return 'bdev'
         if stat.S_ISDIR(mode):
-            return 'dir'
+            return _not_pseudo(t, 'dir')
         if stat.S_ISREG(mode):
-            return 'file'
+            return _not_pseudo(t, 'file')
         kind = output(['stat', '-L', '-c', '%F', t]).strip() or 'special file'
         raise Refusal('target %s: is a %s, not a block device, regular file or directory' % (t, kind))
     if os.path.islink(t):
         raise Refusal('target %s: a symbolic link to nothing (%s)' % (t, os.readlink(t)))
     parent = os.path.dirname(t) or '.'
-    fstype = output(['findmnt', '-n', '-o', 'FSTYPE', '-T', parent]).strip()
+    fstype = safety.fs_of(parent)[0]
     if t.startswith('/dev/') or fstype == 'devtmpfs':
-        raise Refusal('target %s: no such device (a file made there would live in RAM on devtmpfs; '
-                      'check the device name)' % t)
+        raise Refusal('target %s: no such device (%scheck the device name)'
+                      % (t, 'a file made there would live in RAM on devtmpfs; ' if fstype == 'devtmpfs' else ''))
     if os.path.isdir(parent):
-        return 'file'
+        return _not_pseudo(t, 'file')
     raise Refusal('target %s: no such file, directory or block device' % t)
 
 
-def check_no_colon(path, what, clients):
-    """PATH (made absolute by resolving a link when it is --target) has no
-    ':', which fio's filename= takes as a separator of files."""
-    if ':' not in path:
+def _path_problem(path):
+    """What fio would read differently in PATH as a filename= value, or None."""
+    if ':' in path:
+        return "contains ':', which fio's filename= takes as a separator between files"
+    if control_char(path):
+        return 'contains %s, which would end the job-file line' % control_char(path)
+    return plan.fio_value_problem(path)
+
+
+def check_fio_path(path, what, clients):
+    """PATH as fio reads it in a job file (a --target with a problem is
+    replaced by the path it resolves to, if that has none), or Refusal:
+    fio would use another file than the one named and checked."""
+    problem = _path_problem(path)
+    if not problem:
         return path
     if what == '--target' and not clients:
         r = os.path.realpath(path)
-        if ':' not in r:
+        if not _path_problem(r):
             return r
-    raise Refusal("%s %s: contains ':', which fio's filename= takes as a separator between files; use a "
-                  "path without ':' (e.g. a symbolic link to it)" % (what, path))
+    raise Refusal('%s %s: %s; use a path without it (e.g. a symbolic link to it)'
+                  % (what, repr(path) if control_char(path) else path, problem))
 
 
 class Target:
@@ -337,7 +384,7 @@ class Target:
             self._scratch(vs)
         elif self.kind is None:
             self.kind, self.path = classify(ctx.target_arg), ctx.target_arg
-        if getattr(ctx, 'claim', None):
+        if ctx.claim:
             ctx.claim.retake()  # given up for an earlier variant's mkfs + mount
         fs = vs.get('PP_FS') or 'xfs'
         key = (setup, self.kind)
@@ -376,7 +423,7 @@ class Target:
         os.makedirs(mnt, exist_ok=True)
         opts = (vs.get('PP_MKFS_OPTS') or '').split()
         force = '-f' if fs in ('xfs', 'btrfs') else '-F'
-        claim = getattr(ctx, 'claim', None)
+        claim = ctx.claim
         if claim and claim.path == self.path:
             # mkfs and mount open it O_EXCL: ours gives way; the mount holds
             # it exclusively until umount, after which ours is taken again
