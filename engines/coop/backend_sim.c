@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "fio.h"
+#include "verify.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
 #include "engines/coop/coop.h"
@@ -42,6 +43,55 @@ struct sim_job {
 	uint64_t late, done;
 };
 
+/*
+ * The model is the thread's dd: one application reading one file through
+ * the page cache, back to back, on a testbed of its own.  A job that does
+ * something else -- or whose fio options change what it does in ways the
+ * model never sees (fio's pacing happens in real time, the model's clock
+ * only moves with its own events) -- is refused naming the option, never
+ * modelled as the plain reads it is not.  True after the message.
+ */
+static bool sim_job_unmodelled(struct thread_data *td)
+{
+	const struct thread_options *t = &td->o;
+
+	if (td_write(td) || td_trim(td)) {
+		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
+		return true;
+	}
+	if (td->files_index > 1) {
+		pp_err("coop", "coop_backend=sim models one file per job (this job has %u: filename=, nrfiles=)",
+		       td->files_index);
+		return true;
+	}
+	if (t->numjobs > 1) {
+		pp_err("coop", "coop_backend=sim: numjobs=%u would model %u testbeds of one reader each, "
+		       "not %u readers on one testbed: use numjobs=1", t->numjobs, t->numjobs,
+		       t->numjobs);
+		return true;
+	}
+	if (t->odirect) {
+		pp_err("coop", "coop_backend=sim models buffered reads (dd through the initiator's page cache): direct=1 is not modelled");
+		return true;
+	}
+	if (t->verify != VERIFY_NONE) {
+		pp_err("coop", "coop_backend=sim moves no data: verify= cannot check it");
+		return true;
+	}
+	if (t->thinktime) {
+		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
+		       t->thinktime);
+		return true;
+	}
+	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||
+	    t->rate_iops_min[DDIR_READ]) {
+		pp_err("coop", "coop_backend=sim: rate=/rate_min=/rate_iops=/rate_iops_min= are not modelled "
+		       "(fio paces in real time, the model's clock never sees it)");
+		return true;
+	}
+	return false;
+}
+
 static int sim_job_params(struct thread_data *td, struct coop_options *o,
 			  struct sim_params *p)
 {
@@ -57,15 +107,8 @@ static int sim_job_params(struct thread_data *td, struct coop_options *o,
 	/* coop_split_kb is the initiator's max_sectors_kb, as on real storage */
 	if (o->split_kb)
 		p->client_max_sectors_kb = o->split_kb;
-	if (td_write(td) || td_trim(td)) {
-		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
+	if (sim_job_unmodelled(td))
 		return EINVAL;
-	}
-	if (td->o.nr_files > 1) {
-		pp_err("coop", "coop_backend=sim models one file per job (nrfiles=%u)",
-		       td->o.nr_files);
-		return EINVAL;
-	}
 	if (sim_params_check(p, err, sizeof(err))) {
 		pp_err("coop", "coop_backend=sim: %s", err);
 		return EINVAL;

@@ -23,6 +23,7 @@ struct sim_options {
 	unsigned int lag_warn_ms;
 	char *report;
 	unsigned int kernel_ra;		/* enum sim_ra for coop_ra=kernel */
+	const char *given;		/* "sim_NAME": the first one the job set (coop.h) */
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
 	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
 	char *kernel_ra_str, *order_str, *sched_str, *client_sched_str;
@@ -32,24 +33,56 @@ struct sim_options {
  * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
  * unsigned int are refused, not wrapped, and set T's opt_refused).
  * The enum options are PP_ENUM_OPT_CB()'s, matched against @opts, the
- * engine's option table.  SIM_FIO_OPTION_CBS(T, M, opts) goes before the
- * option table that holds SIM_FIO_OPTIONS(T, M).
+ * engine's option table.  Each one, wrapped by SIM_FIO_GIVEN_CB(), also
+ * records in M.given the name of the first sim_* option the job set
+ * itself (T's COOP_OPT_GIVEN()): with another coop_backend it has no
+ * effect, which the engine says.  SIM_FIO_OPTION_CBS(T, M, opts) goes
+ * before the option table that holds SIM_FIO_OPTIONS(T, M).
  */
+#define SIM_FIO_GIVEN_CB(fn, argtype, T, M, optname)			\
+static int fn(void *data, argtype v)					\
+{									\
+	T *o_ = data;							\
+									\
+	if (COOP_OPT_GIVEN(o_) && !o_->M.given)				\
+		o_->M.given = (optname);				\
+	return fn##_parse(data, v);					\
+}
+
+#define SIM_FIO_UINT_CB(T, M, fn, optname, member)			\
+	PP_UINT_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused) \
+	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname)
+
+#define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member)		\
+	PP_ENUM_OPT_CB(fn##_parse, "coop", opts, optname, T, member)	\
+	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname)
+
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
-	PP_UINT_OPT_CB(sim_opt_##f##_cb, "coop", "sim_" #f, T, M.p.f, opt_refused)
+	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f)
+
+/* sim_report is stored by fio; its callback only records it. */
+#define SIM_FIO_REPORT_CB(T, M)						\
+static int sim_opt_report_cb_parse(void *data, const char *v)		\
+{									\
+	(void)data;							\
+	(void)v;							\
+	return 0;							\
+}									\
+SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report")
 
 #define SIM_FIO_OPTION_CBS(T, M, opts)					\
 	SIM_UPARAMS(SIM_FIO_UCB, T, M)					\
-	PP_ENUM_OPT_CB(sim_opt_kernel_ra_cb, "coop", opts, "sim_kernel_ra", \
-		       T, M.kernel_ra)					\
-	PP_ENUM_OPT_CB(sim_opt_order_cb, "coop", opts, "sim_order", T, M.p.order) \
-	PP_ENUM_OPT_CB(sim_opt_sched_cb, "coop", opts, "sim_sched", T, M.p.sched) \
-	PP_ENUM_OPT_CB(sim_opt_client_sched_cb, "coop", opts, "sim_client_sched", \
-		       T, M.p.client_sched)				\
-	PP_UINT_OPT_CB(sim_opt_time_scale_cb, "coop", "sim_time_scale",	\
-		       T, M.time_scale, opt_refused)			\
-	PP_UINT_OPT_CB(sim_opt_lag_warn_ms_cb, "coop", "sim_lag_warn_ms", \
-		       T, M.lag_warn_ms, opt_refused)
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_kernel_ra_cb, "sim_kernel_ra", M.kernel_ra) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_order_cb, "sim_order", M.p.order) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_sched_cb, "sim_sched", M.p.sched) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_client_sched_cb, "sim_client_sched", \
+			M.p.client_sched)				\
+	SIM_FIO_UINT_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale) \
+	SIM_FIO_UINT_CB(T, M, sim_opt_lag_warn_ms_cb, "sim_lag_warn_ms", M.lag_warn_ms) \
+	SIM_FIO_REPORT_CB(T, M)
+
+/* Every sim_* option's help says what it configures: nothing else reads it. */
+#define SIM_FIO_HELP(hlp) "coop_backend=sim's model: " hlp
 
 #define SIM_FIO_UOPT(T, M, f, dv, hlp)					\
 	{								\
@@ -58,7 +91,7 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.p.f),				\
 		.cb = sim_opt_##f##_cb,					\
-		.help = hlp,						\
+		.help = SIM_FIO_HELP(hlp),						\
 		.def = PP_STR(dv),				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -71,7 +104,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.f##_str),				\
 		.cb = sim_opt_##f##_cb,					\
-		.help = hlp,						\
+		.help = SIM_FIO_HELP(hlp),						\
 		.def = PP_ENUM_DEFAULT(SIM_SCHEDS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -86,7 +119,7 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.time_scale),			\
 		.cb = sim_opt_time_scale_cb,				\
-		.help = "Run the model this many times faster than modeled time (fiotab divides rates by it)", \
+		.help = SIM_FIO_HELP("Run the model this many times faster than modeled time (fiotab divides rates by it)"), \
 		.def = "1",						\
 		.minval = 1,						\
 		.category = FIO_OPT_C_ENGINE,				\
@@ -98,7 +131,7 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.lag_warn_ms),			\
 		.cb = sim_opt_lag_warn_ms_cb,				\
-		.help = "Warn when real time falls this far (ms) behind the paced schedule", \
+		.help = SIM_FIO_HELP("Warn when real time falls this far (ms) behind the paced schedule"), \
 		.def = "100",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -108,7 +141,8 @@ struct sim_options {
 		.lname = "Model report file",				\
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.report),			\
-		.help = "Append the per-job model report (modeled time, MB/s, counters) to this file", \
+		.cb = sim_opt_report_cb,				\
+		.help = SIM_FIO_HELP("Append the per-job model report (modeled time, MB/s, counters) to this file"), \
 		.def = "",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -119,7 +153,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.kernel_ra_str),			\
 		.cb = sim_opt_kernel_ra_cb,				\
-		.help = "Target readahead when coop_ra=kernel",		\
+		.help = SIM_FIO_HELP("Target readahead when coop_ra=kernel"),		\
 		.def = PP_ENUM_DEFAULT(SIM_KERNEL_RAS),		\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -131,7 +165,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.order_str),			\
 		.cb = sim_opt_order_cb,					\
-		.help = "SCST command execution: simple (concurrent) or ordered (one at a time, in order)", \
+		.help = SIM_FIO_HELP("SCST command execution: simple (concurrent) or ordered (one at a time, in order)"), \
 		.def = PP_ENUM_DEFAULT(SIM_ORDERS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\

@@ -74,6 +74,36 @@ refused 'io_u error.*Invalid argument' "$probe" badenter "${env[@]}" -- \
 "$probe" nouring "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" --name=ok \
 	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
 	>"$T/ok.out" 2>&1 || fail "psync pool failed under the no-io_uring filter: $(cat "$T/ok.out")"
+
+# noted REGEX|'' -- FIO_ARGS...: the job runs, and says REGEX once (an
+# option it set that does nothing in its mix: one job file may serve the
+# model and the pool, so it is named, not refused), or with '' nothing of
+# the kind (defaults, options where they count).
+noted() {
+	local re=$1 out rc
+	shift 2
+	out=$(timeout -k 5 60 "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" "${mode[@]}" \
+		--name=n --filename="$T/target" --size=1m --rw=read --bs=64k "$@" 2>&1)
+	rc=$?
+	[ $rc = 0 ] || fail "$* failed ($rc): $out"
+	if [ -z "$re" ]; then
+		echo "$out" | grep -q 'no effect' && fail "$* noted an option: $out"
+		return 0
+	fi
+	assert_eq "notes for $*" 1 "$(echo "$out" | grep -cE "$re")"
+	note "noted: $* -> $(echo "$out" | grep -m1 -E "$re")"
+}
+noted 'coop: n: sim_disk_rpm \(as every sim_\* option\) configures coop_backend=sim.s model: no effect with coop_backend=psync' \
+	-- --sim_disk_rpm=5400 --sim_sched=noop
+noted 'sim_report .*no effect with coop_backend=uring' -- --coop_backend=uring --sim_report="$T/r"
+noted 'coop: n: coop_ra_kb has no effect with coop_ra=kernel' -- --coop_ra_kb=64
+for o in coop_ra_kb=64 coop_stats=1 coop_coalesce=1 coop_inline=0; do
+	noted "coop: n: ${o%%=*} has no effect with coop_backend=sim" -- \
+		--coop_backend=sim --sim_time_scale=1000 --coop_ra=context --$o
+done
+noted '' --
+noted '' -- --coop_ra=context --coop_ra_kb=64 --coop_stats=0 --coop_inline=0 --coop_coalesce=1
+noted '' -- --coop_backend=sim --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
 if coop_is_tsan; then
 	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared
 fi
