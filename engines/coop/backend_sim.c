@@ -92,6 +92,64 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	return false;
 }
 
+/*
+ * The model's options by the part of the model they configure, from their
+ * names: sim_cfq_* and sim_dl_* whichever queue runs CFQ or deadline,
+ * sim_client_cfq_* the initiator's CFQ, sim_server_cfq_* the target's;
+ * sim_kernel_ra is what coop_ra=kernel means.  NULL when @i's option
+ * works in this job, else the part it configures that the job leaves out.
+ */
+static const char *const sim_opt_names[SIM_OPT_N] = {
+	SIM_UPARAMS(SIM_FIO_NAME, 0, 0) "sim_kernel_ra"
+};
+
+static const char *idle_because(const struct coop_options *o, unsigned int i)
+{
+	const char *n = sim_opt_names[i];
+	bool tgt_cfq = o->sim.p.sched == SIM_SCHED_CFQ;
+	bool cli_cfq = o->sim.p.client_sched == SIM_SCHED_CFQ;
+	bool dl = o->sim.p.sched == SIM_SCHED_DEADLINE ||
+		  o->sim.p.client_sched == SIM_SCHED_DEADLINE;
+
+	if (!strncmp(n, "sim_client_cfq_", 15))
+		return cli_cfq ? NULL : "the initiator's CFQ";
+	if (!strncmp(n, "sim_server_cfq_", 15))
+		return tgt_cfq ? NULL : "the target's CFQ";
+	if (!strncmp(n, "sim_cfq_", 8))
+		return tgt_cfq || cli_cfq ? NULL : "CFQ";
+	if (!strncmp(n, "sim_dl_", 7))
+		return dl ? NULL : "deadline";
+	if (i == SIM_OPT_kernel_ra)
+		return o->ra == COOP_RA_KERNEL ? NULL : "coop_ra=kernel";
+	return NULL;
+}
+
+/*
+ * sim_* options the job set that its other options leave idle are named,
+ * as coop.c's note_no_effect() does for coop's own; one the job sets
+ * twice under two names with two values is refused (true).
+ */
+static bool sim_opts_idle(struct thread_data *td, const struct coop_options *o)
+{
+	unsigned int i;
+	const char *why;
+
+	if (o->split_kb && o->sim.set[SIM_OPT_client_max_sectors_kb] &&
+	    o->split_kb != o->sim.p.client_max_sectors_kb) {
+		pp_err("coop", "coop_backend=sim: coop_split_kb=%u and sim_client_max_sectors_kb=%u "
+		       "both set the initiator's max_sectors_kb: set one of them",
+		       o->split_kb, o->sim.p.client_max_sectors_kb);
+		return true;
+	}
+	for (i = 0; i < SIM_OPT_N; i++)
+		if (o->sim.set[i] && (why = idle_because(o, i)))
+			pp_err("coop", "%s: %s has no effect: it configures %s, which this job "
+			       "does not use (sim_sched=%s, sim_client_sched=%s, coop_ra=%s)",
+			       td->o.name, sim_opt_names[i], why, o->sim.sched_str,
+			       o->sim.client_sched_str, o->ra_str);
+	return false;
+}
+
 static int sim_job_params(struct thread_data *td, struct coop_options *o,
 			  struct sim_params *p)
 {
@@ -107,7 +165,7 @@ static int sim_job_params(struct thread_data *td, struct coop_options *o,
 	/* coop_split_kb is the initiator's max_sectors_kb, as on real storage */
 	if (o->split_kb)
 		p->client_max_sectors_kb = o->split_kb;
-	if (sim_job_unmodelled(td))
+	if (sim_job_unmodelled(td) || sim_opts_idle(td, o))
 		return EINVAL;
 	if (sim_params_check(p, err, sizeof(err))) {
 		pp_err("coop", "coop_backend=sim: %s", err);

@@ -18,12 +18,22 @@
 #include "engines/common/enumtab.h"
 #include "engines/sim/params.h"
 
+/*
+ * A slot per option whose being set matters beyond "some sim_* option":
+ * the numeric parameters (SIM_UPARAMS' order) and sim_kernel_ra.
+ * backend_sim.c names those that do nothing in the job's mix.
+ */
+#define SIM_FIO_IDX(a, b, f, dv, hlp) SIM_OPT_##f,
+#define SIM_FIO_NAME(a, b, f, dv, hlp) "sim_" #f,
+enum sim_opt_idx { SIM_UPARAMS(SIM_FIO_IDX, 0, 0) SIM_OPT_kernel_ra, SIM_OPT_N };
+
 struct sim_options {
 	unsigned int time_scale;
 	unsigned int lag_warn_ms;
 	char *report;
 	unsigned int kernel_ra;		/* enum sim_ra for coop_ra=kernel */
 	const char *given;		/* "sim_NAME": the first one the job set (coop.h) */
+	unsigned char set[SIM_OPT_N];	/* which of those the job set (enum sim_opt_idx) */
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
 	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
 	char *kernel_ra_str, *order_str, *sched_str, *client_sched_str;
@@ -36,29 +46,35 @@ struct sim_options {
  * engine's option table.  Each one, wrapped by SIM_FIO_GIVEN_CB(), also
  * records in M.given the name of the first sim_* option the job set
  * itself (T's COOP_OPT_GIVEN()): with another coop_backend it has no
- * effect, which the engine says.  SIM_FIO_OPTION_CBS(T, M, opts) goes
+ * effect, which the engine says; and, for those with a slot (@idx, -1
+ * for none), M.set[@idx].  SIM_FIO_OPTION_CBS(T, M, opts) goes
  * before the option table that holds SIM_FIO_OPTIONS(T, M).
  */
-#define SIM_FIO_GIVEN_CB(fn, argtype, T, M, optname)			\
+#define SIM_FIO_GIVEN_CB(fn, argtype, T, M, optname, idx)		\
 static int fn(void *data, argtype v)					\
 {									\
 	T *o_ = data;							\
+	int i_ = (idx);							\
 									\
-	if (COOP_OPT_GIVEN(o_) && !o_->M.given)				\
-		o_->M.given = (optname);				\
+	if (COOP_OPT_GIVEN(o_)) {					\
+		if (!o_->M.given)					\
+			o_->M.given = (optname);			\
+		if (i_ >= 0)						\
+			o_->M.set[i_] = 1;				\
+	}								\
 	return fn##_parse(data, v);					\
 }
 
-#define SIM_FIO_UINT_CB(T, M, fn, optname, member)			\
+#define SIM_FIO_UINT_CB(T, M, fn, optname, member, idx)			\
 	PP_UINT_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused) \
-	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname)
+	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
 
-#define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member)		\
+#define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member, idx)		\
 	PP_ENUM_OPT_CB(fn##_parse, "coop", opts, optname, T, member)	\
-	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname)
+	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname, idx)
 
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
-	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f)
+	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f, SIM_OPT_##f)
 
 /* sim_report is stored by fio; its callback only records it. */
 #define SIM_FIO_REPORT_CB(T, M)						\
@@ -68,17 +84,18 @@ static int sim_opt_report_cb_parse(void *data, const char *v)		\
 	(void)v;							\
 	return 0;							\
 }									\
-SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report")
+SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 
 #define SIM_FIO_OPTION_CBS(T, M, opts)					\
 	SIM_UPARAMS(SIM_FIO_UCB, T, M)					\
-	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_kernel_ra_cb, "sim_kernel_ra", M.kernel_ra) \
-	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_order_cb, "sim_order", M.p.order) \
-	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_sched_cb, "sim_sched", M.p.sched) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_kernel_ra_cb, "sim_kernel_ra", M.kernel_ra, \
+			SIM_OPT_kernel_ra)				\
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_order_cb, "sim_order", M.p.order, -1) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_sched_cb, "sim_sched", M.p.sched, -1) \
 	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_client_sched_cb, "sim_client_sched", \
-			M.p.client_sched)				\
-	SIM_FIO_UINT_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale) \
-	SIM_FIO_UINT_CB(T, M, sim_opt_lag_warn_ms_cb, "sim_lag_warn_ms", M.lag_warn_ms) \
+			M.p.client_sched, -1)				\
+	SIM_FIO_UINT_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale, -1) \
+	SIM_FIO_UINT_CB(T, M, sim_opt_lag_warn_ms_cb, "sim_lag_warn_ms", M.lag_warn_ms, -1) \
 	SIM_FIO_REPORT_CB(T, M)
 
 /* Every sim_* option's help says what it configures: nothing else reads it. */

@@ -101,6 +101,22 @@ for o in coop_ra_kb=64 coop_stats=1 coop_coalesce=1 coop_inline=0; do
 	noted "coop: n: ${o%%=*} has no effect with coop_backend=sim" -- \
 		--coop_backend=sim --sim_time_scale=1000 --coop_ra=context --$o
 done
+# The model's own options that its other options leave idle, by the part
+# of the model they configure; two names for one parameter must agree.
+sim=(--coop_backend=sim --sim_time_scale=1000)
+noted 'coop: n: sim_cfq_quantum has no effect: it configures CFQ, which this job does not use \(sim_sched=deadline, sim_client_sched=noop' \
+	-- "${sim[@]}" --sim_cfq_quantum=8 --sim_sched=deadline --sim_client_sched=noop
+noted 'sim_client_cfq_lone_mult has no effect: it configures the initiator.s CFQ' \
+	-- "${sim[@]}" --sim_client_sched=noop --sim_client_cfq_lone_mult=2
+noted 'sim_server_cfq_lone_mult has no effect: it configures the target.s CFQ' \
+	-- "${sim[@]}" --sim_sched=noop --sim_server_cfq_lone_mult=2
+noted 'sim_dl_fifo_batch has no effect: it configures deadline' -- "${sim[@]}" --sim_dl_fifo_batch=8
+noted 'sim_kernel_ra has no effect: it configures coop_ra=kernel.*coop_ra=off' \
+	-- "${sim[@]}" --coop_ra=off --sim_kernel_ra=context
+refused 'coop: coop_backend=sim: coop_split_kb=256 and sim_client_max_sectors_kb=128 both set the initiator.s max_sectors_kb' \
+	"${env[@]}" -- "${sim[@]}" --coop_split_kb=256 --sim_client_max_sectors_kb=128
+noted '' -- "${sim[@]}" --sim_dl_fifo_batch=8 --sim_client_sched=deadline --sim_cfq_quantum=8 \
+	--sim_kernel_ra=context --coop_split_kb=128 --sim_client_max_sectors_kb=128
 noted '' --
 noted '' -- --coop_ra=context --coop_ra_kb=64 --coop_stats=0 --coop_inline=0 --coop_coalesce=1
 noted '' -- --coop_backend=sim --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
