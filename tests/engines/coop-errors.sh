@@ -75,6 +75,22 @@ refused 'io_u error.*Invalid argument' "$probe" badenter "${env[@]}" -- \
 	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
 	>"$T/ok.out" 2>&1 || fail "psync pool failed under the no-io_uring filter: $(cat "$T/ok.out")"
 
+# With direct=1 a split's parts must start and end where O_DIRECT can: on
+# a device of 4096-byte sectors 2 KiB parts are refused, naming the option
+# and the device (each I/O failed with a bare EINVAL before); 4 KiB run.
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	truncate -s 8m "$T/4kn.img"
+	d4k=$(losetup --find --show -b 4096 "$T/4kn.img") || fail "losetup -b 4096 $T/4kn.img"
+	echo "$d4k" >>"$_pp_loops"
+	for s in 2 6; do
+		refused "coop: coop_split_kb=$s with direct=1: parts must be multiples of $d4k's direct I/O alignment, 4096 bytes" \
+			"${env[@]}" -- --filename="$d4k" --direct=1 --bs=8k --coop_split_kb=$s
+	done
+	"${env[@]}" "$FIO" --ioengine="external:$COOP_SO" "${mode[@]}" --name=ok4k \
+		--filename="$d4k" --size=1m --rw=read --bs=8k --direct=1 --coop_split_kb=4 \
+		>"$T/ok4k.out" 2>&1 || fail "4 KiB parts on $d4k failed: $(cat "$T/ok4k.out")"
+fi
+
 # noted REGEX|'' -- FIO_ARGS...: the job runs, and says REGEX once (an
 # option it set that does nothing in its mix: one job file may serve the
 # model and the pool, so it is named, not refused), or with '' nothing of
