@@ -73,6 +73,31 @@ static int check_split_align(struct thread_data *td, const struct coop_options *
 	return EINVAL;
 }
 
+/*
+ * Options of the pool that this job's others leave idle, named as coop.c's
+ * note_no_effect() names the rest (the job runs): caller-runs set where
+ * coop_inline_allowed() never allows it, readahead modes with direct=1
+ * (no page cache to read ahead into; coop_ra=context still keeps the
+ * commands off the job's thread), rr with a single worker.
+ */
+static void note_idle_pool(struct thread_data *td, const struct coop_options *o,
+			   const struct coop_pool_cfg *cfg)
+{
+	struct coop_pool_cfg c = *cfg;
+
+	c.inline_cmds = 1;
+	if ((o->given & COOP_GIVEN_INLINE) && !coop_inline_allowed(&c))
+		pp_err("coop", "%s: coop_inline has no effect with this job's options: caller-runs "
+		       "needs coop_backend=psync without coop_ra=context, and one worker (no "
+		       "coop_split_kb, no coop_coalesce) or coop_ioctx=shared with coop_fd=shared",
+		       td->o.name);
+	if (o->ra != COOP_RA_KERNEL && td->o.odirect)
+		pp_err("coop", "%s: coop_ra=%s has no effect on readahead with direct=1 (O_DIRECT "
+		       "reads bypass the page cache)", td->o.name, o->ra_str);
+	if (o->dispatch == COOP_DISPATCH_RR && o->threads == 1)
+		pp_err("coop", "%s: coop_dispatch=rr has no effect with coop_threads=1", td->o.name);
+}
+
 static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 			  void **priv)
 {
@@ -101,6 +126,7 @@ static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 		td_verror(td, ret, "coop options");
 		return ret;
 	}
+	note_idle_pool(td, o, &cfg);
 	/*
 	 * fio applies its own fadvise hint (SEQUENTIAL for rw=read) after
 	 * opening a file, which would undo coop_ra=off's POSIX_FADV_RANDOM.

@@ -134,7 +134,19 @@ refused 'coop: coop_backend=sim: coop_split_kb=256 and sim_client_max_sectors_kb
 noted '' -- "${sim[@]}" --sim_dl_fifo_batch=8 --sim_client_sched=deadline --sim_cfq_quantum=8 \
 	--sim_kernel_ra=context --coop_split_kb=128 --sim_client_max_sectors_kb=128
 noted '' --
-noted '' -- --coop_ra=context --coop_ra_kb=64 --coop_stats=0 --coop_inline=0 --coop_coalesce=1
+noted '' -- --coop_ra=context --coop_ra_kb=64 --coop_stats=0 --coop_coalesce=1
+# The pool's options its others leave idle: caller-runs where it can never
+# apply (either value), readahead modes with direct=1, rr with one worker.
+noted 'coop: n: coop_inline has no effect with this job.s options: caller-runs needs coop_backend=psync' \
+	-- --coop_inline=0 --coop_backend=uring --coop_threads=1
+noted 'coop: n: coop_inline has no effect' -- --coop_inline=1 --coop_threads=2
+noted 'coop: n: coop_ra=context has no effect on readahead with direct=1' -- --coop_ra=context --direct=1
+noted 'coop: n: coop_ra=off has no effect on readahead with direct=1' -- --coop_ra=off --direct=1
+noted 'coop: n: coop_dispatch=rr has no effect with coop_threads=1' -- --coop_dispatch=rr --coop_threads=1
+noted '' -- --coop_inline=0 --coop_threads=1 --direct=1
+noted '' -- --coop_inline=1 --coop_threads=1 --coop_fd=per-thread
+noted '' -- --coop_dispatch=rr --coop_threads=2
+coop_is_tsan || noted '' -- --coop_inline=1 --coop_threads=3 --coop_ioctx=shared
 noted '' -- --coop_backend=sim --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
 if coop_is_tsan; then
 	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared
