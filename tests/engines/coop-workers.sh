@@ -18,12 +18,13 @@ probe=$B/tests/unit/coop-probe
 n=5
 truncate -s 64m "$T/target"
 
-# start_job NAME ARGS...: run a 2 s job in the background; sets $pid.
+# start_job NAME ARGS...: run a 3 s job in the background (the checks
+# below take a second on a loaded machine); sets $pid.
 start_job() {
 	local name=$1
 	shift
 	coop_fio --thread --name="$name" --filename="$T/target" --size=64m \
-		--rw=randread --bs=4k --iodepth=16 --time_based --runtime=2 \
+		--rw=randread --bs=4k --iodepth=16 --time_based --runtime=3 \
 		--coop_threads=$n --coop_dispatch=rr --coop_stats=1 "$@" \
 		>"$T/$name.out" 2>&1 &
 	bg=$!
@@ -57,7 +58,15 @@ for ioctx in private shared; do
 		grep -qw "$pid" <(awk '{ print $2 }' "$T/$name.tids") &&
 			fail "$name: a worker runs on fio's own tid"
 
-		# Separate opens.
+		# Separate opens.  The workers start at the engine's init, the
+		# files are opened after it: on a loaded machine the opens may
+		# still be on their way when the workers are seen.
+		want=1
+		[ $fdmode = per-thread ] && want=$((n + 1))
+		for ((i = 0; i < 100; i++)); do
+			[ "$(fds_on_target $pid | wc -l)" -ge $want ] && break
+			sleep 0.05
+		done
 		mapfile -t fds < <(fds_on_target $pid)
 		if [ $fdmode = per-thread ]; then
 			assert_eq "$name: descriptors on the target" $((n + 1)) ${#fds[@]}
