@@ -78,6 +78,19 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		pp_err("coop", "coop_backend=sim moves no data: verify= cannot check it");
 		return true;
 	}
+	/*
+	 * The model's caches start cold and stay warm: fio invalidates the
+	 * page cache before each loop (and invalidate=0 keeps what was there).
+	 */
+	if (!t->invalidate_cache) {
+		pp_err("coop", "coop_backend=sim: invalidate=0 is not modelled (the model starts with cold caches, as invalidate=1)");
+		return true;
+	}
+	if (t->loops > 1) {
+		pp_err("coop", "coop_backend=sim: loops=%u is not modelled (fio invalidates the cache before each loop, the model would read loops 2.. from its warm one): run one loop per job",
+		       t->loops);
+		return true;
+	}
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);
@@ -168,7 +181,12 @@ static int sim_job_params(struct thread_data *td, struct coop_options *o,
 	if (sim_job_unmodelled(td) || sim_opts_idle(td, o))
 		return EINVAL;
 	if (sim_params_check(p, err, sizeof(err))) {
-		pp_err("coop", "coop_backend=sim: %s", err);
+		/* Name the option the job wrote, not only the parameter it set. */
+		if (o->split_kb && strstr(err, "client_max_sectors_kb"))
+			pp_err("coop", "coop_backend=sim: coop_split_kb=%u (the initiator's max_sectors_kb): %s",
+			       o->split_kb, err);
+		else
+			pp_err("coop", "coop_backend=sim: %s", err);
 		return EINVAL;
 	}
 	return 0;
