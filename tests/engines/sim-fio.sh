@@ -44,6 +44,9 @@ awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r <
 
 # the options are visible and bad input is refused
 assert_match "enghelp" "sim_server_ra_kb" "$(run_fio --enghelp="$so" 2>&1)"
+# ... each saying what it configures (they do nothing with the pool)
+help=$(run_fio --enghelp="$so" 2>&1 | grep '^sim_')
+assert_eq "sim_* help lines not naming the model" "" "$(echo "$help" | grep -v ": coop_backend=sim's model: ")"
 job w rw=write >"$T/w.fio"
 sed -i '/^rw=read$/d' "$T/w.fio"
 if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the model"; fi
