@@ -15,6 +15,8 @@
 #ifndef PERFPACK_SIM_OPTS_H
 #define PERFPACK_SIM_OPTS_H
 
+#include <limits.h>
+
 #include "engines/common/enumtab.h"
 #include "engines/sim/params.h"
 
@@ -69,6 +71,12 @@ static int fn(void *data, argtype v)					\
 	PP_UINT_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused) \
 	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
 
+/* The same with bounds, refused with the engine's name (pp.h). */
+#define SIM_FIO_URANGE_CB(T, M, fn, optname, member, idx, min, max)	\
+	PP_UINT_RANGE_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused, \
+			     min, max)					\
+	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
+
 #define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member, idx)		\
 	PP_ENUM_OPT_CB(fn##_parse, "coop", opts, optname, T, member)	\
 	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname, idx)
@@ -94,7 +102,8 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_sched_cb, "sim_sched", M.p.sched, -1) \
 	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_client_sched_cb, "sim_client_sched", \
 			M.p.client_sched, -1)				\
-	SIM_FIO_UINT_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale, -1) \
+	SIM_FIO_URANGE_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale, -1, \
+			  1, UINT_MAX)					\
 	SIM_FIO_UINT_CB(T, M, sim_opt_lag_warn_ms_cb, "sim_lag_warn_ms", M.lag_warn_ms, -1) \
 	SIM_FIO_REPORT_CB(T, M)
 
@@ -138,7 +147,6 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 		.cb = sim_opt_time_scale_cb,				\
 		.help = SIM_FIO_HELP("Run the model this many times faster than modeled time (fiotab divides rates by it)"), \
 		.def = "1",						\
-		.minval = 1,						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 	},								\

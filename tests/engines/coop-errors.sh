@@ -44,6 +44,7 @@ refused 'coop: coop_threads=4294968296: out of range' "${env[@]}" -- --coop_thre
 refused 'coop: coop_split_kb=-1: out of range' "${env[@]}" -- --coop_split_kb=-1
 refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
 refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
+refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --sim_time_scale=0
 refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
 refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
