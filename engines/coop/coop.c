@@ -51,19 +51,28 @@ static int ra_kb_cb(void *data, unsigned long long *v)
 	return ra_kb_parse(data, v);
 }
 
-/* A boolean option with a callback: fio leaves storing it to the callback. */
-#define COOP_BOOL_CB(field, bit)					\
+/*
+ * A boolean option with a callback: fio leaves storing it to the callback,
+ * and checks no lower bound (coop_inline=-1 arrives as -1, then as the
+ * pair's 1): anything but 0 or 1 is refused, as PP_UINT_OPT_CB() does.
+ */
+#define COOP_BOOL_CB(field, bit, optname)				\
 static int field##_cb(void *data, int *v)				\
 {									\
 	struct coop_options *o_ = data;					\
 									\
-	o_->field = !!*v;						\
+	if (*v != 0 && *v != 1) {					\
+		pp_err("coop", "%s=%d: must be 0 or 1", (optname), *v);	\
+		o_->opt_refused = 1;					\
+		return 1;						\
+	}								\
+	o_->field = (unsigned int)*v;					\
 	note_given(o_, bit);						\
 	return 0;							\
 }
-COOP_BOOL_CB(stats, COOP_GIVEN_STATS)
-COOP_BOOL_CB(coalesce, COOP_GIVEN_COALESCE)
-COOP_BOOL_CB(inline_cmds, COOP_GIVEN_INLINE)
+COOP_BOOL_CB(stats, COOP_GIVEN_STATS, "coop_stats")
+COOP_BOOL_CB(coalesce, COOP_GIVEN_COALESCE, "coop_coalesce")
+COOP_BOOL_CB(inline_cmds, COOP_GIVEN_INLINE, "coop_inline")
 
 static struct fio_option options[] = {
 	{

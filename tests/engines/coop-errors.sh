@@ -42,6 +42,8 @@ refused 'coop: coop_threads=1025: must be between 1 and 1024' "${env[@]}" -- --c
 # negative one is refused although fio reads "-1" as the pair "-1", "1".
 refused 'coop: coop_threads=4294968296: out of range' "${env[@]}" -- --coop_threads=4294968296
 refused 'coop: coop_split_kb=-1: out of range' "${env[@]}" -- --coop_split_kb=-1
+# fio checks no lower bound on a boolean: -1 would have been taken as true.
+refused 'coop: coop_inline=-1: must be 0 or 1' "${env[@]}" -- --coop_inline=-1
 refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
 refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
 refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --sim_time_scale=0
