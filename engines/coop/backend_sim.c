@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "fio.h"
+#include "verify.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
 #include "engines/coop/coop.h"
@@ -42,6 +43,126 @@ struct sim_job {
 	uint64_t late, done;
 };
 
+/*
+ * The model is the thread's dd: one application reading one file through
+ * the page cache, back to back, on a testbed of its own.  A job that does
+ * something else -- or whose fio options change what it does in ways the
+ * model never sees (fio's pacing happens in real time, the model's clock
+ * only moves with its own events) -- is refused naming the option, never
+ * modelled as the plain reads it is not.  True after the message.
+ */
+static bool sim_job_unmodelled(struct thread_data *td)
+{
+	const struct thread_options *t = &td->o;
+
+	if (td_write(td) || td_trim(td)) {
+		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
+		return true;
+	}
+	if (td->files_index > 1) {
+		pp_err("coop", "coop_backend=sim models one file per job (this job has %u: filename=, nrfiles=)",
+		       td->files_index);
+		return true;
+	}
+	if (t->numjobs > 1) {
+		pp_err("coop", "coop_backend=sim: numjobs=%u would model %u testbeds of one reader each, "
+		       "not %u readers on one testbed: use numjobs=1", t->numjobs, t->numjobs,
+		       t->numjobs);
+		return true;
+	}
+	if (t->odirect) {
+		pp_err("coop", "coop_backend=sim models buffered reads (dd through the initiator's page cache): direct=1 is not modelled");
+		return true;
+	}
+	if (t->verify != VERIFY_NONE) {
+		pp_err("coop", "coop_backend=sim moves no data: verify= cannot check it");
+		return true;
+	}
+	/*
+	 * The model's caches start cold and stay warm: fio invalidates the
+	 * page cache before each loop (and invalidate=0 keeps what was there).
+	 */
+	if (!t->invalidate_cache) {
+		pp_err("coop", "coop_backend=sim: invalidate=0 is not modelled (the model starts with cold caches, as invalidate=1)");
+		return true;
+	}
+	if (t->loops > 1) {
+		pp_err("coop", "coop_backend=sim: loops=%u is not modelled (fio invalidates the cache before each loop, the model would read loops 2.. from its warm one): run one loop per job",
+		       t->loops);
+		return true;
+	}
+	if (t->thinktime) {
+		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
+		       t->thinktime);
+		return true;
+	}
+	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||
+	    t->rate_iops_min[DDIR_READ]) {
+		pp_err("coop", "coop_backend=sim: rate=/rate_min=/rate_iops=/rate_iops_min= are not modelled "
+		       "(fio paces in real time, the model's clock never sees it)");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The model's options by the part of the model they configure, from their
+ * names: sim_cfq_* and sim_dl_* whichever queue runs CFQ or deadline,
+ * sim_client_cfq_* the initiator's CFQ, sim_server_cfq_* the target's;
+ * sim_kernel_ra is what coop_ra=kernel means.  NULL when @i's option
+ * works in this job, else the part it configures that the job leaves out.
+ */
+static const char *const sim_opt_names[SIM_OPT_N] = {
+	SIM_UPARAMS(SIM_FIO_NAME, 0, 0) "sim_kernel_ra"
+};
+
+static const char *idle_because(const struct coop_options *o, unsigned int i)
+{
+	const char *n = sim_opt_names[i];
+	bool tgt_cfq = o->sim.p.sched == SIM_SCHED_CFQ;
+	bool cli_cfq = o->sim.p.client_sched == SIM_SCHED_CFQ;
+	bool dl = o->sim.p.sched == SIM_SCHED_DEADLINE ||
+		  o->sim.p.client_sched == SIM_SCHED_DEADLINE;
+
+	if (!strncmp(n, "sim_client_cfq_", 15))
+		return cli_cfq ? NULL : "the initiator's CFQ";
+	if (!strncmp(n, "sim_server_cfq_", 15))
+		return tgt_cfq ? NULL : "the target's CFQ";
+	if (!strncmp(n, "sim_cfq_", 8))
+		return tgt_cfq || cli_cfq ? NULL : "CFQ";
+	if (!strncmp(n, "sim_dl_", 7))
+		return dl ? NULL : "deadline";
+	if (i == SIM_OPT_kernel_ra)
+		return o->ra == COOP_RA_KERNEL ? NULL : "coop_ra=kernel";
+	return NULL;
+}
+
+/*
+ * sim_* options the job set that its other options leave idle are named,
+ * as coop.c's note_no_effect() does for coop's own; one the job sets
+ * twice under two names with two values is refused (true).
+ */
+static bool sim_opts_idle(struct thread_data *td, const struct coop_options *o)
+{
+	unsigned int i;
+	const char *why;
+
+	if (o->split_kb && o->sim.set[SIM_OPT_client_max_sectors_kb] &&
+	    o->split_kb != o->sim.p.client_max_sectors_kb) {
+		pp_err("coop", "coop_backend=sim: coop_split_kb=%u and sim_client_max_sectors_kb=%u "
+		       "both set the initiator's max_sectors_kb: set one of them",
+		       o->split_kb, o->sim.p.client_max_sectors_kb);
+		return true;
+	}
+	for (i = 0; i < SIM_OPT_N; i++)
+		if (o->sim.set[i] && (why = idle_because(o, i)))
+			pp_err("coop", "%s: %s has no effect: it configures %s, which this job "
+			       "does not use (sim_sched=%s, sim_client_sched=%s, coop_ra=%s)",
+			       td->o.name, sim_opt_names[i], why, o->sim.sched_str,
+			       o->sim.client_sched_str, o->ra_str);
+	return false;
+}
+
 static int sim_job_params(struct thread_data *td, struct coop_options *o,
 			  struct sim_params *p)
 {
@@ -57,17 +178,15 @@ static int sim_job_params(struct thread_data *td, struct coop_options *o,
 	/* coop_split_kb is the initiator's max_sectors_kb, as on real storage */
 	if (o->split_kb)
 		p->client_max_sectors_kb = o->split_kb;
-	if (td_write(td) || td_trim(td)) {
-		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
+	if (sim_job_unmodelled(td) || sim_opts_idle(td, o))
 		return EINVAL;
-	}
-	if (td->o.nr_files > 1) {
-		pp_err("coop", "coop_backend=sim models one file per job (nrfiles=%u)",
-		       td->o.nr_files);
-		return EINVAL;
-	}
 	if (sim_params_check(p, err, sizeof(err))) {
-		pp_err("coop", "coop_backend=sim: %s", err);
+		/* Name the option the job wrote, not only the parameter it set. */
+		if (o->split_kb && strstr(err, "client_max_sectors_kb"))
+			pp_err("coop", "coop_backend=sim: coop_split_kb=%u (the initiator's max_sectors_kb): %s",
+			       o->split_kb, err);
+		else
+			pp_err("coop", "coop_backend=sim: %s", err);
 		return EINVAL;
 	}
 	return 0;

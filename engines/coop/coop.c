@@ -34,9 +34,45 @@ COOP_ENUM_CB(ra)
 COOP_ENUM_CB(backend)
 PP_UINT_RANGE_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads,
 		     opt_refused, COOP_MIN_THREADS, COOP_MAX_THREADS)
-PP_UINT_OPT_CB(ra_kb_cb, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
+PP_UINT_OPT_CB(ra_kb_parse, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
 PP_UINT_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, opt_refused)
 SIM_FIO_OPTION_CBS(struct coop_options, sim, options)
+
+/* Note that the job set @bit's option itself (coop.h, COOP_OPT_GIVEN). */
+static void note_given(struct coop_options *o, unsigned int bit)
+{
+	if (COOP_OPT_GIVEN(o))
+		o->given |= bit;
+}
+
+static int ra_kb_cb(void *data, unsigned long long *v)
+{
+	note_given(data, COOP_GIVEN_RA_KB);
+	return ra_kb_parse(data, v);
+}
+
+/*
+ * A boolean option with a callback: fio leaves storing it to the callback,
+ * and checks no lower bound (coop_inline=-1 arrives as -1, then as the
+ * pair's 1): anything but 0 or 1 is refused, as PP_UINT_OPT_CB() does.
+ */
+#define COOP_BOOL_CB(field, bit, optname)				\
+static int field##_cb(void *data, int *v)				\
+{									\
+	struct coop_options *o_ = data;					\
+									\
+	if (*v != 0 && *v != 1) {					\
+		pp_err("coop", "%s=%d: must be 0 or 1", (optname), *v);	\
+		o_->opt_refused = 1;					\
+		return 1;						\
+	}								\
+	o_->field = (unsigned int)*v;					\
+	note_given(o_, bit);						\
+	return 0;							\
+}
+COOP_BOOL_CB(stats, COOP_GIVEN_STATS, "coop_stats")
+COOP_BOOL_CB(coalesce, COOP_GIVEN_COALESCE, "coop_coalesce")
+COOP_BOOL_CB(inline_cmds, COOP_GIVEN_INLINE, "coop_inline")
 
 static struct fio_option options[] = {
 	{
@@ -113,7 +149,7 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, ra_kb),
 		.cb	= ra_kb_cb,
-		.help	= "Largest coop_ra=context window in KiB (windows double up to it)",
+		.help	= "Largest coop_ra=context window in KiB (windows double up to it; psync and uring only)",
 		.def	= "512",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -124,7 +160,7 @@ static struct fio_option options[] = {
 		.type	= FIO_OPT_INT,
 		.off1	= offsetof(struct coop_options, split_kb),
 		.cb	= split_kb_cb,
-		.help	= "Cut each I/O into commands of at most this many KiB (0: no split)",
+		.help	= "Cut each I/O into commands of at most this many KiB (0: no split; with coop_backend=sim the initiator's max_sectors_kb)",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -148,7 +184,8 @@ static struct fio_option options[] = {
 		.lname	= "coop statistics",
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct coop_options, stats),
-		.help	= "Print per-worker and per-device statistics when the job ends",
+		.cb	= stats_cb,
+		.help	= "Print per-worker and per-device statistics when the job ends (psync, uring; the model prints its own report)",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -158,7 +195,8 @@ static struct fio_option options[] = {
 		.lname	= "coop completion coalescing",
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct coop_options, coalesce),
-		.help	= "Wake the job's thread when half the iodepth is done, not for every completion",
+		.cb	= coalesce_cb,
+		.help	= "Wake the job's thread when half the iodepth is done, not for every completion (psync, uring)",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -168,7 +206,8 @@ static struct fio_option options[] = {
 		.lname	= "coop caller-runs",
 		.type	= FIO_OPT_BOOL,
 		.off1	= offsetof(struct coop_options, inline_cmds),
-		.help	= "psync: with one worker, or shared io_context and fd at iodepth 1, the job's thread runs commands",
+		.cb	= inline_cmds_cb,
+		.help	= "Caller-runs (psync, no coop_ra=context): with one worker (no coop_split_kb, no coop_coalesce), or shared io_context and fd at iodepth 1, the job's thread runs commands itself",
 		.def	= "1",
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
@@ -178,6 +217,41 @@ static struct fio_option options[] = {
 		.name	= NULL,
 	},
 };
+
+/*
+ * Options the job set that do nothing in its mix.  One job file may serve
+ * both the model and the real pool (profiles/scst-coop: coop_backend=
+ * ${BACKEND} beside its sim_* options), so they are not refused; each is
+ * named, once per job, so that nobody believes it shaped what was measured.
+ */
+static void note_no_effect(struct thread_data *td, const struct coop_options *o)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} model_ignores[] = {
+		{ COOP_GIVEN_RA_KB, "coop_ra_kb" },
+		{ COOP_GIVEN_STATS, "coop_stats" },
+		{ COOP_GIVEN_COALESCE, "coop_coalesce" },
+		{ COOP_GIVEN_INLINE, "coop_inline" },
+	};
+	unsigned int i;
+
+	if (o->backend != COOP_BACKEND_SIM) {
+		if (o->sim.given)
+			pp_err("coop", "%s: %s (as every sim_* option) configures coop_backend=sim's "
+			       "model: no effect with coop_backend=%s", td->o.name, o->sim.given,
+			       o->backend_str);
+		if ((o->given & COOP_GIVEN_RA_KB) && o->ra != COOP_RA_CONTEXT)
+			pp_err("coop", "%s: coop_ra_kb has no effect with coop_ra=%s (only with context)",
+			       td->o.name, o->ra_str);
+		return;
+	}
+	for (i = 0; i < sizeof(model_ignores) / sizeof(model_ignores[0]); i++)
+		if (o->given & model_ignores[i].bit)
+			pp_err("coop", "%s: %s has no effect with coop_backend=sim (the model "
+			       "does not read it)", td->o.name, model_ignores[i].name);
+}
 
 static int fio_coop_init(struct thread_data *td)
 {
@@ -193,6 +267,7 @@ static int fio_coop_init(struct thread_data *td)
 		td_verror(td, EINVAL, "coop options");
 		return 1;
 	}
+	note_no_effect(td, o);
 	cd = calloc(1, sizeof(*cd));
 	if (!cd) {
 		td_verror(td, ENOMEM, "coop init");

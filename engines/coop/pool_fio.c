@@ -13,6 +13,7 @@
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
 #include "engines/coop/coop.h"
+#include "engines/coop/dioalign.h"
 #include "engines/coop/pool.h"
 #include "engines/coop/stats.h"
 
@@ -41,19 +42,60 @@ static uint64_t max_bs(struct thread_data *td)
 	return m ? m : 4096;
 }
 
-static int check_options(struct thread_data *td, const struct coop_options *o)
+static int check_options(const struct coop_options *o)
 {
 	/* coop_threads is range-checked once, when fio parses it (coop.c). */
 	if (o->ra == COOP_RA_CONTEXT && !o->ra_kb) {
 		pp_err("coop", "coop_ra=context needs coop_ra_kb > 0");
 		return EINVAL;
 	}
-	if (o->split_kb && td->o.odirect && (o->split_kb * 1024ull) % 512) {
-		pp_err("coop", "coop_split_kb=%u with direct=1: parts must be sector multiples",
-		       o->split_kb);
-		return EINVAL;
-	}
 	return 0;
+}
+
+/*
+ * With direct=1 every part of a split request must start and end where
+ * O_DIRECT can (the request itself is fio's to align, as with psync):
+ * otherwise each would fail with an EINVAL that names no option.
+ */
+static int check_split_align(struct thread_data *td, const struct coop_options *o,
+			     struct fio_file *f)
+{
+	unsigned int align;
+
+	if (!o->split_kb || !td->o.odirect)
+		return 0;
+	align = coop_dio_align(f->fd, f->filetype == FIO_TYPE_BLOCK);
+	if ((o->split_kb * 1024ull) % align == 0)
+		return 0;
+	pp_err("coop", "coop_split_kb=%u with direct=1: parts must be multiples of %s's "
+	       "direct I/O alignment, %u bytes", o->split_kb, f->file_name, align);
+	td_verror(td, EINVAL, "coop_split_kb");
+	return EINVAL;
+}
+
+/*
+ * Options of the pool that this job's others leave idle, named as coop.c's
+ * note_no_effect() names the rest (the job runs): caller-runs set where
+ * coop_inline_allowed() never allows it, readahead modes with direct=1
+ * (no page cache to read ahead into; coop_ra=context still keeps the
+ * commands off the job's thread), rr with a single worker.
+ */
+static void note_idle_pool(struct thread_data *td, const struct coop_options *o,
+			   const struct coop_pool_cfg *cfg)
+{
+	struct coop_pool_cfg c = *cfg;
+
+	c.inline_cmds = 1;
+	if ((o->given & COOP_GIVEN_INLINE) && !coop_inline_allowed(&c))
+		pp_err("coop", "%s: coop_inline has no effect with this job's options: caller-runs "
+		       "needs coop_backend=psync without coop_ra=context, and one worker (no "
+		       "coop_split_kb, no coop_coalesce) or coop_ioctx=shared with coop_fd=shared",
+		       td->o.name);
+	if (o->ra != COOP_RA_KERNEL && td->o.odirect)
+		pp_err("coop", "%s: coop_ra=%s has no effect on readahead with direct=1 (O_DIRECT "
+		       "reads bypass the page cache)", td->o.name, o->ra_str);
+	if (o->dispatch == COOP_DISPATCH_RR && o->threads == 1)
+		pp_err("coop", "%s: coop_dispatch=rr has no effect with coop_threads=1", td->o.name);
 }
 
 static int coop_pool_init(struct thread_data *td, struct coop_options *o,
@@ -79,11 +121,12 @@ static int coop_pool_init(struct thread_data *td, struct coop_options *o,
 	char err[256] = "";
 	int ret;
 
-	ret = check_options(td, o);
+	ret = check_options(o);
 	if (ret) {
 		td_verror(td, ret, "coop options");
 		return ret;
 	}
+	note_idle_pool(td, o, &cfg);
 	/*
 	 * fio applies its own fadvise hint (SEQUENTIAL for rw=read) after
 	 * opening a file, which would undo coop_ra=off's POSIX_FADV_RANDOM.
@@ -135,6 +178,8 @@ static int coop_pool_open_file(struct thread_data *td, void *priv,
 	char err[256] = "";
 	int flags, ret;
 
+	if (check_split_align(td, j->o, f))
+		return EINVAL;
 	cf = calloc(1, sizeof(*cf));
 	if (!cf) {
 		td_verror(td, ENOMEM, "coop open");

@@ -15,14 +15,27 @@
 #ifndef PERFPACK_SIM_OPTS_H
 #define PERFPACK_SIM_OPTS_H
 
+#include <limits.h>
+
 #include "engines/common/enumtab.h"
 #include "engines/sim/params.h"
+
+/*
+ * A slot per option whose being set matters beyond "some sim_* option":
+ * the numeric parameters (SIM_UPARAMS' order) and sim_kernel_ra.
+ * backend_sim.c names those that do nothing in the job's mix.
+ */
+#define SIM_FIO_IDX(a, b, f, dv, hlp) SIM_OPT_##f,
+#define SIM_FIO_NAME(a, b, f, dv, hlp) "sim_" #f,
+enum sim_opt_idx { SIM_UPARAMS(SIM_FIO_IDX, 0, 0) SIM_OPT_kernel_ra, SIM_OPT_N };
 
 struct sim_options {
 	unsigned int time_scale;
 	unsigned int lag_warn_ms;
 	char *report;
 	unsigned int kernel_ra;		/* enum sim_ra for coop_ra=kernel */
+	const char *given;		/* "sim_NAME": the first one the job set (coop.h) */
+	unsigned char set[SIM_OPT_N];	/* which of those the job set (enum sim_opt_idx) */
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
 	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
 	char *kernel_ra_str, *order_str, *sched_str, *client_sched_str;
@@ -32,24 +45,70 @@ struct sim_options {
  * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
  * unsigned int are refused, not wrapped, and set T's opt_refused).
  * The enum options are PP_ENUM_OPT_CB()'s, matched against @opts, the
- * engine's option table.  SIM_FIO_OPTION_CBS(T, M, opts) goes before the
- * option table that holds SIM_FIO_OPTIONS(T, M).
+ * engine's option table.  Each one, wrapped by SIM_FIO_GIVEN_CB(), also
+ * records in M.given the name of the first sim_* option the job set
+ * itself (T's COOP_OPT_GIVEN()): with another coop_backend it has no
+ * effect, which the engine says; and, for those with a slot (@idx, -1
+ * for none), M.set[@idx].  SIM_FIO_OPTION_CBS(T, M, opts) goes
+ * before the option table that holds SIM_FIO_OPTIONS(T, M).
  */
+#define SIM_FIO_GIVEN_CB(fn, argtype, T, M, optname, idx)		\
+static int fn(void *data, argtype v)					\
+{									\
+	T *o_ = data;							\
+	int i_ = (idx);							\
+									\
+	if (COOP_OPT_GIVEN(o_)) {					\
+		if (!o_->M.given)					\
+			o_->M.given = (optname);			\
+		if (i_ >= 0)						\
+			o_->M.set[i_] = 1;				\
+	}								\
+	return fn##_parse(data, v);					\
+}
+
+#define SIM_FIO_UINT_CB(T, M, fn, optname, member, idx)			\
+	PP_UINT_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused) \
+	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
+
+/* The same with bounds, refused with the engine's name (pp.h). */
+#define SIM_FIO_URANGE_CB(T, M, fn, optname, member, idx, min, max)	\
+	PP_UINT_RANGE_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused, \
+			     min, max)					\
+	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
+
+#define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member, idx)		\
+	PP_ENUM_OPT_CB(fn##_parse, "coop", opts, optname, T, member)	\
+	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname, idx)
+
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
-	PP_UINT_OPT_CB(sim_opt_##f##_cb, "coop", "sim_" #f, T, M.p.f, opt_refused)
+	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f, SIM_OPT_##f)
+
+/* sim_report is stored by fio; its callback only records it. */
+#define SIM_FIO_REPORT_CB(T, M)						\
+static int sim_opt_report_cb_parse(void *data, const char *v)		\
+{									\
+	(void)data;							\
+	(void)v;							\
+	return 0;							\
+}									\
+SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 
 #define SIM_FIO_OPTION_CBS(T, M, opts)					\
 	SIM_UPARAMS(SIM_FIO_UCB, T, M)					\
-	PP_ENUM_OPT_CB(sim_opt_kernel_ra_cb, "coop", opts, "sim_kernel_ra", \
-		       T, M.kernel_ra)					\
-	PP_ENUM_OPT_CB(sim_opt_order_cb, "coop", opts, "sim_order", T, M.p.order) \
-	PP_ENUM_OPT_CB(sim_opt_sched_cb, "coop", opts, "sim_sched", T, M.p.sched) \
-	PP_ENUM_OPT_CB(sim_opt_client_sched_cb, "coop", opts, "sim_client_sched", \
-		       T, M.p.client_sched)				\
-	PP_UINT_OPT_CB(sim_opt_time_scale_cb, "coop", "sim_time_scale",	\
-		       T, M.time_scale, opt_refused)			\
-	PP_UINT_OPT_CB(sim_opt_lag_warn_ms_cb, "coop", "sim_lag_warn_ms", \
-		       T, M.lag_warn_ms, opt_refused)
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_kernel_ra_cb, "sim_kernel_ra", M.kernel_ra, \
+			SIM_OPT_kernel_ra)				\
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_order_cb, "sim_order", M.p.order, -1) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_sched_cb, "sim_sched", M.p.sched, -1) \
+	SIM_FIO_ENUM_CB(T, M, opts, sim_opt_client_sched_cb, "sim_client_sched", \
+			M.p.client_sched, -1)				\
+	SIM_FIO_URANGE_CB(T, M, sim_opt_time_scale_cb, "sim_time_scale", M.time_scale, -1, \
+			  1, UINT_MAX)					\
+	SIM_FIO_UINT_CB(T, M, sim_opt_lag_warn_ms_cb, "sim_lag_warn_ms", M.lag_warn_ms, -1) \
+	SIM_FIO_REPORT_CB(T, M)
+
+/* Every sim_* option's help says what it configures: nothing else reads it. */
+#define SIM_FIO_HELP(hlp) "coop_backend=sim's model: " hlp
 
 #define SIM_FIO_UOPT(T, M, f, dv, hlp)					\
 	{								\
@@ -58,7 +117,7 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.p.f),				\
 		.cb = sim_opt_##f##_cb,					\
-		.help = hlp,						\
+		.help = SIM_FIO_HELP(hlp),						\
 		.def = PP_STR(dv),				\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -71,7 +130,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.f##_str),				\
 		.cb = sim_opt_##f##_cb,					\
-		.help = hlp,						\
+		.help = SIM_FIO_HELP(hlp),						\
 		.def = PP_ENUM_DEFAULT(SIM_SCHEDS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -86,9 +145,8 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.time_scale),			\
 		.cb = sim_opt_time_scale_cb,				\
-		.help = "Run the model this many times faster than modeled time (fiotab divides rates by it)", \
+		.help = SIM_FIO_HELP("Run the model this many times faster than modeled time (fiotab divides rates by it)"), \
 		.def = "1",						\
-		.minval = 1,						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 	},								\
@@ -98,7 +156,7 @@ struct sim_options {
 		.type = FIO_OPT_INT,					\
 		.off1 = offsetof(T, M.lag_warn_ms),			\
 		.cb = sim_opt_lag_warn_ms_cb,				\
-		.help = "Warn when real time falls this far (ms) behind the paced schedule", \
+		.help = SIM_FIO_HELP("Warn when real time falls this far (ms) behind the paced schedule"), \
 		.def = "100",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -108,7 +166,8 @@ struct sim_options {
 		.lname = "Model report file",				\
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.report),			\
-		.help = "Append the per-job model report (modeled time, MB/s, counters) to this file", \
+		.cb = sim_opt_report_cb,				\
+		.help = SIM_FIO_HELP("Append the per-job model report (modeled time, MB/s, counters) to this file"), \
 		.def = "",						\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -119,7 +178,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.kernel_ra_str),			\
 		.cb = sim_opt_kernel_ra_cb,				\
-		.help = "Target readahead when coop_ra=kernel",		\
+		.help = SIM_FIO_HELP("Target readahead when coop_ra=kernel"),		\
 		.def = PP_ENUM_DEFAULT(SIM_KERNEL_RAS),		\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -131,7 +190,7 @@ struct sim_options {
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.order_str),			\
 		.cb = sim_opt_order_cb,					\
-		.help = "SCST command execution: simple (concurrent) or ordered (one at a time, in order)", \
+		.help = SIM_FIO_HELP("SCST command execution: simple (concurrent) or ordered (one at a time, in order)"), \
 		.def = PP_ENUM_DEFAULT(SIM_ORDERS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\

@@ -42,8 +42,11 @@ refused 'coop: coop_threads=1025: must be between 1 and 1024' "${env[@]}" -- --c
 # negative one is refused although fio reads "-1" as the pair "-1", "1".
 refused 'coop: coop_threads=4294968296: out of range' "${env[@]}" -- --coop_threads=4294968296
 refused 'coop: coop_split_kb=-1: out of range' "${env[@]}" -- --coop_split_kb=-1
+# fio checks no lower bound on a boolean: -1 would have been taken as true.
+refused 'coop: coop_inline=-1: must be 0 or 1' "${env[@]}" -- --coop_inline=-1
 refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
 refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
+refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --sim_time_scale=0
 refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
 refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
@@ -74,6 +77,80 @@ refused 'io_u error.*Invalid argument' "$probe" badenter "${env[@]}" -- \
 "$probe" nouring "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" --name=ok \
 	"${mode[@]}" --filename="$T/target" --size=4m --rw=read --bs=4k --coop_backend=psync \
 	>"$T/ok.out" 2>&1 || fail "psync pool failed under the no-io_uring filter: $(cat "$T/ok.out")"
+
+# With direct=1 a split's parts must start and end where O_DIRECT can: on
+# a device of 4096-byte sectors 2 KiB parts are refused, naming the option
+# and the device (each I/O failed with a bare EINVAL before); 4 KiB run.
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	truncate -s 8m "$T/4kn.img"
+	d4k=$(losetup --find --show -b 4096 "$T/4kn.img") || fail "losetup -b 4096 $T/4kn.img"
+	echo "$d4k" >>"$_pp_loops"
+	for s in 2 6; do
+		refused "coop: coop_split_kb=$s with direct=1: parts must be multiples of $d4k's direct I/O alignment, 4096 bytes" \
+			"${env[@]}" -- --filename="$d4k" --direct=1 --bs=8k --coop_split_kb=$s
+	done
+	"${env[@]}" "$FIO" --ioengine="external:$COOP_SO" "${mode[@]}" --name=ok4k \
+		--filename="$d4k" --size=1m --rw=read --bs=8k --direct=1 --coop_split_kb=4 \
+		>"$T/ok4k.out" 2>&1 || fail "4 KiB parts on $d4k failed: $(cat "$T/ok4k.out")"
+fi
+
+# noted REGEX|'' -- FIO_ARGS...: the job runs, and says REGEX once (an
+# option it set that does nothing in its mix: one job file may serve the
+# model and the pool, so it is named, not refused), or with '' nothing of
+# the kind (defaults, options where they count).
+noted() {
+	local re=$1 out rc
+	shift 2
+	out=$(timeout -k 5 60 "${env[@]}" "$FIO" --ioengine="external:$COOP_SO" "${mode[@]}" \
+		--name=n --filename="$T/target" --size=1m --rw=read --bs=64k "$@" 2>&1)
+	rc=$?
+	[ $rc = 0 ] || fail "$* failed ($rc): $out"
+	if [ -z "$re" ]; then
+		echo "$out" | grep -q 'no effect' && fail "$* noted an option: $out"
+		return 0
+	fi
+	assert_eq "notes for $*" 1 "$(echo "$out" | grep -cE "$re")"
+	note "noted: $* -> $(echo "$out" | grep -m1 -E "$re")"
+}
+noted 'coop: n: sim_disk_rpm \(as every sim_\* option\) configures coop_backend=sim.s model: no effect with coop_backend=psync' \
+	-- --sim_disk_rpm=5400 --sim_sched=noop
+noted 'sim_report .*no effect with coop_backend=uring' -- --coop_backend=uring --sim_report="$T/r"
+noted 'coop: n: coop_ra_kb has no effect with coop_ra=kernel' -- --coop_ra_kb=64
+for o in coop_ra_kb=64 coop_stats=1 coop_coalesce=1 coop_inline=0; do
+	noted "coop: n: ${o%%=*} has no effect with coop_backend=sim" -- \
+		--coop_backend=sim --sim_time_scale=1000 --coop_ra=context --$o
+done
+# The model's own options that its other options leave idle, by the part
+# of the model they configure; two names for one parameter must agree.
+sim=(--coop_backend=sim --sim_time_scale=1000)
+noted 'coop: n: sim_cfq_quantum has no effect: it configures CFQ, which this job does not use \(sim_sched=deadline, sim_client_sched=noop' \
+	-- "${sim[@]}" --sim_cfq_quantum=8 --sim_sched=deadline --sim_client_sched=noop
+noted 'sim_client_cfq_lone_mult has no effect: it configures the initiator.s CFQ' \
+	-- "${sim[@]}" --sim_client_sched=noop --sim_client_cfq_lone_mult=2
+noted 'sim_server_cfq_lone_mult has no effect: it configures the target.s CFQ' \
+	-- "${sim[@]}" --sim_sched=noop --sim_server_cfq_lone_mult=2
+noted 'sim_dl_fifo_batch has no effect: it configures deadline' -- "${sim[@]}" --sim_dl_fifo_batch=8
+noted 'sim_kernel_ra has no effect: it configures coop_ra=kernel.*coop_ra=off' \
+	-- "${sim[@]}" --coop_ra=off --sim_kernel_ra=context
+refused 'coop: coop_backend=sim: coop_split_kb=256 and sim_client_max_sectors_kb=128 both set the initiator.s max_sectors_kb' \
+	"${env[@]}" -- "${sim[@]}" --coop_split_kb=256 --sim_client_max_sectors_kb=128
+noted '' -- "${sim[@]}" --sim_dl_fifo_batch=8 --sim_client_sched=deadline --sim_cfq_quantum=8 \
+	--sim_kernel_ra=context --coop_split_kb=128 --sim_client_max_sectors_kb=128
+noted '' --
+noted '' -- --coop_ra=context --coop_ra_kb=64 --coop_stats=0 --coop_coalesce=1
+# The pool's options its others leave idle: caller-runs where it can never
+# apply (either value), readahead modes with direct=1, rr with one worker.
+noted 'coop: n: coop_inline has no effect with this job.s options: caller-runs needs coop_backend=psync' \
+	-- --coop_inline=0 --coop_backend=uring --coop_threads=1
+noted 'coop: n: coop_inline has no effect' -- --coop_inline=1 --coop_threads=2
+noted 'coop: n: coop_ra=context has no effect on readahead with direct=1' -- --coop_ra=context --direct=1
+noted 'coop: n: coop_ra=off has no effect on readahead with direct=1' -- --coop_ra=off --direct=1
+noted 'coop: n: coop_dispatch=rr has no effect with coop_threads=1' -- --coop_dispatch=rr --coop_threads=1
+noted '' -- --coop_inline=0 --coop_threads=1 --direct=1
+noted '' -- --coop_inline=1 --coop_threads=1 --coop_fd=per-thread
+noted '' -- --coop_dispatch=rr --coop_threads=2
+coop_is_tsan || noted '' -- --coop_inline=1 --coop_threads=3 --coop_ioctx=shared
+noted '' -- --coop_backend=sim --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
 if coop_is_tsan; then
 	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared
 fi

@@ -44,10 +44,22 @@ awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r <
 
 # the options are visible and bad input is refused
 assert_match "enghelp" "sim_server_ra_kb" "$(run_fio --enghelp="$so" 2>&1)"
+# ... each saying what it configures (they do nothing with the pool)
+help=$(run_fio --enghelp="$so" 2>&1 | grep '^sim_')
+assert_eq "sim_* help lines not naming the model" "" "$(echo "$help" | grep -v ": coop_backend=sim's model: ")"
 job w rw=write >"$T/w.fio"
 sed -i '/^rw=read$/d' "$T/w.fio"
 if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the model"; fi
 assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.out")"
+# A job the model would run as something it is not -- direct reads, data
+# to verify, fio's real-time pacing, several readers or files -- is
+# refused at init, naming the option (all were modelled as plain reads).
+for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 \
+	filename=/dev/zero:/dev/null invalidate=0 loops=2 coop_split_kb=1; do
+	job unmodelled "$opt" >"$T/u.fio"
+	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
+	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
+done
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
