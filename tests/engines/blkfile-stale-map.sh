@@ -38,6 +38,23 @@ overlap() {
 		END { print t + 0 }' "$1" "$2"
 }
 
+# fails_during WHAT ACTION FIO_ARGS...: a blkfile job in the background;
+# 1.5 s into it the shell command ACTION runs; the job must fail (its
+# output in $BF_OUT).
+fails_during() {
+	local what=$1 action=$2 pid rc
+	shift 2
+	run_fio --ioengine="$BF_ENGINE" "$@" >"$T/fio.out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -0 $pid 2>/dev/null || fail "$what: the job ended early: $(<"$T/fio.out")"
+	eval "$action" || fail "$what: $action failed"
+	wait $pid
+	rc=$?
+	BF_OUT=$(<"$T/fio.out")
+	[ $rc != 0 ] && ! echo "$BF_OUT" | grep -q "err= 0" || fail "$what: job did not fail: $BF_OUT"
+}
+
 # --- truncate and reuse during a time_based randwrite ------------------------------------
 for submit in sync uring; do
 	bf_fs ext4 64
@@ -100,17 +117,9 @@ bf_fio_ok "time_based, 2 MiB range, re-verified after each pass" --filename="$f"
 bf_fs xfs 320 -m reflink=1
 f=$BF_MNT/victim
 dd if=/dev/urandom of="$f" bs=1M count=16 conv=fsync status=none
-run_fio --ioengine="$BF_ENGINE" --name=w --filename="$f" --bs=4k --rw=randwrite --size=16m \
-	--time_based --runtime=12 --direct=1 --rate_iops=200 --blkfile_via=bdev \
-	--blkfile_allow_bdev_write=1 --blkfile_recheck_msec=100 >"$T/fio.out" 2>&1 &
-pid=$!
-sleep 1.5
-kill -0 $pid 2>/dev/null || fail "reflink: the job ended early: $(<"$T/fio.out")"
-cp --reflink=always "$f" "$BF_MNT/clone" || fail "cp --reflink=always"
-wait $pid
-rc=$?
-BF_OUT=$(<"$T/fio.out")
-[ $rc != 0 ] && ! echo "$BF_OUT" | grep -q "err= 0" || fail "reflink: job did not fail: $BF_OUT"
+fails_during reflink 'cp --reflink=always "$f" "$BF_MNT/clone"' --name=w --filename="$f" \
+	--bs=4k --rw=randwrite --size=16m --time_based --runtime=12 --direct=1 --rate_iops=200 \
+	--blkfile_via=bdev --blkfile_allow_bdev_write=1 --blkfile_recheck_msec=100
 assert_match "reflink during the job: message" \
 	"blkfile: $f: the file's extents changed during the job; device writes may have hit other data \(file offset [0-9]+ was at device byte [0-9]+ \(flags 0x[0-9a-f]+\) and is now at [0-9]+ \(flags 0x[0-9a-f]*2[0-9a-f]{3}\)\)" \
 	"$BF_OUT"
@@ -120,16 +129,9 @@ note "reflink: $(echo "$BF_OUT" | grep -m1 "blkfile: ")"
 bf_fs btrfs 512 -d single -m dup
 f=$BF_MNT/data
 dd if=/dev/urandom of="$f" bs=1M count=32 conv=fsync status=none
-run_fio --ioengine="$BF_ENGINE" --name=r --filename="$f" --bs=4k --rw=randread --size=32m \
-	--time_based --runtime=20 --blkfile_via=bdev --blkfile_recheck_msec=60000 >"$T/fio.out" 2>&1 &
-pid=$!
-sleep 1.5
-kill -0 $pid 2>/dev/null || fail "balance: the job ended early: $(<"$T/fio.out")"
-btrfs balance start -d "$BF_MNT" >/dev/null 2>&1 || fail "btrfs balance"
-wait $pid
-rc=$?
-BF_OUT=$(<"$T/fio.out")
-[ $rc != 0 ] && ! echo "$BF_OUT" | grep -q "err= 0" || fail "balance: job did not fail: $BF_OUT"
+fails_during balance 'btrfs balance start -d "$BF_MNT" >/dev/null 2>&1' --name=r \
+	--filename="$f" --bs=4k --rw=randread --size=32m --time_based --runtime=20 \
+	--blkfile_via=bdev --blkfile_recheck_msec=60000
 assert_match "balance: message" \
 	"blkfile: $f: the file's extents changed during the job; device reads may have returned other data \(file offset [0-9]+ was at device byte" \
 	"$BF_OUT"
@@ -144,17 +146,9 @@ f=$BF_MNT/nocow
 touch "$f" && chattr +C "$f" || fail "replace: chattr +C"
 dd if=/dev/urandom of="$f" bs=1M count=32 conv=notrunc,fsync status=none
 new=$(make_loop 320)
-run_fio --ioengine="$BF_ENGINE" --name=w --filename="$f" --bs=1m --rw=write --size=32m \
-	--time_based --runtime=8 --rate=10m --direct=1 --blkfile_via=bdev \
-	--blkfile_allow_bdev_write=1 >"$T/fio.out" 2>&1 &
-pid=$!
-sleep 1.5
-kill -0 $pid 2>/dev/null || fail "replace: the job ended early: $(<"$T/fio.out")"
-btrfs replace start -f -B "$BF_DEV" "$new" "$BF_MNT" >/dev/null 2>&1 || fail "btrfs replace"
-wait $pid
-rc=$?
-BF_OUT=$(<"$T/fio.out")
-[ $rc != 0 ] && ! echo "$BF_OUT" | grep -q "err= 0" || fail "replace: job did not fail: $BF_OUT"
+fails_during replace 'btrfs replace start -f -B "$BF_DEV" "$new" "$BF_MNT" >/dev/null 2>&1' \
+	--name=w --filename="$f" --bs=1m --rw=write --size=32m --time_based --runtime=8 \
+	--rate=10m --direct=1 --blkfile_via=bdev --blkfile_allow_bdev_write=1
 assert_match "replace: message" \
 	"blkfile: $f: the btrfs filesystem's device changed during the job \(btrfs replace or device add\?\); device writes may have hit other data \(the file (is on a btrfs spanning 2 devices|is now on [0-9]+:[0-9]+)" \
 	"$BF_OUT"
