@@ -661,9 +661,8 @@ unsigned int coop_pool_reap(struct coop_pool *p, unsigned int min,
 	 * This thread runs every command.  When fio waits, it runs all it
 	 * may return (up to @max), as the worker would have gone on from one
 	 * to the next meanwhile: fio then reaps them in one call rather than
-	 * one call each (0.92 -> 0.95x psync's IOPS at iodepth 16, cached
-	 * 4 KiB, engines/coop/results/bench.md).  When fio only looks, one
-	 * (no worker would ever run it otherwise).
+	 * one call each.  When fio only looks, one (no worker would ever
+	 * run it otherwise).
 	 */
 	if (p->inline_all) {
 		for (n = take_ready(p, 0, max, out); n < max && (min || !n);
