@@ -37,10 +37,15 @@ m1=$(mbs "$(sed -n 3p "$T/report")")
 note "modeled: shared io_context $m5 MB/s, private $m1 MB/s"
 awk -v a="$m5" -v b="$m1" 'BEGIN { exit !(a > 1.2 * b) }' || fail "io_context patch effect missing: $m5 vs $m1"
 
-# fio's rate / scale matches the modeled rate (pacing), within 10 %
+# fio's rate / scale matches the modeled rate (pacing), within 10 %, or
+# the engine said it fell behind (a machine too slow for the scale: a
+# sanitizer build on a loaded host) -- never a short rate without a word.
 bw=$("$JQ" '.jobs[0].read.bw_bytes' "$T/c5.json")
-awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r < 1.1) }' ||
-	fail "paced rate $bw B/s is not 10 x $m5 MB/s"
+if ! awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r < 1.1) }'; then
+	grep -q "job c5: real time fell behind the modeled schedule" "$T/c5.err" ||
+		fail "paced rate $bw B/s is not 10 x $m5 MB/s, and the engine did not say it fell behind"
+	note "paced rate $bw B/s is not 10 x $m5 MB/s: the engine said it fell behind"
+fi
 
 # the options are visible and bad input is refused
 assert_match "enghelp" "sim_server_ra_kb" "$(run_fio --enghelp="$so" 2>&1)"
