@@ -237,4 +237,22 @@ refused 1 "^fiotab: iozone: --alpha is not an option" iozone --alpha 0.01 "$P/io
 refused 1 "^fiotab: perftest: --start/--unix-epoch is not an option" perftest --unix-epoch "$P/rwbs-write.json"
 # ... what the runner gives every command still goes (--tag, --host, --format=csv)
 "$FIOTAB" plot -o "$T/p.svg" --tag profile=x --host h "$P/rwbs-write.json" 2> "$T/err" || fail "plot --tag: $(cat "$T/err")"
+
+# P15: fio --client with two servers: two hosts' jobs of one name, where
+# dd's line and the iostat view showed no host (two lines alike but for
+# their figures); each line names its host then, and one host's stay dd's
+twohost() {	# twohost FILE: rwbs-write.json's first job, on hosts h1 and h2
+	"$JQ" '{"fio version", timestamp, timestamp_ms, "global options",
+		client_stats: [.jobs[0] as $j | ("h1", "h2") as $h | $j + {hostname: $h, port: 8765}]}' \
+		"$P/rwbs-write.json" > "$1"
+}
+twohost "$T/2h.json"
+"$FIOTAB" dd "$T/2h.json" > "$T/out" 2> "$T/err" || fail "dd of two hosts: $(cat "$T/err")"
+assert_eq "dd lines name their host" "h1:8765 h2:8765" \
+	"$(awk '/ copied, / { printf "%s%s", s, $1; s = " " }' "$T/out")"
+assert_eq "iostat rows name their host" "h1:8765 h2:8765" \
+	"$(awk '$1 == "a1" { printf "%s%s", s, $3; s = " " }' "$T/out")"
+"$FIOTAB" dd "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "dd: $(cat "$T/err")"
+grep -Eq '^[0-9]+ bytes \(' "$T/out" || fail "dd of one host: not dd's line: $(head -4 "$T/out")"
+grep -q ' host ' "$T/out" && fail "iostat of one host: a host column: $(cat "$T/out")"
 exit 0
