@@ -364,6 +364,19 @@ static const char *param(const struct params *p, const char *k)
 	return NULL;
 }
 
+/* The point direction @dir of @j is on: its block size, else its @axis value. */
+static const char *point_of(const struct job *j, const struct params *jp, const char *axis,
+			    int dir, char *buf, size_t len)
+{
+	const char *xs = param(jp, axis);
+
+	if (!strcmp(axis, "bs")) {
+		snprintf(buf, len, "%llu", (unsigned long long)j->d[dir]->bs);
+		return buf;
+	}
+	return xs ? xs : "(unset)";
+}
+
 /* Adds to @vary the names whose values differ between @a and @b (both sorted). */
 static void diff_params(const struct params *a, const struct params *b, struct strmap *vary)
 {
@@ -789,18 +802,13 @@ have_series:
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
 		for (dir = 0; dir < NDIR; dir++) {
-			const char *xs = param(&jp[i], axis);
+			const char *xs;
 			char buf[32];
 			double x;
 
 			if (dir == DIR_TRIM || !j->d[dir]->present)
 				continue;
-			if (is_bs) {
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir]->bs);
-				xs = buf;
-			} else if (!xs) {
-				xs = "(unset)";
-			}
+			xs = point_of(j, &jp[i], axis, dir, buf, sizeof(buf));
 			x = as_number(xs);
 			if (isnan(x))
 				out->numeric = 0;
@@ -875,48 +883,167 @@ out:
 }
 
 /* Is @name one of the ", "-separated @list? */
-static int in_list(const char *list, const char *name)
+/* Whether @j has a record (not a trim) on point @xs. */
+static int job_on(const struct job *j, const struct params *jp, const char *axis, const char *xs)
 {
-	size_t n = strlen(name);
-	const char *p;
+	char buf[32];
+	int dir;
 
-	for (p = list; p && (p = strstr(p, name)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+	for (dir = 0; dir < NDIR; dir++)
+		if (dir != DIR_TRIM && j->d[dir]->present &&
+		    !strcmp(point_of(j, jp, axis, dir, buf, sizeof(buf)), xs))
 			return 1;
 	return 0;
 }
 
-char *series_diff(const struct series *a, const struct series *b, const char *axis)
+/* "4|8": the values of @name in the jobs of @jp[0..n) on point @xs, sorted. */
+static char *values_at(const struct job *const *jobs, const struct params *jp, size_t n,
+		       const char *axis, const char *xs, const char *name)
 {
-	struct params pa, pb;
-	struct strmap d = { 0 };
-	const char **names;
-	char *out = xstrdup("");
-	size_t n, i;
+	const char **v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t nv = 0, i, k;
+	char *out = xstrdup(""), *t;
 
-	if (!a->njobs || !b->njobs)
-		return out;
-	job_params(a->jobs[0], &pa);
-	job_params(b->jobs[0], &pb);
-	diff_params(&pa, &pb, &d);
-	names = map_names(&d, &n);
 	for (i = 0; i < n; i++) {
-		const char *va = param(&pa, names[i]), *vb = param(&pb, names[i]);
-		char *t;
+		const char *x;
 
-		/* the axis, and what changes with it, differ from point to point */
-		if (!strcmp(names[i], axis) || in_list(a->tied, names[i]) ||
-		    in_list(b->tied, names[i]))
+		if (!job_on(jobs[i], &jp[i], axis, xs))
 			continue;
-		t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", names[i],
-			      va ? va : "(unset)", vb ? vb : "(unset)");
+		x = param(&jp[i], name);
+		x = x ? x : "(unset)";
+		for (k = 0; k < nv && strcmp(v[k], x); k++)
+			;
+		if (k == nv)
+			v[nv++] = x;
+	}
+	qsort(v, nv, sizeof(*v), kv_cmp);
+	for (k = 0; k < nv; k++) {
+		t = xasprintf("%s%s%s", out, k ? "|" : "", v[k]);
 		free(out);
 		out = t;
 	}
+	free(v);
+	return out;
+}
+
+static void append(char **s, const char *sep, const char *what)
+{
+	char *t = xasprintf("%s%s%s", *s, **s ? sep : "", what);
+
+	free(*s);
+	*s = t;
+}
+
+/*
+ * @name's difference between the sides, point by point: "1 / 4" where
+ * every point compared differs so, else "1 / 4 at 4096, 8192; 2 / 4 at
+ * 65536"; "" when none.
+ */
+static char *name_diff(const struct series *a, const struct params *pa, const struct series *b,
+		       const struct params *pb, const char *axis, const char *name)
+{
+	char **va = NULL, **vb = NULL, *out = xstrdup("");
+	const char **at = NULL;
+	size_t n = 0, npts = 0, i, k;
+
+	for (i = 0; i < a->ng; i++) {
+		const char *xs = a->g[i].xs;
+		char *x, *y;
+
+		for (k = 0; k < b->ng && strcmp(b->g[k].xs, xs); k++)
+			;
+		if (k == b->ng)
+			continue;
+		npts++;
+		x = values_at(a->jobs, pa, a->njobs, axis, xs, name);
+		y = values_at(b->jobs, pb, b->njobs, axis, xs, name);
+		if (!strcmp(x, y)) {
+			free(x);
+			free(y);
+			continue;
+		}
+		va = xrealloc(va, (n + 1) * sizeof(*va));
+		vb = xrealloc(vb, (n + 1) * sizeof(*vb));
+		at = xrealloc(at, (n + 1) * sizeof(*at));
+		va[n] = x;
+		vb[n] = y;
+		at[n++] = xs;
+	}
+	/* the points with one and the same difference together */
+	for (i = 0; i < n; i++) {
+		char *g, *pts = xstrdup("");
+		size_t m = 0;
+
+		if (!va[i])
+			continue;
+		for (k = i; k < n; k++) {
+			if (!va[k] || strcmp(va[k], va[i]) || strcmp(vb[k], vb[i]))
+				continue;
+			append(&pts, ", ", at[k]);
+			m++;
+			if (k > i) {
+				free(va[k]);
+				free(vb[k]);
+				va[k] = vb[k] = NULL;
+			}
+		}
+		g = m == npts ? xasprintf("%s / %s", va[i], vb[i])
+			      : xasprintf("%s / %s at %s %s", va[i], vb[i], axis, pts);
+		append(&out, "; ", g);
+		free(g);
+		free(pts);
+		free(va[i]);
+		free(vb[i]);
+	}
+	free(va);
+	free(vb);
+	free(at);
+	return out;
+}
+
+static struct params *all_params(const struct series *s)
+{
+	struct params *p = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++)
+		job_params(s->jobs[i], &p[i]);
+	return p;
+}
+
+char *series_diff(const struct series *a, const struct series *b, const char *axis)
+{
+	struct params *pa = all_params(a), *pb = all_params(b);
+	struct strmap all = { 0 };
+	const char **names;
+	char *out = xstrdup("");
+	size_t n, i, k;
+
+	for (i = 0; i < a->njobs; i++)
+		for (k = 0; k < pa[i].n; k++)
+			map_get(&all, pa[i].kv[2 * k], 0);
+	for (i = 0; i < b->njobs; i++)
+		for (k = 0; k < pb[i].n; k++)
+			map_get(&all, pb[i].kv[2 * k], 0);
+	names = map_names(&all, &n);
+	for (i = 0; i < n; i++) {
+		char *d = name_diff(a, pa, b, pb, axis, names[i]), *t;
+
+		if (*d) {
+			t = xasprintf("%s %s", names[i], d);
+			append(&out, ", ", t);
+			free(t);
+		}
+		free(d);
+	}
 	free(names);
-	map_free(&d);
-	free(pa.kv);
-	free(pb.kv);
+	map_free(&all);
+	for (i = 0; i < a->njobs; i++)
+		free(pa[i].kv);
+	for (i = 0; i < b->njobs; i++)
+		free(pb[i].kv);
+	free(pa);
+	free(pb);
 	return out;
 }
 

@@ -171,6 +171,13 @@ refused 2 "ac2.json:1:1: two records named 'All clients' in \"client_stats\"" su
 for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
 	refused 1 "^fiotab: jobs 'a1' \(bs 4096,65536\) and 'b1' \(bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
 done
+# ratio's note compared each side's first job and left the axis out:
+# randrw bs=4k,64k against 8k,64k "differ in nothing"; now point by point
+"$FIOTAB" ratio --baseline-series '^(a)' --candidate-series '^(b)' "$P/rwbs.json" > "$T/out" 2> "$T/err" ||
+	fail "ratio of rwbs: $(cat "$T/err")"
+assert_eq "ratio note: what differs beside the point" \
+	"# baseline / candidate configurations differ in: bs 4096,65536 / 8192,65536" \
+	"$(grep 'configurations differ in' "$T/out")"
 "$FIOTAB" perftest --format=json "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "rwbs-write: $(cat "$T/err")"
 want=$("$JQ" -r '[.jobs[].write | .io_bytes / .runtime * 1000] | add / length / 1048576 | . * 1000 | round / 1000' "$P/rwbs-write.json")
 assert_eq "rw=write bs=4k,64k and 8k,64k: one point of 4 iterations" "65536 $want" \
