@@ -178,6 +178,15 @@ done
 assert_eq "ratio note: what differs beside the point" \
 	"# baseline / candidate configurations differ in: bs 4096,65536 / 8192,65536" \
 	"$(grep 'configurations differ in' "$T/out")"
+# ... and what differs at some points only is named with them
+gen_sweep "$T/rs" 2
+"$JQ" '(.jobs[] | select(.["job options"].bs == "4096") | .["job options"].iodepth) = "4"' \
+	"$T/rs/r00002.json" > "$T/rs/c.json"
+"$FIOTAB" ratio --baseline-series memdisk1 --candidate-series memdisk2 "$T/rs/r00001.json" "$T/rs/c.json" \
+	> "$T/out" 2> "$T/err" || fail "ratio of a sweep: $(cat "$T/err")"
+assert_eq "ratio note: a difference at one point" \
+	"# baseline / candidate configurations differ in: iodepth 1 / 4 at bs 4096, filename /dev/memdisk1 / /dev/memdisk2" \
+	"$(grep 'configurations differ in' "$T/out")"
 "$FIOTAB" perftest --format=json "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "rwbs-write: $(cat "$T/err")"
 want=$("$JQ" -r '[.jobs[].write | .io_bytes / .runtime * 1000] | add / length / 1048576 | . * 1000 | round / 1000' "$P/rwbs-write.json")
 assert_eq "rw=write bs=4k,64k and 8k,64k: one point of 4 iterations" "65536 $want" \
