@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "group.h"
+#include "identity.h"
 #include "tables.h"
 #include "strmap.h"
 #include "table.h"
@@ -226,8 +227,8 @@ static int varying_bs(const struct job *j)
 				   m->bs != j->conf->bs[DIR_WRITE]))
 		return 0;
 	if (!j->conf->mean_bs) {
-		warnx_("job '%s': its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-		       j->name, (unsigned long long)j->conf->bs[DIR_READ],
+		warnx_("job %s: its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+		       job_ref(j->name, j->host), (unsigned long long)j->conf->bs[DIR_READ],
 		       (unsigned long long)j->conf->bs[DIR_WRITE], (unsigned long long)m->bs);
 		return 1;
 	}
@@ -241,8 +242,8 @@ static int varying_bs(const struct job *j)
 	}
 	for (d = 0; d < NDIR && !j->d[d]->present; d++)
 		;
-	warnx_("job '%s' ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-	       j->name, what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
+	warnx_("job %s ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+	       job_ref(j->name, j->host), what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
 	return 1;
 }
 
@@ -552,8 +553,9 @@ static int one_bs_per_point(struct bmap *pts, size_t idx, int dir, const struct 
 	first = bmap_get(pts, &k, sizeof(k), i);
 	if (first == i || param(&jp[first], "bs") == param(&jp[i], "bs"))
 		return 0;
-	warnx_("jobs '%s' (bs %s) and '%s' (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
-	       js->v[first].name, param(&jp[first], "bs"), j->name, param(&jp[i], "bs"), dir_name[dir],
+	warnx_("jobs %s (bs %s) and %s (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
+	       job_ref(js->v[first].name, js->v[first].host), param(&jp[first], "bs"), job_ref(j->name, j->host),
+	       param(&jp[i], "bs"), dir_name[dir],
 	       (unsigned long long)k.bs, j->conf->rw);
 	return 1;
 }
@@ -839,8 +841,9 @@ have_series:
 				sk.gid = j->groupid;
 				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
-					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
-					       j->doc->file, js->v[first].name, j->name);
+					warnx_("%s: jobs %s and %s ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
+					       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+					       job_ref(j->name, j->host));
 					goto out;
 				}
 			}

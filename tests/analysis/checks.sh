@@ -271,4 +271,20 @@ assert_eq "iostat rows name their host" "h1:8765 h2:8765" \
 "$FIOTAB" dd "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "dd: $(cat "$T/err")"
 grep -Eq '^[0-9]+ bytes \(' "$T/out" || fail "dd of one host: not dd's line: $(head -4 "$T/out")"
 grep -q ' host ' "$T/out" && fail "iostat of one host: a host column: $(cat "$T/out")"
+
+# P16: messages named client jobs without their host ("jobs 'job' and
+# 'job' ran side by side"): several servers' jobs share names, so each
+# names its host too
+client() {	# client JQ-HOSTS IN OUT: IN's jobs as fio --client's client_stats
+	"$JQ" "{\"fio version\", timestamp, timestamp_ms, \"global options\", client_stats: [$1]}" "$2" > "$3"
+}
+client '.jobs[] as $j | ("h1", "h2") as $h | $j + {hostname: $h, port: 8765}' "$P/numjobs3-nogroup.json" "$T/njc.json"
+refused 1 "njc.json: jobs 'job' on host h1:8765 and 'job' on host h1:8765 ran side by side" perftest "$T/njc.json"
+client '(.jobs[0] + {hostname: "h1", port: 8765}), (.jobs[2] + {hostname: "h2", port: 8765, groupid: 0}),
+	{jobname: "All clients", groupid: 0, hostname: "h1", port: 8765}' "$P/rwbs.json" "$T/aggc.json"
+"$FIOTAB" summary "$T/aggc.json" > /dev/null 2> "$T/err" || fail "summary of aggc.json: $(cat "$T/err")"
+assert_match "the aggregate's hosts named" "aggc.json: fio's 'All clients' record left out: the per-host jobs it sums differ in their options \('a1' on host h1:8765 and 'b1' on host h2:8765\)" \
+	"$(cat "$T/err")"
+client '.jobs[] + {hostname: "h1", port: 8765}' "$P/gr.json" "$T/grc.json"
+refused 2 "grc.json:1:1: job 'a' on host h1:8765: read: block size 65536" summary "$T/grc.json"
 exit 0
