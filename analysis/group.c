@@ -974,11 +974,12 @@ static char *name_diff(const struct series *a, const struct params *pa, const st
 	}
 	/* the points with one and the same difference together */
 	for (i = 0; i < n; i++) {
-		char *g, *pts = xstrdup("");
+		char *g, *pts;
 		size_t m = 0;
 
 		if (!va[i])
 			continue;
+		pts = xstrdup("");
 		for (k = i; k < n; k++) {
 			if (!va[k] || strcmp(va[k], va[i]) || strcmp(vb[k], vb[i]))
 				continue;
