@@ -227,8 +227,8 @@ static int varying_bs(const struct job *j)
 				   m->bs != j->conf->bs[DIR_WRITE]))
 		return 0;
 	if (!j->conf->mean_bs) {
-		warnx_("job %s: its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-		       job_ref(j->name, j->host), (unsigned long long)j->conf->bs[DIR_READ],
+		warnx_("%s: job %s: its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+		       j->doc->file, job_ref(j->name, j->host), (unsigned long long)j->conf->bs[DIR_READ],
 		       (unsigned long long)j->conf->bs[DIR_WRITE], (unsigned long long)m->bs);
 		return 1;
 	}
@@ -242,8 +242,8 @@ static int varying_bs(const struct job *j)
 	}
 	for (d = 0; d < NDIR && !j->d[d]->present; d++)
 		;
-	warnx_("job %s ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-	       job_ref(j->name, j->host), what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
+	warnx_("%s: job %s ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+	       j->doc->file, job_ref(j->name, j->host), what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
 	return 1;
 }
 
@@ -553,9 +553,10 @@ static int one_bs_per_point(struct bmap *pts, size_t idx, int dir, const struct 
 	first = bmap_get(pts, &k, sizeof(k), i);
 	if (first == i || param(&jp[first], "bs") == param(&jp[i], "bs"))
 		return 0;
-	warnx_("jobs %s (bs %s) and %s (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
-	       job_ref(js->v[first].name, js->v[first].host), param(&jp[first], "bs"), job_ref(j->name, j->host),
-	       param(&jp[i], "bs"), dir_name[dir],
+	warnx_("jobs %s (%s, bs %s) and %s (%s, bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
+	       job_ref(js->v[first].name, js->v[first].host), js->v[first].doc->file,
+	       param(&jp[first], "bs"), job_ref(j->name, j->host), j->doc->file, param(&jp[i], "bs"),
+	       dir_name[dir],
 	       (unsigned long long)k.bs, j->conf->rw);
 	return 1;
 }

@@ -169,7 +169,7 @@ refused 2 "ac2.json:1:1: two records named 'All clients' in \"client_stats\"" su
 # two configurations on the 64k write point, refused; rw=write jobs of
 # those bs move writes alone, one configuration: pooled
 for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
-	refused 1 "^fiotab: jobs 'a1' \(bs 4096,65536\) and 'b1' \(bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
+	refused 1 "^fiotab: jobs 'a1' \([^ ]*/rwbs.json, bs 4096,65536\) and 'b1' \([^ ]*/rwbs.json, bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
 done
 # ratio's note compared each side's first job and left the axis out:
 # randrw bs=4k,64k against 8k,64k "differ in nothing"; now point by point
@@ -231,13 +231,13 @@ refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
 # the tables that go by block size; summary shows each run
 for args in perftest "perftest --no-iterations" "plot -o $T/b.svg" "perftest --x iodepth" \
 	"ratio --baseline-series it1 --candidate-series it2"; do
-	refused 1 "^fiotab: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
+	refused 1 "^fiotab: [^ ]*/bssplit.json: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
 		$args "$P/bssplit.json"
 done
 "$FIOTAB" summary "$P/bssplit.json" > /dev/null 2> "$T/err" || fail "summary of bssplit refused: $(cat "$T/err")"
 # ... and so is unified_rw_reporting's mixed record of randrw bs=4k,64k
 # (unified-rwbs.json: two repeats, means 35875 and 36252 bytes)
-refused 1 "^fiotab: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
+refused 1 "^fiotab: [^ ]*/unified-rwbs.json: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
 	perftest "$P/unified-rwbs.json"
 
 # P14: an option the command does not read is refused, not ignored:
