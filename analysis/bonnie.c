@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "identity.h"
 #include "phase.h"
 
 enum { B_PUTC, B_WRITE, B_REWRITE, B_GETC, B_READ, B_SEEKS, NPHASE };
@@ -134,28 +135,28 @@ static int phase_refused(const struct job *j, int ph, const struct phase_row *r)
 	ok = ph == B_PUTC || ph == B_WRITE ? wr : ph == B_GETC || ph == B_READ ? rd :
 	     ph == B_REWRITE ? rd && wr : rd || wr;
 	if (!ok) {
-		warnx_("bonnie: job '%s' (%s, run %u) refused: its phase %s moved no %s bytes (rw=%s)",
-		       j->name, j->doc->file, j->doc->run, phases[ph],
+		warnx_("bonnie: job %s (%s, run %u) refused: its phase %s moved no %s bytes (rw=%s)",
+		       job_ref(j->name, j->host), j->doc->file, j->doc->run, phases[ph],
 		       ph == B_PUTC || ph == B_WRITE ? "write" : ph == B_REWRITE ? "read and write" : "read",
 		       j->conf->rw);
 		return 1;
 	}
 	/* MB is the file size, not the bytes moved (io_size=, loops=, time_based) */
 	if (!j->conf->file_size) {
-		warnx_("bonnie: job '%s' (%s, run %u) refused: MB is the file size, and %s",
-		       j->name, j->doc->file, j->doc->run, j->conf->file_size_from);
+		warnx_("bonnie: job %s (%s, run %u) refused: MB is the file size, and %s",
+		       job_ref(j->name, j->host), j->doc->file, j->doc->run, j->conf->file_size_from);
 		return 1;
 	}
 	/* Bonnie's MB is whole MiB (its -s): a rest would be rounded away unseen */
 	if (j->conf->file_size % 1048576) {
-		warnx_("bonnie: job '%s' (%s, run %u) refused: its file size %llu bytes is not a whole number of MiB, Bonnie's MB",
-		       j->name, j->doc->file, j->doc->run, (unsigned long long)j->conf->file_size);
+		warnx_("bonnie: job %s (%s, run %u) refused: its file size %llu bytes is not a whole number of MiB, Bonnie's MB",
+		       job_ref(j->name, j->host), j->doc->file, j->doc->run, (unsigned long long)j->conf->file_size);
 		return 1;
 	}
 	for (k = 0; k < NPHASE; k++)
 		if (r->ph[k] && r->ph[k]->conf->file_size != j->conf->file_size) {
-			warnx_("bonnie: jobs '%s' and '%s' (%s) ran with different file sizes (%llu and %llu bytes): a Bonnie table has one file size",
-			       r->ph[k]->name, j->name, j->doc->file,
+			warnx_("bonnie: jobs %s and %s (%s) ran with different file sizes (%llu and %llu bytes): a Bonnie table has one file size",
+			       job_ref(r->ph[k]->name, r->ph[k]->host), job_ref(j->name, j->host), j->doc->file,
 			       (unsigned long long)r->ph[k]->conf->file_size,
 			       (unsigned long long)j->conf->file_size);
 			return 1;
@@ -175,22 +176,22 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 		int ph;
 
 		if (strncasecmp(j->name, "bonnie-", 7)) {
-			warnx_("bonnie: job '%s' left out (not named bonnie-<phase>)", j->name);
+			warnx_("bonnie: job %s left out (not named bonnie-<phase>)", job_ref(j->name, j->host));
 			continue;
 		}
 		ph = strncmp(j->name, "bonnie-", 7) ? -1 :
 		     phase_index(phases, j->name + 7, strlen(j->name + 7));
 		if (ph < 0) {
-			warnx_("bonnie: job '%s' (%s, run %u) refused: not bonnie-<phase> with a phase of putc, write, rewrite, getc, read, seeks",
-			       j->name, j->doc->file, j->doc->run);
+			warnx_("bonnie: job %s (%s, run %u) refused: not bonnie-<phase> with a phase of putc, write, rewrite, getc, read, seeks",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run);
 			phase_set_free(&set);
 			return -1;
 		}
 		r = phase_row_of(phase_table_of(&set, j), 0, 0);
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
-			warnx_("bonnie: job '%s' appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",
-			       j->name, j->conf->target, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->doc->file, j->doc->run);
+			warnx_("bonnie: job %s appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",
+			       job_ref(j->name, j->host), j->conf->target, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->doc->file, j->doc->run);
 			phase_set_free(&set);
 			return -1;
 		}

@@ -40,11 +40,14 @@ static struct table *dd_of(const struct partition *p)
 	struct table *t = table_new("dd", 0);
 	struct col *c;
 	size_t i;
-	int d, row;
+	int d, row, hosts = partition_hosts(p);
 
 	t->title = titled("dd", p);
 	note_versions(t, p->jobs, p->n);
 	mode_tags(t, p->modeled, p->scale);
+	/* dd's line has no header and no host: the host before it (text only) */
+	if (hosts)
+		label_col(t, "line_host", NULL, NULL, COL_TEXT_ONLY | COL_LEFT, 0, "  ");
 	label_col(t, "line", NULL, NULL, COL_TEXT_ONLY | COL_LEFT, 0, "");
 	label_col(t, "job", NULL, "job", COL_DATA_ONLY, 0, "");
 	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
@@ -76,6 +79,8 @@ static struct table *dd_of(const struct partition *p)
 			row = table_row(t);
 			table_sets(t, row, "line", line);
 			free(line);
+			if (hosts)
+				table_sets(t, row, "line_host", j->host);
 			table_sets(t, row, "job", j->name);
 			table_sets(t, row, "host", j->host);
 			table_sets(t, row, "dir", dir_name[d]);
@@ -109,7 +114,9 @@ static struct table *iostat_of(const struct partition *p)
 	mode_tags(t, p->modeled, p->scale);
 	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");
-	label_col(t, "host", NULL, "host", COL_DATA_ONLY, 0, "");
+	/* shown where several hosts' jobs would otherwise print alike */
+	label_col(t, "host", "host", "host", partition_hosts(p) ? COL_LEFT : COL_DATA_ONLY, 0,
+		  " ");
 	run_col(t, "");
 	for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
 		c = table_col(t, cols[k].key, cols[k].unit, COL_NUM, 0, cols[k].prec,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "group.h"
+#include "identity.h"
 #include "tables.h"
 #include "strmap.h"
 #include "table.h"
@@ -226,8 +227,8 @@ static int varying_bs(const struct job *j)
 				   m->bs != j->conf->bs[DIR_WRITE]))
 		return 0;
 	if (!j->conf->mean_bs) {
-		warnx_("job '%s': its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-		       j->name, (unsigned long long)j->conf->bs[DIR_READ],
+		warnx_("%s: job %s: its mixed record (unified_rw_reporting) sums reads and writes of block sizes %llu and %llu (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+		       j->doc->file, job_ref(j->name, j->host), (unsigned long long)j->conf->bs[DIR_READ],
 		       (unsigned long long)j->conf->bs[DIR_WRITE], (unsigned long long)m->bs);
 		return 1;
 	}
@@ -241,8 +242,8 @@ static int varying_bs(const struct job *j)
 	}
 	for (d = 0; d < NDIR && !j->d[d]->present; d++)
 		;
-	warnx_("job '%s' ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
-	       j->name, what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
+	warnx_("%s: job %s ran %s=%s: its transfer size varies from I/O to I/O (this run's mean: %llu bytes), and perftest, ratio and plot go by block size (points, series, IOPS = rate / bs), which would split its repeats: refused; summary and dd show it",
+	       j->doc->file, job_ref(j->name, j->host), what, how ? how : "?", d < NDIR ? (unsigned long long)j->d[d]->bs : 0ULL);
 	return 1;
 }
 
@@ -362,6 +363,19 @@ static const char *param(const struct params *p, const char *k)
 		if (!strcmp(p->kv[2 * i], k))
 			return p->kv[2 * i + 1];
 	return NULL;
+}
+
+/* The point direction @dir of @j is on: its block size, else its @axis value. */
+static const char *point_of(const struct job *j, const struct params *jp, const char *axis,
+			    int dir, char *buf, size_t len)
+{
+	const char *xs = param(jp, axis);
+
+	if (!strcmp(axis, "bs")) {
+		snprintf(buf, len, "%llu", (unsigned long long)j->d[dir]->bs);
+		return buf;
+	}
+	return xs ? xs : "(unset)";
 }
 
 /* Adds to @vary the names whose values differ between @a and @b (both sorted). */
@@ -539,8 +553,10 @@ static int one_bs_per_point(struct bmap *pts, size_t idx, int dir, const struct 
 	first = bmap_get(pts, &k, sizeof(k), i);
 	if (first == i || param(&jp[first], "bs") == param(&jp[i], "bs"))
 		return 0;
-	warnx_("jobs '%s' (bs %s) and '%s' (bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
-	       js->v[first].name, param(&jp[first], "bs"), j->name, param(&jp[i], "bs"), dir_name[dir],
+	warnx_("jobs %s (%s, bs %s) and %s (%s, bs %s) would be one %s point at block size %llu: the block size of their other direction differs, and it ran beside this one (rw=%s): configurations are never averaged; give each its own --series",
+	       job_ref(js->v[first].name, js->v[first].host), js->v[first].doc->file,
+	       param(&jp[first], "bs"), job_ref(j->name, j->host), j->doc->file, param(&jp[i], "bs"),
+	       dir_name[dir],
 	       (unsigned long long)k.bs, j->conf->rw);
 	return 1;
 }
@@ -789,18 +805,13 @@ have_series:
 		s = &out->v[idx];
 		/* the thread's tables have W and R; trims show in summary and dd */
 		for (dir = 0; dir < NDIR; dir++) {
-			const char *xs = param(&jp[i], axis);
+			const char *xs;
 			char buf[32];
 			double x;
 
 			if (dir == DIR_TRIM || !j->d[dir]->present)
 				continue;
-			if (is_bs) {
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)j->d[dir]->bs);
-				xs = buf;
-			} else if (!xs) {
-				xs = "(unset)";
-			}
+			xs = point_of(j, &jp[i], axis, dir, buf, sizeof(buf));
 			x = as_number(xs);
 			if (isnan(x))
 				out->numeric = 0;
@@ -831,8 +842,9 @@ have_series:
 				sk.gid = j->groupid;
 				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
-					warnx_("%s: jobs '%s' and '%s' ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
-					       j->doc->file, js->v[first].name, j->name);
+					warnx_("%s: jobs %s and %s ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
+					       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+					       job_ref(j->name, j->host));
 					goto out;
 				}
 			}
@@ -875,48 +887,168 @@ out:
 }
 
 /* Is @name one of the ", "-separated @list? */
-static int in_list(const char *list, const char *name)
+/* Whether @j has a record (not a trim) on point @xs. */
+static int job_on(const struct job *j, const struct params *jp, const char *axis, const char *xs)
 {
-	size_t n = strlen(name);
-	const char *p;
+	char buf[32];
+	int dir;
 
-	for (p = list; p && (p = strstr(p, name)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+	for (dir = 0; dir < NDIR; dir++)
+		if (dir != DIR_TRIM && j->d[dir]->present &&
+		    !strcmp(point_of(j, jp, axis, dir, buf, sizeof(buf)), xs))
 			return 1;
 	return 0;
 }
 
-char *series_diff(const struct series *a, const struct series *b, const char *axis)
+/* "4|8": the values of @name in the jobs of @jp[0..n) on point @xs, sorted. */
+static char *values_at(const struct job *const *jobs, const struct params *jp, size_t n,
+		       const char *axis, const char *xs, const char *name)
 {
-	struct params pa, pb;
-	struct strmap d = { 0 };
-	const char **names;
-	char *out = xstrdup("");
-	size_t n, i;
+	const char **v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t nv = 0, i, k;
+	char *out = xstrdup(""), *t;
 
-	if (!a->njobs || !b->njobs)
-		return out;
-	job_params(a->jobs[0], &pa);
-	job_params(b->jobs[0], &pb);
-	diff_params(&pa, &pb, &d);
-	names = map_names(&d, &n);
 	for (i = 0; i < n; i++) {
-		const char *va = param(&pa, names[i]), *vb = param(&pb, names[i]);
-		char *t;
+		const char *x;
 
-		/* the axis, and what changes with it, differ from point to point */
-		if (!strcmp(names[i], axis) || in_list(a->tied, names[i]) ||
-		    in_list(b->tied, names[i]))
+		if (!job_on(jobs[i], &jp[i], axis, xs))
 			continue;
-		t = xasprintf("%s%s%s %s / %s", out, *out ? ", " : "", names[i],
-			      va ? va : "(unset)", vb ? vb : "(unset)");
+		x = param(&jp[i], name);
+		x = x ? x : "(unset)";
+		for (k = 0; k < nv && strcmp(v[k], x); k++)
+			;
+		if (k == nv)
+			v[nv++] = x;
+	}
+	qsort(v, nv, sizeof(*v), kv_cmp);
+	for (k = 0; k < nv; k++) {
+		t = xasprintf("%s%s%s", out, k ? "|" : "", v[k]);
 		free(out);
 		out = t;
 	}
+	free(v);
+	return out;
+}
+
+static void append(char **s, const char *sep, const char *what)
+{
+	char *t = xasprintf("%s%s%s", *s, **s ? sep : "", what);
+
+	free(*s);
+	*s = t;
+}
+
+/*
+ * @name's difference between the sides, point by point: "1 / 4" where
+ * every point compared differs so, else "1 / 4 at 4096, 8192; 2 / 4 at
+ * 65536"; "" when none.
+ */
+static char *name_diff(const struct series *a, const struct params *pa, const struct series *b,
+		       const struct params *pb, const char *axis, const char *name)
+{
+	char **va = NULL, **vb = NULL, *out = xstrdup("");
+	const char **at = NULL;
+	size_t n = 0, npts = 0, i, k;
+
+	for (i = 0; i < a->ng; i++) {
+		const char *xs = a->g[i].xs;
+		char *x, *y;
+
+		for (k = 0; k < b->ng && strcmp(b->g[k].xs, xs); k++)
+			;
+		if (k == b->ng)
+			continue;
+		npts++;
+		x = values_at(a->jobs, pa, a->njobs, axis, xs, name);
+		y = values_at(b->jobs, pb, b->njobs, axis, xs, name);
+		if (!strcmp(x, y)) {
+			free(x);
+			free(y);
+			continue;
+		}
+		va = xrealloc(va, (n + 1) * sizeof(*va));
+		vb = xrealloc(vb, (n + 1) * sizeof(*vb));
+		at = xrealloc(at, (n + 1) * sizeof(*at));
+		va[n] = x;
+		vb[n] = y;
+		at[n++] = xs;
+	}
+	/* the points with one and the same difference together */
+	for (i = 0; i < n; i++) {
+		char *g, *pts;
+		size_t m = 0;
+
+		if (!va[i])
+			continue;
+		pts = xstrdup("");
+		for (k = i; k < n; k++) {
+			if (!va[k] || strcmp(va[k], va[i]) || strcmp(vb[k], vb[i]))
+				continue;
+			append(&pts, ", ", at[k]);
+			m++;
+			if (k > i) {
+				free(va[k]);
+				free(vb[k]);
+				va[k] = vb[k] = NULL;
+			}
+		}
+		g = m == npts ? xasprintf("%s / %s", va[i], vb[i])
+			      : xasprintf("%s / %s at %s %s", va[i], vb[i], axis, pts);
+		append(&out, "; ", g);
+		free(g);
+		free(pts);
+		free(va[i]);
+		free(vb[i]);
+	}
+	free(va);
+	free(vb);
+	free(at);
+	return out;
+}
+
+static struct params *all_params(const struct series *s)
+{
+	struct params *p = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++)
+		job_params(s->jobs[i], &p[i]);
+	return p;
+}
+
+char *series_diff(const struct series *a, const struct series *b, const char *axis)
+{
+	struct params *pa = all_params(a), *pb = all_params(b);
+	struct strmap all = { 0 };
+	const char **names;
+	char *out = xstrdup("");
+	size_t n, i, k;
+
+	for (i = 0; i < a->njobs; i++)
+		for (k = 0; k < pa[i].n; k++)
+			map_get(&all, pa[i].kv[2 * k], 0);
+	for (i = 0; i < b->njobs; i++)
+		for (k = 0; k < pb[i].n; k++)
+			map_get(&all, pb[i].kv[2 * k], 0);
+	names = map_names(&all, &n);
+	for (i = 0; i < n; i++) {
+		char *d = name_diff(a, pa, b, pb, axis, names[i]), *t;
+
+		if (*d) {
+			t = xasprintf("%s %s", names[i], d);
+			append(&out, ", ", t);
+			free(t);
+		}
+		free(d);
+	}
 	free(names);
-	map_free(&d);
-	free(pa.kv);
-	free(pb.kv);
+	map_free(&all);
+	for (i = 0; i < a->njobs; i++)
+		free(pa[i].kv);
+	for (i = 0; i < b->njobs; i++)
+		free(pb[i].kv);
+	free(pa);
+	free(pb);
 	return out;
 }
 

@@ -176,8 +176,12 @@ char *series_name(const struct series *s);
 char *series_title(const struct series *s);
 void series_tags(const struct series *s, struct table *t);
 /*
- * "direct 1 / 0, filename /dev/sdb / /mnt/f": the parameters (but @axis) in
- * which the first jobs of @a and @b differ, "" when none; the caller frees.
+ * "direct 1 / 0, bs 4096,65536 / 8192,65536": the parameters in which the
+ * jobs of @a and @b differ on a point of @axis both have, compared point by
+ * point (so the axis itself shows only what differs beside the point: the
+ * other direction's block size), values of several jobs "1|4", and
+ * "iodepth 1 / 4 at bs 4096" where not every point compared differs so;
+ * "" when none; the caller frees.
  */
 char *series_diff(const struct series *a, const struct series *b, const char *axis);
 

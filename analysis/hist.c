@@ -107,8 +107,8 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 				if (!b || !b->n)
 					continue;
 				if (j->conf->modeled) {
-					warnx_("hist: %s: job '%s' is modeled (coop_backend=sim): its bins count virtual-clock time, not latencies",
-					       j->doc->file, j->name);
+					warnx_("hist: %s: job %s is modeled (coop_backend=sim): its bins count virtual-clock time, not latencies",
+					       j->doc->file, job_ref(j->name, j->host));
 					goto bad;
 				}
 				v = xrealloc(v, (n + 1) * sizeof(*v));
@@ -122,16 +122,16 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 				h->hi = xmalloc(b->n * sizeof(*h->hi));
 				for (k = 0; k < b->n; k++) {
 					if (hist_bucket(b->key[k], &h->lo[k], &h->hi[k])) {
-						warnx_("hist: %s: job '%s' %s.%s_ns.bins: \"%llu\" is not the key of a fio bucket (fio 3.x plat_idx_to_val)",
-						       j->doc->file, j->name, dir_name[d], lat_name[l],
+						warnx_("hist: %s: job %s %s.%s_ns.bins: \"%llu\" is not the key of a fio bucket (fio 3.x plat_idx_to_val)",
+						       j->doc->file, job_ref(j->name, j->host), dir_name[d], lat_name[l],
 						       (unsigned long long)b->key[k]);
 						goto bad;
 					}
 					h->total += b->count[k];
 				}
 				if ((double)h->total != b->samples) {
-					warnx_("hist: %s: job '%s' %s.%s_ns: the bins hold %llu samples, \"N\" says %.0f",
-					       j->doc->file, j->name, dir_name[d], lat_name[l],
+					warnx_("hist: %s: job %s %s.%s_ns: the bins hold %llu samples, \"N\" says %.0f",
+					       j->doc->file, job_ref(j->name, j->host), dir_name[d], lat_name[l],
 					       (unsigned long long)h->total, b->samples);
 					goto bad;
 				}

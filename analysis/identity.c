@@ -18,6 +18,16 @@ const char *identity_host(const struct job *j)
 	return strcmp(j->host, "-") ? j->host : local_host();
 }
 
+const char *job_ref(const char *name, const char *host)
+{
+	char *s = host && strcmp(host, "-") ? xasprintf("'%s' on host %s", name, host)
+					    : xasprintf("'%s'", name);
+	const char *r = intern(s);
+
+	free(s);
+	return r;
+}
+
 int identity_cmp(const struct job *a, const struct job *b)
 {
 	int c;

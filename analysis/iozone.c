@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "identity.h"
 #include "phase.h"
 
 enum { P_WRITE, P_REWRITE, P_READ, P_REREAD, P_RANDREAD, P_RANDWRITE, NPHASE };
@@ -128,7 +129,7 @@ static int row_cmp(const void *a, const void *b)
 /* A job named for the table that the table cannot take: refused (@why is freed). */
 static int named_refused(struct phase_set *set, const struct job *j, char *why)
 {
-	warnx_("iozone: job '%s' (%s, run %u) refused: %s", j->name, j->doc->file, j->doc->run, why);
+	warnx_("iozone: job %s (%s, run %u) refused: %s", job_ref(j->name, j->host), j->doc->file, j->doc->run, why);
 	free(why);
 	phase_set_free(set);
 	return -1;
@@ -154,8 +155,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (named && ph < 0) {
 			if (iozone_name(j))
 				return named_refused(&set, j, xstrdup("its name is not iozone-<phase>-<reclen> (phases write, rewrite, read, reread, randread, randwrite; reclen a fio size such as 4k)"));
-			warnx_("iozone: job '%s' left out (not named iozone-<phase>-<reclen>, and other jobs are)",
-			       j->name);
+			warnx_("iozone: job %s left out (not named iozone-<phase>-<reclen>, and other jobs are)",
+			       job_ref(j->name, j->host));
 			continue;
 		}
 		if (ph < 0)
@@ -172,15 +173,15 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 								 j->conf->mean_bs ? "fio's mean transfer size" : j->conf->bs_from));
 		/* KB is the file's size, not the bytes moved (io_size=, loops=, time_based) */
 		if (!j->conf->file_size) {
-			warnx_("iozone: job '%s' (%s, run %u) refused: KB is the file size, and %s",
-			       j->name, j->doc->file, j->doc->run, j->conf->file_size_from);
+			warnx_("iozone: job %s (%s, run %u) refused: KB is the file size, and %s",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run, j->conf->file_size_from);
 			phase_set_free(&set);
 			return -1;
 		}
 		/* iozone's KB and reclen are whole KiB: a rest would be cut off unseen */
 		if (j->conf->file_size % 1024 || reclen % 1024) {
-			warnx_("iozone: job '%s' (%s, run %u) refused: %s %llu bytes is not a whole number of KiB, iozone's unit (kb_base=1000?)",
-			       j->name, j->doc->file, j->doc->run,
+			warnx_("iozone: job %s (%s, run %u) refused: %s %llu bytes is not a whole number of KiB, iozone's unit (kb_base=1000?)",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run,
 			       reclen % 1024 ? "its record length" : "its file size",
 			       (unsigned long long)(reclen % 1024 ? reclen : j->conf->file_size));
 			phase_set_free(&set);
@@ -192,13 +193,14 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (ph < 0)
 			ph = by_order(j, r);
 		if (ph < 0) {
-			warnx_("iozone: job '%s' left out (mixed read/write: no iozone phase)", j->name);
+			warnx_("iozone: job %s left out (mixed read/write: no iozone phase)", job_ref(j->name, j->host));
 			continue;
 		}
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
-			warnx_("iozone: job '%s' (%s, run %u) and job '%s' (%s, run %u) are the same phase of target %s: an iozone table holds one run; give it one run's results",
-			       r->ph[ph]->name, r->ph[ph]->doc->file, r->ph[ph]->doc->run, j->name, j->doc->file,
+			warnx_("iozone: job %s (%s, run %u) and job %s (%s, run %u) are the same phase of target %s: an iozone table holds one run; give it one run's results",
+			       job_ref(r->ph[ph]->name, r->ph[ph]->host), r->ph[ph]->doc->file, r->ph[ph]->doc->run,
+			       job_ref(j->name, j->host), j->doc->file,
 			       j->doc->run, j->conf->target);
 			phase_set_free(&set);
 			return -1;

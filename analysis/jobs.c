@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include "fiotab.h"
+#include "identity.h"
 #include "strmap.h"
 
 const char *const dir_name[NDIR] = { "read", "write", "trim", "mixed" };
@@ -79,8 +80,42 @@ static const cJSON *member(const cJSON *o, const char *name)
 /* What is being read, for the messages. */
 struct reader {
 	const char *job;	/* name of the job being read, NULL for the document */
+	const char *host;	/* ... its host (job_ref()), NULL while not known */
 	char *why;		/* the first problem found (allocated), or NULL */
 };
+
+/*
+ * The host of a job record: "NAME:PORT" (several fio servers may share a
+ * hostname, one per port), "All clients" for fio's aggregate, "-" for a
+ * local run; its port in *@port (0: none).
+ */
+static const char *host_of(const cJSON *hostname, const cJSON *portv, int aggregate, int *port)
+{
+	/* A TCP port or nothing: a double outside int's range must not be cast. */
+	double p = cJSON_IsNumber(portv) ? portv->valuedouble : 0;
+	const char *h;
+	char *hp;
+
+	*port = p >= 1 && p <= 65535 ? (int)p : 0;
+	if (aggregate || !cJSON_IsString(hostname) || *port <= 0)
+		return intern(aggregate ? "All clients" :
+			      cJSON_IsString(hostname) ? hostname->valuestring : "-");
+	hp = xasprintf("%s:%d", hostname->valuestring, *port);
+	h = intern(hp);
+	free(hp);
+	return h;
+}
+
+/* job_ref() of a job record not read yet (fio's aggregate: "All clients"). */
+static const char *json_job_ref(const cJSON *jo)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
+	int port;
+
+	return job_ref(cJSON_IsString(n) ? n->valuestring : "?",
+		       host_of(cJSON_GetObjectItemCaseSensitive(jo, "hostname"),
+			       cJSON_GetObjectItemCaseSensitive(jo, "port"), 0, &port));
+}
 
 static void bad(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -94,7 +129,7 @@ static void bad(struct reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	what = xvasprintf(fmt, ap);
 	va_end(ap);
-	r->why = r->job ? xasprintf("job '%s': %s", r->job, what) : xstrdup(what);
+	r->why = r->job ? xasprintf("job %s: %s", job_ref(r->job, r->host), what) : xstrdup(what);
 	free(what);
 }
 
@@ -964,8 +999,8 @@ static void verify_leave_out(struct job *j, int dir, const struct opts *o, struc
 {
 	int l;
 
-	warnx_("%s: job '%s': its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
-	       j->doc->file, j->name, dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
+	warnx_("%s: job %s: its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
+	       j->doc->file, job_ref(j->name, j->host), dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
 	       dir == DIR_MIXED ? "it sums them with the writes: without unified_rw_reporting the write record stands alone" :
 	       "the write record stands: fio times the writes apart");
 	memset(d, 0, sizeof(*d));
@@ -988,7 +1023,6 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	const struct jconf *conf;
 	const cJSON *v;
 	uint64_t bs[NRWT] = { 0 };
-	double port;
 	int i, mean_bs;
 
 	/* in the order fio writes them (members()) */
@@ -1008,21 +1042,9 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	check_text(&r, "job name", j->name);
 	/* (shown() reuses its buffer: the messages keep their own copy) */
 	r.job = control_byte(j->name) ? intern(shown(j->name)) : j->name;
-	/* A TCP port or nothing: a double outside int's range must not be cast. */
-	v = f[F_PORT];
-	port = cJSON_IsNumber(v) ? v->valuedouble : 0;
-	j->port = port >= 1 && port <= 65535 ? (int)port : 0;
-	/* several fio servers may share a hostname (one per port) */
+	j->host = host_of(f[F_HOSTNAME], f[F_PORT], j->aggregate, &j->port);
+	r.host = j->host;
 	v = f[F_HOSTNAME];
-	if (j->aggregate || !cJSON_IsString(v) || j->port <= 0) {
-		j->host = intern(j->aggregate ? "All clients" :
-				 cJSON_IsString(v) ? v->valuestring : "-");
-	} else {
-		char *hp = xasprintf("%s:%d", v->valuestring, j->port);
-
-		j->host = intern(hp);
-		free(hp);
-	}
 	if (!j->aggregate && cJSON_IsString(v)) {
 		j->hostname = intern(v->valuestring);
 		check_text(&r, "hostname", j->hostname);
@@ -1260,16 +1282,13 @@ static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
 			continue;
 		}
 		if (g != gid) {
-			*why = xstrdup("the per-host jobs it sums ran in different groups (one after the other)");
+			*why = xasprintf("the per-host jobs it sums ran in different groups (one after the other: %s and %s)",
+					 json_job_ref(first), json_job_ref(jo));
 			return -1;
 		}
 		if (!same_opts(fo, cJSON_GetObjectItemCaseSensitive(jo, "job options"))) {
-			const cJSON *w = cJSON_GetObjectItemCaseSensitive(first, "jobname");
-
-			v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
-			*why = xasprintf("the per-host jobs it sums differ in their options ('%s' and '%s')",
-					 cJSON_IsString(w) ? w->valuestring : "?",
-					 cJSON_IsString(v) ? v->valuestring : "?");
+			*why = xasprintf("the per-host jobs it sums differ in their options (%s and %s)",
+					 json_job_ref(first), json_job_ref(jo));
 			return -1;
 		}
 	}
@@ -1426,6 +1445,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		}
 		v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 		r.job = cJSON_IsString(v) ? v->valuestring : "?";
+		r.host = NULL;
 		err = num0(&r, jo, "", "error");
 		if (r.why) {
 			*why = r.why;
@@ -1433,8 +1453,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		}
 		r.job = NULL;
 		if (err != 0) {
-			warnx_("%s: job '%s' failed (error %.0f), left out", file,
-			       cJSON_IsString(v) ? v->valuestring : "?", err);
+			warnx_("%s: job %s failed (error %.0f), left out", file, json_job_ref(jo), err);
 			continue;
 		}
 		if (client && is_aggregate(jo)) {
@@ -1463,6 +1482,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 			rt = xrealloc(rt, rtcap * sizeof(*rt));
 		}
 		r.job = j->name;
+		r.host = j->host;
 		rt[js->n - first - 1] = job_runtime(&r, jo, j);
 		r.job = NULL;
 		if (r.why) {

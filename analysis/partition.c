@@ -46,6 +46,16 @@ void partition_free(struct partition *p, size_t n)
 	free(p);
 }
 
+int partition_hosts(const struct partition *p)
+{
+	size_t i;
+
+	for (i = 1; i < p->n; i++)
+		if (strcmp(p->jobs[i]->host, p->jobs[0]->host))
+			return 1;
+	return 0;
+}
+
 char *mode_label(int modeled, double scale)
 {
 	return modeled ? xasprintf("modeled (coop_backend=sim, time scale %g)", scale)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fiotab.h"
+#include "identity.h"
 #include "strmap.h"
 
 struct rec {
@@ -153,9 +154,8 @@ int samerun_doc(struct jobset *js, size_t first, const uint32_t *rt, const char 
 		if (!r)
 			continue;
 		d = &s->docs[r->doc];
-		*why = xasprintf("job '%s'%s%s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less job_runtime, are %.0f ms apart, under half the earlier one's runtime of %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
-				 j->name, strcmp(j->host, "-") ? " on host " : "",
-				 strcmp(j->host, "-") ? j->host : "", s->files[d->file], d->idx,
+		*why = xasprintf("job %s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less job_runtime, are %.0f ms apart, under half the earlier one's runtime of %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
+				 job_ref(j->name, j->host), s->files[d->file], d->idx,
 				 file, idx, fabs(t - start(s, r)),
 				 start(s, r) <= t ? r->rt : rt[i - first]);
 		return -1;

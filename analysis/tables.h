@@ -53,6 +53,11 @@ struct partition {
 };
 size_t partition_jobs(const struct jobset *js, struct partition **out);
 void partition_free(struct partition *p, size_t n);
+/*
+ * 1 when @p's jobs ran on more than one host: a text layout then shows the
+ * host, or two hosts' jobs of one name print alike but for their figures.
+ */
+int partition_hosts(const struct partition *p);
 /* "real" or "modeled (coop_backend=sim, time scale N)" */
 char *mode_label(int modeled, double scale);
 /*

@@ -169,8 +169,24 @@ refused 2 "ac2.json:1:1: two records named 'All clients' in \"client_stats\"" su
 # two configurations on the 64k write point, refused; rw=write jobs of
 # those bs move writes alone, one configuration: pooled
 for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
-	refused 1 "^fiotab: jobs 'a1' \(bs 4096,65536\) and 'b1' \(bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
+	refused 1 "^fiotab: jobs 'a1' \([^ ]*/rwbs.json, bs 4096,65536\) and 'b1' \([^ ]*/rwbs.json, bs 8192,65536\) would be one write point at block size 65536" $args "$P/rwbs.json"
 done
+# ratio's note compared each side's first job and left the axis out:
+# randrw bs=4k,64k against 8k,64k "differ in nothing"; now point by point
+"$FIOTAB" ratio --baseline-series '^(a)' --candidate-series '^(b)' "$P/rwbs.json" > "$T/out" 2> "$T/err" ||
+	fail "ratio of rwbs: $(cat "$T/err")"
+assert_eq "ratio note: what differs beside the point" \
+	"# baseline / candidate configurations differ in: bs 4096,65536 / 8192,65536" \
+	"$(grep 'configurations differ in' "$T/out")"
+# ... and what differs at some points only is named with them
+gen_sweep "$T/rs" 2
+"$JQ" '(.jobs[] | select(.["job options"].bs == "4096") | .["job options"].iodepth) = "4"' \
+	"$T/rs/r00002.json" > "$T/rs/c.json"
+"$FIOTAB" ratio --baseline-series memdisk1 --candidate-series memdisk2 "$T/rs/r00001.json" "$T/rs/c.json" \
+	> "$T/out" 2> "$T/err" || fail "ratio of a sweep: $(cat "$T/err")"
+assert_eq "ratio note: a difference at one point" \
+	"# baseline / candidate configurations differ in: iodepth 1 / 4 at bs 4096, filename /dev/memdisk1 / /dev/memdisk2" \
+	"$(grep 'configurations differ in' "$T/out")"
 "$FIOTAB" perftest --format=json "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "rwbs-write: $(cat "$T/err")"
 want=$("$JQ" -r '[.jobs[].write | .io_bytes / .runtime * 1000] | add / length / 1048576 | . * 1000 | round / 1000' "$P/rwbs-write.json")
 assert_eq "rw=write bs=4k,64k and 8k,64k: one point of 4 iterations" "65536 $want" \
@@ -215,13 +231,13 @@ refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
 # the tables that go by block size; summary shows each run
 for args in perftest "perftest --no-iterations" "plot -o $T/b.svg" "perftest --x iodepth" \
 	"ratio --baseline-series it1 --candidate-series it2"; do
-	refused 1 "^fiotab: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
+	refused 1 "^fiotab: [^ ]*/bssplit.json: job 'it1' ran bssplit=4k/50:64k/50: its transfer size varies from I/O to I/O \(this run's mean: 18641 bytes\)" \
 		$args "$P/bssplit.json"
 done
 "$FIOTAB" summary "$P/bssplit.json" > /dev/null 2> "$T/err" || fail "summary of bssplit refused: $(cat "$T/err")"
 # ... and so is unified_rw_reporting's mixed record of randrw bs=4k,64k
 # (unified-rwbs.json: two repeats, means 35875 and 36252 bytes)
-refused 1 "^fiotab: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
+refused 1 "^fiotab: [^ ]*/unified-rwbs.json: job 'it1': its mixed record \(unified_rw_reporting\) sums reads and writes of block sizes 4096 and 65536 \(this run's mean: 35875 bytes\)" \
 	perftest "$P/unified-rwbs.json"
 
 # P14: an option the command does not read is refused, not ignored:
@@ -237,4 +253,38 @@ refused 1 "^fiotab: iozone: --alpha is not an option" iozone --alpha 0.01 "$P/io
 refused 1 "^fiotab: perftest: --start/--unix-epoch is not an option" perftest --unix-epoch "$P/rwbs-write.json"
 # ... what the runner gives every command still goes (--tag, --host, --format=csv)
 "$FIOTAB" plot -o "$T/p.svg" --tag profile=x --host h "$P/rwbs-write.json" 2> "$T/err" || fail "plot --tag: $(cat "$T/err")"
+
+# P15: fio --client with two servers: two hosts' jobs of one name, where
+# dd's line and the iostat view showed no host (two lines alike but for
+# their figures); each line names its host then, and one host's stay dd's
+twohost() {	# twohost FILE: rwbs-write.json's first job, on hosts h1 and h2
+	"$JQ" '{"fio version", timestamp, timestamp_ms, "global options",
+		client_stats: [.jobs[0] as $j | ("h1", "h2") as $h | $j + {hostname: $h, port: 8765}]}' \
+		"$P/rwbs-write.json" > "$1"
+}
+twohost "$T/2h.json"
+"$FIOTAB" dd "$T/2h.json" > "$T/out" 2> "$T/err" || fail "dd of two hosts: $(cat "$T/err")"
+assert_eq "dd lines name their host" "h1:8765 h2:8765" \
+	"$(awk '/ copied, / { printf "%s%s", s, $1; s = " " }' "$T/out")"
+assert_eq "iostat rows name their host" "h1:8765 h2:8765" \
+	"$(awk '$1 == "a1" { printf "%s%s", s, $3; s = " " }' "$T/out")"
+"$FIOTAB" dd "$P/rwbs-write.json" > "$T/out" 2> "$T/err" || fail "dd: $(cat "$T/err")"
+grep -Eq '^[0-9]+ bytes \(' "$T/out" || fail "dd of one host: not dd's line: $(head -4 "$T/out")"
+grep -q ' host ' "$T/out" && fail "iostat of one host: a host column: $(cat "$T/out")"
+
+# P16: messages named client jobs without their host ("jobs 'job' and
+# 'job' ran side by side"): several servers' jobs share names, so each
+# names its host too
+client() {	# client JQ-HOSTS IN OUT: IN's jobs as fio --client's client_stats
+	"$JQ" "{\"fio version\", timestamp, timestamp_ms, \"global options\", client_stats: [$1]}" "$2" > "$3"
+}
+client '.jobs[] as $j | ("h1", "h2") as $h | $j + {hostname: $h, port: 8765}' "$P/numjobs3-nogroup.json" "$T/njc.json"
+refused 1 "njc.json: jobs 'job' on host h1:8765 and 'job' on host h1:8765 ran side by side" perftest "$T/njc.json"
+client '(.jobs[0] + {hostname: "h1", port: 8765}), (.jobs[2] + {hostname: "h2", port: 8765, groupid: 0}),
+	{jobname: "All clients", groupid: 0, hostname: "h1", port: 8765}' "$P/rwbs.json" "$T/aggc.json"
+"$FIOTAB" summary "$T/aggc.json" > /dev/null 2> "$T/err" || fail "summary of aggc.json: $(cat "$T/err")"
+assert_match "the aggregate's hosts named" "aggc.json: fio's 'All clients' record left out: the per-host jobs it sums differ in their options \('a1' on host h1:8765 and 'b1' on host h2:8765\)" \
+	"$(cat "$T/err")"
+client '.jobs[] + {hostname: "h1", port: 8765}' "$P/gr.json" "$T/grc.json"
+refused 2 "grc.json:1:1: job 'a' on host h1:8765: read: block size 65536" summary "$T/grc.json"
 exit 0

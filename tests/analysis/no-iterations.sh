@@ -142,7 +142,7 @@ check "one point, two descriptions" "$T"/pt/r5.json "$T/desc.json"; [ "$RC" = 1 
 assert_match "descriptions" "jobs 'a' and 'b' ran side by side" "$(cat "$T/fold.err")"
 check "one read point, two configurations" "$T/rwbs.json"; [ "$RC" = 1 ] ||
 	fail "two configurations on one point not refused"
-assert_match "bs 4k,8k and 4k,16k" "jobs 'm8' \(bs 4096,8192\) and 'm16' \(bs 4096,16384\) would be one read point" "$(cat "$T/fold.err")"
+assert_match "bs 4k,8k and 4k,16k" "jobs 'm8' \([^ ]*/rwbs.json, bs 4096,8192\) and 'm16' \([^ ]*/rwbs.json, bs 4096,16384\) would be one read point" "$(cat "$T/fold.err")"
 check "two vary" "$T/twovary.json"; [ "$RC" = 1 ] || fail "two varying parameters not refused"
 check "two vary --x" --x iodepth "$T/twovary.json"; [ "$RC" = 0 ] || fail "--x iodepth refused"
 check "bad regex" --series '(' "$T/pt/r1.json"; [ "$RC" = 1 ] || fail "a bad regex accepted"
