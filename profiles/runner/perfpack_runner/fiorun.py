@@ -113,8 +113,11 @@ class Fio:
 
     def _watch(self):
         while not self.done.wait(0.5):
-            with open(self.log, errors='replace') as f:
-                m = _KILLED.search(f.read())
+            try:
+                with open(self.log, errors='replace') as f:
+                    m = _KILLED.search(f.read())
+            except OSError:
+                continue    # the run failing and being undone took the log away
             if m:
                 # fio's SIGTERM stops its jobs (they are in sessions of their own)
                 self.killed.append(m.group(0))
