@@ -158,9 +158,17 @@ int coop_pool_create(const struct coop_pool_cfg *cfg, struct coop_pool **pp,
 		if (ret)
 			goto fail;
 	}
-	ret = coop_threads_start(p, err, errlen);
-	if (ret)
-		goto fail;
+	/*
+	 * One worker, and this thread runs every command (p->inline_all):
+	 * the worker would only sleep.  Not starting it keeps fio's job
+	 * process single-threaded, where the kernel looks a descriptor up
+	 * for each read without taking a reference on its file.
+	 */
+	if (!p->inline_all) {
+		ret = coop_threads_start(p, err, errlen);
+		if (ret)
+			goto fail;
+	}
 	return 0;
 
 fail:

@@ -48,6 +48,12 @@ void coop_stats_emit(const struct coop_pool *p, const struct coop_devstats *ds,
 
 	for (i = 0; i < coop_pool_threads(p); i++) {
 		coop_pool_worker_stats(p, i, &st);
+		if (!st.tid) {
+			snprintf(line, sizeof(line),
+				 "worker=%u not started: the job's thread runs every command (caller-runs)", i);
+			emit(ctx, line);
+			continue;
+		}
 		coop_pool_worker_cpu(p, i, &usr, &sys);
 		snprintf(line, sizeof(line),
 			 "worker=%u tid=%d requests=%llu bytes=%llu busy_ms=%.1f out_of_order=%llu ra_windows=%llu ioprio=%d wakes=%llu wake_us=%.1f usr_ms=%.1f sys_ms=%.1f",

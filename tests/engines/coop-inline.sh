@@ -19,7 +19,9 @@
 #    issue order (strace against write_iolog), from one thread, fio's
 #    latency still counts the wait behind the 15 queued before (median
 #    clat at least 4x iodepth 1's), and a job that reaps without waiting
-#    (iodepth_batch_complete_min=0) completes;
+#    (iodepth_batch_complete_min=0) completes; the worker is not started
+#    (the job process is one thread, coop_stats says so), while with
+#    coop_inline=0 it is;
 #  - with each option that makes a worker differ (coop_ioctx=private with
 #    two workers, or with one split or coop_coalesce=1, coop_fd=per-thread
 #    with two workers, coop_backend=uring, coop_split_kb below bs,
@@ -89,6 +91,49 @@ none_inline private-1-split "${private1[@]}" --iodepth=1 --coop_split_kb=2
 none_inline private-1-qd16-split "${private1[@]}" --iodepth=16 --coop_split_kb=2
 none_inline private-1-qd16-coalesce "${private1[@]}" --iodepth=16 --coop_coalesce=1
 none_inline private-1-per-thread-2 "${private1[@]}" --iodepth=1 --coop_fd=per-thread --coop_threads=2
+
+# Where the job's thread runs every command, the worker is not started:
+# no coop worker thread, fio's job process stays one thread (the kernel
+# then takes no reference on the file per read), and coop_stats says so.
+# With coop_inline=0 the same job has its worker.  Under TSan the job is a
+# thread of fio's process (TSan cannot start threads in a child forked
+# from a multithreaded process), so only the workers are counted there.
+# tasks LABEL FIO_ARGS...: "WORKERS THREADS" of the job while it reads.
+tasks() {
+	local label=$1 bg pid i job= mode=()
+	shift
+	coop_is_tsan && mode=(--thread)
+	coop_fio "${mode[@]}" --name="$label" --filename="$T/data" --size=16m --rw=randread \
+		--bs=4k --iodepth=16 --time_based --runtime=4 --coop_stats=1 "$@" \
+		>"$T/$label.out" 2>&1 &
+	bg=$!
+	pid=$(coop_fio_pid $bg) || fail "$label: fio did not start: $(cat "$T/$label.out")"
+	# Without --thread the job is fio's child: wait until it reads.  With
+	# it, fio's process reads at once (its options): wait for a worker,
+	# at most 2 s.
+	for ((i = 0; i < 200; i++)); do
+		if coop_is_tsan; then
+			job=$pid
+			[ $i -ge 40 ] || [ -n "$(coop_worker_tids "$job")" ] && break
+		else
+			job=$(pgrep -P "$pid" -x fio | head -n 1)
+			[ -n "$job" ] && grep -q '^rchar: [1-9]' /proc/"$job"/io 2>/dev/null && break
+		fi
+		sleep 0.05
+	done
+	[ -n "$job" ] || fail "$label: no job process under fio $pid: $(cat "$T/$label.out")"
+	echo "$(coop_worker_tids "$job" | wc -l) $(ls /proc/"$job"/task | wc -l)"
+	# Not ^C: fio's SIGINT handler formats its message (vasprintf), which
+	# ThreadSanitizer reports as a signal-unsafe call.
+	wait $bg || fail "$label: fio failed: $(cat "$T/$label.out")"
+}
+read -r w n <<<"$(tasks lone "${private1[@]}")"
+assert_eq "one worker, caller-runs: coop workers running" 0 "$w"
+coop_is_tsan || assert_eq "one worker, caller-runs: threads of the job process" 1 "$n"
+assert_match "one worker, caller-runs: coop_stats" "worker=0 not started" "$(cat "$T/lone.out")"
+read -r w n <<<"$(tasks lone-ho "${private1[@]}" --coop_inline=0)"
+assert_eq "one worker, coop_inline=0: coop workers running" 1 "$w"
+note "ok: caller-runs starts no worker; coop_inline=0 does"
 
 # With coop_fd=per-thread the inline reads use the sole worker's own
 # descriptor (the engine's O_CLOEXEC open of the target), never fio's.
