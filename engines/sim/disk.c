@@ -5,6 +5,11 @@
  * track_bytes per revolution, i.e. at the media rate, and a request that
  * continues where the head stopped reading must wait for its sector to
  * come round unless the drive kept reading into its cache.
+ *
+ * The spindle is a clock of its own: with disk_rot_random, a request after
+ * a seek, or after the drive stood still for a turn or more, finds the
+ * platter at an angle drawn from the drive's stream (its phase against the
+ * host's time is not known), instead of one fixed by model time.
  */
 #include <math.h>
 
@@ -24,6 +29,8 @@ void disk_init(struct disk *d, const struct sim_params *p)
 	d->prefetch = (uint64_t)p->disk_prefetch_kb * 1024;
 	d->cache = (uint64_t)p->disk_cache_kb * 1024;
 	d->readthrough = p->disk_readthrough;
+	d->rot_random = p->disk_rot_random;
+	sim_rng_init(&d->rng, p->seed, SIM_RNG_DISK);
 	d->t_end = -1;
 }
 
@@ -42,6 +49,28 @@ sim_ns disk_rot_wait(const struct disk *d, sim_ns t, uint64_t off)
 	sim_ns at = t % d->rot_ns;
 
 	return (want - at + d->rot_ns) % d->rot_ns;
+}
+
+/*
+ * The wait at @t for @off: from the current phase, or (@draw) a new phase
+ * such that the wait is uniform in [0, one turn).
+ */
+static sim_ns rot_wait(struct disk *d, sim_ns t, uint64_t off, bool draw)
+{
+	sim_ns w;
+
+	if (draw && d->rot_random) {
+		sim_ns want = disk_rot_wait(d, 0, off);	/* angle of @off */
+
+		w = sim_rng_below(&d->rng, d->rot_ns);
+		d->phase = ((want - (t + w) % d->rot_ns) % d->rot_ns + d->rot_ns) % d->rot_ns;
+		d->st.rot_drawn++;
+	} else {
+		w = disk_rot_wait(d, t + d->phase, off);
+	}
+	d->st.rot_waits++;
+	d->st.rot_ns += w;
+	return w;
 }
 
 static sim_ns xfer(double bps, uint64_t len)
@@ -82,9 +111,13 @@ sim_ns disk_service(struct disk *d, sim_ns now, uint64_t off, uint64_t len)
 		goto out;
 	}
 	if (d->t_end >= 0 && off >= d->seg_lo && off <= avail) {
-		/* continue at avail on the same track: wait for that sector */
-		w = disk_rot_wait(d, t, avail);
-		d->st.rot_ns += w;
+		/*
+		 * continue at avail on the same track: wait for that sector,
+		 * which passed the head when the look-ahead stopped there
+		 */
+		sim_ns stopped = d->t_end + xfer(d->media_bps, avail - d->p_end);
+
+		w = rot_wait(d, t, avail, t - stopped >= d->rot_ns);
 		done = t + w + xfer(d->media_bps, end - avail);
 		goto out;
 	}
@@ -94,8 +127,7 @@ sim_ns disk_service(struct disk *d, sim_ns now, uint64_t off, uint64_t len)
 		d->st.seeks++;
 	d->st.seek_ns += w;
 	t += w;
-	w = disk_rot_wait(d, t, off);
-	d->st.rot_ns += w;
+	w = rot_wait(d, t, off, true);
 	done = t + w + xfer(d->media_bps, len);
 	d->seg_lo = off;
 out:

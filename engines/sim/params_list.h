@@ -44,8 +44,9 @@
 	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \
 	X(a, b, jitter_us, 1000, "SCST thread scheduling noise before a read, us, uniform 0..N, seeded (not in the sources; set A value)") \
+	X(a, b, jitter_exp, 0, "1 = the noise is exponential with mean N/2 (same mean, a tail instead of uniform 0..N's hard edge), from its own seeded stream (not in the sources; calibration log, round 11); 0 = uniform (set A)") \
 	X(a, b, jitter_wake_only, 0, "Noise on wake-ups only: a thread looping over a non-empty list does not sleep (scst_targ.c scst_cmd_thread()); 0 = every command (set A)") \
-	X(a, b, seed, 1, "Seed of the jitter's PRNG (same seed, same report)") \
+	X(a, b, seed, 1, "Seed of the noise's and the drive's random streams (same seed, same report)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts in jiffies (the thread: HZ 250)") \
 	X(a, b, cfq_slice_idle_ms, 8, "CFQ slice_idle, ms (2.6.29 cfq-iosched.c cfq_slice_idle = HZ/125)") \
 	X(a, b, cfq_slice_sync_ms, 100, "CFQ slice_sync, ms (2.6.29 cfq_slice_sync = HZ/10)") \
@@ -67,6 +68,7 @@
 	X(a, b, disk_prefetch_kb, 1024, "Drive read look-ahead after a read, KiB; 0 = off (drive not in the sources; set A value)") \
 	X(a, b, disk_cache_kb, 2048, "Drive cache kept behind the head, KiB (drive not in the sources)") \
 	X(a, b, disk_qdepth, 1, "Commands the drive queues: 1 = no NCQ, 31 = NCQ via AHCI (libata); not in the thread") \
-	X(a, b, disk_readthrough, 1, "Look-ahead streams on to a request a little ahead (1) or repositions (0) (drive not in the sources)")
+	X(a, b, disk_readthrough, 1, "Look-ahead streams on to a request a little ahead (1) or repositions (0) (drive not in the sources)") \
+	X(a, b, disk_rot_random, 0, "1 = after a seek or a stop of a turn or more the spindle's phase is drawn anew (drive's own seeded stream): it is a clock of its own, not the host's jiffies (drive not in the sources; calibration log, round 11); 0 = angle from the layout and model time")
 
 #endif

@@ -131,11 +131,17 @@ static void disk_data(void *owner, const struct sim_req *r)
 	}
 }
 
-/* Scheduling noise: deterministic (seeded xorshift64), uniform in [0, jitter_us). */
+/*
+ * Scheduling noise: deterministic (seeded xorshift64), uniform in [0,
+ * jitter_us); with jitter_exp exponential of mean jitter_us / 2 from the
+ * noise's own stream, a draw scaled by jitter_us (not new draws).
+ */
 static sim_ns jitter(struct target *t)
 {
 	if (!t->p->jitter_us)
 		return 0;
+	if (t->p->jitter_exp)
+		return sim_rng_exp(&t->noise, (sim_ns)t->p->jitter_us * SIM_US / 2);
 	t->rng ^= t->rng << 13;
 	t->rng ^= t->rng >> 7;
 	t->rng ^= t->rng << 17;
@@ -471,6 +477,7 @@ int target_init(struct target *t, struct sim_clock *clk, const struct sim_params
 	t->link = link;
 	t->last_finisher = -1;
 	t->rng = 0x9E3779B97F4A7C15ULL ^ p->seed;
+	sim_rng_init(&t->noise, p->seed, SIM_RNG_NOISE);
 	if (pc_init(&t->pc, file_size))
 		return -1;
 	t->th = calloc(p->threads, sizeof(*t->th));

@@ -15,6 +15,7 @@
 
 #include "engines/sim/blkq.h"
 #include "engines/sim/disk.h"
+#include "engines/sim/rng.h"
 #include "engines/sim/link.h"
 #include "engines/sim/pagecache.h"
 #include "engines/sim/readahead.h"
@@ -75,6 +76,7 @@ struct target {
 	uint32_t executing;		/* commands being executed */
 	uint64_t seq, expect;
 	uint64_t rng;			/* xorshift64 state for jitter */
+	struct sim_rng noise;		/* jitter_exp's own stream */
 	sim_ns rx_free;			/* iscsi-scst's read thread is free from */
 	int last_finisher;
 	sim_ns last_finish;

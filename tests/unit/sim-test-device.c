@@ -59,6 +59,44 @@ static void test_disk(void)
 	CHECK(t2 - t1 > 7 * SIM_MS, "sequential without look-ahead took %" PRId64 " ns", t2 - t1);
 }
 
+/*
+ * The spindle as a clock of its own (disk_rot_random, seed 1): the drive's
+ * stream is splitmix64 from 1 x 0x9E3779B97F4A7C15 ^ (1 << 32); its first
+ * draws are 0.29334861... and 0.46654515... of a turn: 2444571 and
+ * 3887876 ns of 8333333.  The first request (no position yet) waits the
+ * first draw instead of 8233333.  Its look-ahead (1 MiB at 90 MB/s:
+ * 11650844 ns) stops at 1179648; a request there 1 ms after the stop keeps
+ * the phase: the sector passed the head 1 ms ago, wait 8333333 - 1000000,
+ * + 17 ns: the track holds 749999 bytes, not 750000, so 1179648 sits
+ * 1179648 / 749999 - 1179648 / 750000 turns (17 ns) further round than
+ * the media rate alone puts it.  A seek draws the second.
+ */
+static void test_disk_rot_random(void)
+{
+	struct sim_params p;
+	struct disk d;
+	sim_ns t1, stopped, now, t2, t3, w;
+	const uint64_t far = 100 << 20, head = 1179648 + 65536 + (1 << 20);
+
+	params_test_drive(&p);
+	p.disk_rot_random = 1;
+	p.seed = 1;
+	disk_init(&d, &p);
+	t1 = disk_service(&d, 0, 0, 131072);
+	CHECK_EQ(t1, 100000 + 2444571 + 1456355);
+	stopped = t1 + 11650844;
+	now = stopped + 1000000 - 100000;
+	t2 = disk_service(&d, now, 1179648, 65536);
+	w = t2 - now - 100000 - 728177;
+	CHECK_EQ(w, 7333333 + 17);
+	CHECK_EQ(d.st.rot_drawn, 1);
+	now = t2 + SIM_S;
+	t3 = disk_service(&d, now, far, 65536);
+	CHECK_EQ(t3, now + 100000 + disk_seek_time(&d, far - head) + 3887876 + 728177);
+	CHECK_EQ(d.st.rot_drawn, 2);
+	CHECK_EQ(d.st.rot_waits, 3);
+}
+
 /* ---- link ----------------------------------------------------------- */
 
 static void test_link(void)
@@ -146,5 +184,6 @@ void sim_test_device(void)
 {
 	test_disk();
 	test_disk_ncq();
+	test_disk_rot_random();
 	test_link();
 }

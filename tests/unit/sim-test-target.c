@@ -275,6 +275,44 @@ static void test_noise_on_wake(void)
 }
 
 /*
+ * jitter_exp: the SCST threads' noise is exponential of mean jitter_us / 2,
+ * from its own stream (seed 1: splitmix64 from 1 x 0x9E3779B97F4A7C15 ^
+ * (2 << 32)), whose first draws are u = 0.016292... and 0.060054...:
+ * -ln(1 - u) x 500 us = 8213 and 30966 ns at jitter_us 1000.  At 1050 the
+ * same draws come 5 % longer (8623), not new ones; the drive's stream
+ * (key 1) starts with 0.293348... whatever the noise drew.  In a run the
+ * noise is drawn per command as before, from the new stream (20 ms of
+ * noise, so that it shows past the disk).
+ */
+static void test_noise_exp(void)
+{
+	struct sim_params p;
+	struct sim_rng noise, drive;
+	char rep[2048];
+	uint64_t t_uniform;
+
+	sim_rng_init(&noise, 1, SIM_RNG_NOISE);
+	CHECK_EQ(sim_rng_exp(&noise, 500000), 8213);
+	CHECK_EQ(sim_rng_exp(&noise, 500000), 30966);
+	sim_rng_init(&noise, 1, SIM_RNG_NOISE);
+	CHECK_EQ(sim_rng_exp(&noise, 525000), 8623);
+	sim_rng_init(&drive, 1, SIM_RNG_DISK);
+	CHECK_EQ(sim_rng_below(&drive, 8333333), 2444571);
+
+	sim_params_default(&p);
+	p.ioctx_shared = 1;
+	p.threads = 1;
+	p.client_ra_kb = 2048;
+	p.jitter_us = 20000;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	t_uniform = field(rep, "model_time_ns=");
+	p.jitter_exp = 1;
+	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
+	CHECK_EQ(field(rep, "tgt_noise_draws="), 32);
+	CHECK(field(rep, "model_time_ns=") != t_uniform, "%s", rep);
+}
+
+/*
  * The target's queue plugs (2.6.29 __make_request()), and SCST's
  * readahead-2.6.29.patch runs it after an async readahead whose marker page
  * is up to date.  One thread, no noise, deadline (no CFQ idling to unplug
@@ -461,6 +499,7 @@ static void test_rx_serial(void)
 void sim_test_target(void)
 {
 	test_noise_on_wake();
+	test_noise_exp();
 	test_target_handoff();
 	test_bind_at_run();
 	test_wake_order();
