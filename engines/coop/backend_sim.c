@@ -399,10 +399,10 @@ static void coop_sim_cleanup(struct thread_data *td, void *priv)
 			free(line);
 		}
 		if (fell_behind(j))
-			sim_note("job %s: real time fell behind the modeled schedule by up to %.1f ms (%llu of %llu completions late; the last %.1f ms, %.0f %% of the run): fio's rates understate the model: lower sim_time_scale",
-				td->o.name, (double)j->max_lag / SIM_MS,
+			sim_note("job %s: real time fell behind the modeled schedule: the last completion came %.1f ms late, %.0f %% of the run (%llu of %llu completions more than 1 ms late, the worst by %.1f ms): fio's rates understate the model: lower sim_time_scale",
+				td->o.name, (double)j->last_lag / SIM_MS, late_pct(j),
 				(unsigned long long)j->late, (unsigned long long)j->done,
-				(double)j->last_lag / SIM_MS, late_pct(j));
+				(double)j->max_lag / SIM_MS);
 		sim_free(j->s);
 	}
 	if (j->report)

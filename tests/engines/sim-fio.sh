@@ -52,7 +52,7 @@ job fast coop_ioctx=shared sim_time_scale=100000 >"$T/fast.fio"
 sed -i '/^sim_time_scale=10$/d' "$T/fast.fio"
 run_fio --output-format=json "$T/fast.fio" >/dev/null 2>"$T/fast.err" || fail "fio fast: $(cat "$T/fast.err")"
 assert_match "a run far behind its schedule: said" \
-	"job fast: real time fell behind the modeled schedule .*fio's rates understate the model" "$(cat "$T/fast.err")"
+	"job fast: real time fell behind the modeled schedule.*fio's rates understate the model" "$(cat "$T/fast.err")"
 
 # the options are visible and bad input is refused
 assert_match "enghelp" "sim_server_ra_kb" "$(run_fio --enghelp="$so" 2>&1)"
