@@ -496,8 +496,16 @@ static void path2(char path[64], const char *a, const char *b)
 	path[na + nb] = '\0';
 }
 
+/*
+ * A modeled job's (coop_backend=sim) rate is fio's paced one: its runtime
+ * is the model's time divided by sim_time_scale, counted in whole ms
+ * rounded up, so a run paced to a few ms reads up to 1 ms long (16 ms: 6 %
+ * slow).  From this many ms on, that is under 1 %.
+ */
+#define MODELED_MIN_MS 100
+
 static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const char *dir,
-		     double scale)
+		     int modeled, double scale)
 {
 	const cJSON *clat, *pct;
 	const double to_us = 1e-3;	/* fio 3.x: ns (fio_version_known()) */
@@ -531,6 +539,16 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	if (d->present && rt_ms < 1)
 		bad(r, "\"%sruntime\" is %g ms for %.0f bytes: fio counts whole ms, so their rate is unknown (a run shorter than 1 ms); run it longer (a larger size=, or time_based with runtime=)",
 		    path, rt_ms, d->io_bytes);
+	else if (modeled && d->present && rt_ms < MODELED_MIN_MS) {
+		/* the run took at least rt_ms - 1 ms: the scale that gives 100 */
+		double fit = floor(scale * (rt_ms - 1) / MODELED_MIN_MS);
+		char *fix = fit >= 1 ? xasprintf("sim_time_scale at most %g", fit)
+				     : xasprintf("more bytes (size=): it models under %d ms", MODELED_MIN_MS);
+
+		bad(r, "\"%sruntime\" is %g ms: a modeled job paced that short (sim_time_scale %g) reads up to 1 ms (%.0f %%) slow, as fio counts whole ms rounded up; rerun with %s, so that it runs at least %d ms, or read the model's own figures (sim_report=)",
+		    path, rt_ms, scale, 100.0 / rt_ms, fix, MODELED_MIN_MS);
+		free(fix);
+	}
 	d->runtime_s = rt_ms / 1000.0 * scale;
 	d->iops = num0v(r, f[IOPS], path, "iops") / scale;
 	/*
@@ -1068,8 +1086,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 
 		memset(&tmp, 0, sizeof(tmp));	/* the padding too: dir_store() compares bytes */
 
-		read_dir(&r, d, f[F_DIR + i], dir_name[i],
-			 conf->scale);
+		read_dir(&r, d, f[F_DIR + i], dir_name[i], conf->modeled, conf->scale);
 		if (want_bins) {
 			if (!j->bins)
 				j->bins = xcalloc(NDIR, sizeof(*j->bins));

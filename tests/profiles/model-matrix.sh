@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # profiles/scst-coop/run-model-matrix (perfpack model-matrix): the
-# calibration half runs end to end (64 MiB jobs, scale 50) and writes its
+# calibration half runs end to end (64 MiB jobs, scale 5) and writes its
 # report; bad options are refused (exit 1, the runner's) before anything
 # runs; an existing directory is not replaced without --overwrite, nor one
 # that is no run directory even with it; a stopped run leaves no fio behind
@@ -35,7 +35,7 @@ refused "unknown argument '--bogus'" --bogus
 
 # the calibration half, small: every case reported, an MAE, complete
 o=$T/out
-timeout 600 "$RMM" --calibration --size 67108864 --scale 50 -o "$o" >"$T/run.out" 2>"$T/run.err" ||
+timeout 600 "$RMM" --calibration --size 67108864 --scale 5 -o "$o" >"$T/run.out" 2>"$T/run.err" ||
 	fail "run-model-matrix failed: $(tail -5 "$T/run.err")"
 assert_eq "cases in the report" 11 "$(grep -c '^| [0-9]* | ' "$o/tables/calibration.md")"
 assert_match "mean absolute error" 'mean absolute error: [0-9.]+ %' "$(cat "$o/tables/calibration.md")"
@@ -43,7 +43,7 @@ assert_eq "model reports" 11 "$(ls "$o"/raw/case*.model | wc -l)"
 assert_match "run.txt says complete" '^status: complete$' "$(grep '^status:' "$o/run.txt")"
 [ -z "$(ls -d "$T"/out.partial.* 2>/dev/null)" ] || fail "a finished run left a .partial directory"
 # --overwrite replaces an earlier run, once the new one is complete
-timeout 600 "$RMM" --calibration --size 67108864 --scale 50 -o "$o" --overwrite >/dev/null 2>"$T/run2.err" ||
+timeout 600 "$RMM" --calibration --size 67108864 --scale 5 -o "$o" --overwrite >/dev/null 2>"$T/run2.err" ||
 	fail "run-model-matrix --overwrite failed: $(tail -5 "$T/run2.err")"
 assert_eq "model reports after --overwrite" 11 "$(ls "$o"/raw/case*.model | wc -l)"
 
