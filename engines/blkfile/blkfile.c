@@ -430,7 +430,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	char why[PATH_MAX + 1024] = "";	/* every refusal prints it */
 	struct statfs sfs;
 	struct stat st;
-	uint64_t dev_size, io_end, reach;
+	uint64_t dev_size, lo, io_end, reach;
 	uint32_t lbs;
 	int is_bdev, ret, fd;
 
@@ -497,9 +497,20 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			 bf->dev_path, lbs, td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ]);
 		return refuse(td, f, EINVAL, why);
 	}
-	io_end = f->file_offset + f->io_size;
-	reach = bf_auth_reach(f->file_offset, f->io_size, job_max_bs(td), a->map.file_size);
-	ret = bf_auth_take(a, bf->file_fd, f->file_offset, io_end, reach,
+	if (td->o.read_iolog_file) {
+		/*
+		 * A replayed log: fio leaves file_offset and io_size at 0
+		 * (filesetup.c skips sizing) and the I/O goes where the log
+		 * says, so the whole file is the range checked.
+		 */
+		lo = 0;
+		io_end = reach = a->map.file_size;
+	} else {
+		lo = f->file_offset;
+		io_end = f->file_offset + f->io_size;
+		reach = bf_auth_reach(f->file_offset, f->io_size, job_max_bs(td), a->map.file_size);
+	}
+	ret = bf_auth_take(a, bf->file_fd, lo, io_end, reach,
 			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
@@ -588,8 +599,10 @@ static __attribute__((noinline, cold)) int bf_refuse_io(struct thread_data *td,
 		ret = -EPERM;
 		snprintf(why, sizeof(why), "the check refused it once and then passed it");
 	}
-	pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s", io_u->file->file_name,
-	       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why);
+	pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s%s%s", io_u->file->file_name,
+	       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why,
+	       td->o.read_iolog_file ? "; the I/O is replayed from read_iolog=" : "",
+	       td->o.read_iolog_file ? td->o.read_iolog_file : "");
 	td_verror(td, -ret, "blkfile authority");
 	return -ret;
 }
