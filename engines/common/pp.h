@@ -43,6 +43,18 @@ int pp_abi_check(struct thread_data *td, const char *engine);
 int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *name,
 		const char *str, unsigned int *out);
 
+/*
+ * fio 3.33 mangles an engine's option written "NAME = VALUE" in a job
+ * file: parse_option() trims the blank off the name, finds no such option
+ * in fio's own table and moves " VALUE" back after "NAME=" without its
+ * terminating NUL, so the engine's parse sees " VALUEE" (coop_threads = 2
+ * ran 22 workers).  A value starting with a blank is refused, naming
+ * the cause (1; 0 otherwise): the enum and number parsers here check it,
+ * a string option's .cb calls it.  "NAME =VALUE" arrives as "VALUEE" with
+ * nothing to tell it from a value written so.
+ */
+int pp_opt_blank(const char *engine, const char *name, const char *str);
+
 #define PP_ENUM_OPT_CB(fn, engine, opts, optname, T, member)		\
 static int fn(void *data, const char *str)				\
 {									\
@@ -93,6 +105,30 @@ static int fn(void *data, unsigned long long *v)			\
 									\
 	return pp_opt_uint_range((engine), (optname), *v, (min), (max),	\
 				 &o_->member, &o_->refused);		\
+}
+
+/*
+ * A number option whose value is parsed whole: fio splits the value of an
+ * FIO_OPT_INT or FIO_OPT_BOOL at ',', ':' and '-' and hands each piece to
+ * the option in turn, the last one winning and a failing piece hidden by a
+ * later one (blkfile_allow_bdev_write=-1 is an empty piece, then 1: device
+ * writes allowed; =0-1 the same; blkfile_recheck_msec=4294967396 arrived
+ * as 100).  A string option is not split, so such an option is an
+ * FIO_OPT_STR_STORE (.off1 a char * field fio fills and frees, as for
+ * PP_ENUM_OPT_CB) whose .cb, made by PP_UINT_STR_OPT_CB(), parses the
+ * whole value: decimal, or hexadecimal after 0x, nothing else, within
+ * @min..@max (0..1 for a boolean), stored in @member of @T; anything else
+ * is refused as "ENGINE: NAME=VALUE: must be ...", and fio's parse fails
+ * (a leading blank: pp_opt_blank()).
+ */
+int pp_opt_uint_str(const char *engine, const char *name, const char *str,
+		    unsigned int min, unsigned int max, unsigned int *dst);
+
+#define PP_UINT_STR_OPT_CB(fn, engine, optname, T, member, min, max)	\
+static int fn(void *data, const char *str)				\
+{									\
+	return pp_opt_uint_str((engine), (optname), str, (min), (max),	\
+			       &((T *)data)->member);			\
 }
 
 /* A macro's value as a string literal, for help texts: PP_STR(COOP_MAX_THREADS). */
