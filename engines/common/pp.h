@@ -70,44 +70,6 @@ static int fn(void *data, const char *str)				\
 #define PP_POSVAL(id, nm, hlp) { .ival = nm, .oval = id, .help = hlp },
 
 /*
- * fio keeps an FIO_OPT_INT in an unsigned int but range-checks it only
- * after a cast to unsigned int, so coop_threads=4294968296 would arrive
- * as 1000 and -1 as 4294967295.  An option given .cb = the function that
- * PP_UINT_OPT_CB() defines sees fio's 64-bit value instead: a value that
- * fits is stored in @member of the engine's option struct @T, one that
- * does not is refused with the option named and sets @refused, which the
- * engine's init must check: fio reads "a-b" as two values and lets the
- * second one's success hide the first one's failure ("-1" = "-1", "1").
- */
-int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
-		unsigned int *dst, unsigned int *refused);
-/*
- * The same with bounds @min..@max, refused as "NAME=V: must be between MIN
- * and MAX" (fio's own .minval/.maxval check would run before the callback
- * and print a message without the engine's name).
- */
-int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
-		      unsigned int min, unsigned int max, unsigned int *dst,
-		      unsigned int *refused);
-
-#define PP_UINT_OPT_CB(fn, engine, optname, T, member, refused)		\
-static int fn(void *data, unsigned long long *v)			\
-{									\
-	T *o_ = data;							\
-									\
-	return pp_opt_uint((engine), (optname), *v, &o_->member, &o_->refused); \
-}
-
-#define PP_UINT_RANGE_OPT_CB(fn, engine, optname, T, member, refused, min, max) \
-static int fn(void *data, unsigned long long *v)			\
-{									\
-	T *o_ = data;							\
-									\
-	return pp_opt_uint_range((engine), (optname), *v, (min), (max),	\
-				 &o_->member, &o_->refused);		\
-}
-
-/*
  * A number option whose value is parsed whole: fio splits the value of an
  * FIO_OPT_INT or FIO_OPT_BOOL at ',', ':' and '-' and hands each piece to
  * the option in turn, the last one winning and a failing piece hidden by a

@@ -12,7 +12,9 @@
 # its NUL): blkfile_recheck_msec = 200 ran at 2000 ms, coop_threads = 2
 # with 22 workers.  Each such value must be refused with a line
 # "ENGINE: NAME=...", fio exiting nonzero, on the command line and in a job
-# file; the good values (decimal, 0x hex, the bounds) must run.
+# file; the good values (decimal, 0x hex, the bounds) must run.  Both
+# engines, every number and boolean option (sim_disk_rpm for the model's
+# numeric parameters, which share one definition).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
 BF_SO=$(engine blkfile)
@@ -68,3 +70,32 @@ done
 accepted "$BF_SO" blkfile_allow_bdev_write 1
 accepted "$BF_SO" blkfile_allow_bdev_write 0
 note "blkfile: ranges, lists, signs, words and blank-mangled values refused; whole values run"
+
+CO_SO=$COOP_SO
+for v in -1 0-1 1-0 1:0 0,1 2 yes 0x " 1"; do
+	for o in coop_stats coop_coalesce coop_inline; do
+		refused coop "$CO_SO" $o "$v"
+	done
+done
+for v in -1 2-3 3-2 2:3 2,3 0 1025 4294967298 1.5 two 0x " 2"; do
+	refused coop "$CO_SO" coop_threads "$v"
+done
+for v in -1 4-8 4:8 4,8 4294967296 " 4"; do
+	refused coop "$CO_SO" coop_split_kb "$v"
+	refused coop "$CO_SO" coop_ra_kb "$v"
+	refused coop "$CO_SO" sim_lag_warn_ms "$v"
+	refused coop "$CO_SO" sim_disk_rpm "$v"
+done
+for v in 0 2-3 " 2"; do
+	refused coop "$CO_SO" sim_time_scale "$v"
+done
+for v in psync uring; do
+	out=$(job "$CO_SO" "coop_backend = $v") && fail "job file 'coop_backend = $v' was accepted: $out"
+	assert_match "coop_backend = $v" "^coop: coop_backend= ${v}${v: -1}: the value starts with a blank" "$out"
+done
+for v in 1 0x10 1024; do
+	accepted "$CO_SO" coop_threads $v
+done
+accepted "$CO_SO" coop_split_kb 0
+accepted "$CO_SO" coop_stats 1
+note "coop: ranges, lists, signs, words and blank-mangled values refused; whole values run"
