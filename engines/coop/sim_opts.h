@@ -86,13 +86,16 @@ static int fn(void *data, argtype v)					\
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
 	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f, SIM_OPT_##f)
 
-/* sim_report is stored by fio; its callback only records it. */
+/*
+ * sim_report is stored by fio; its callback records it, and refuses a
+ * value fio mangled (pp_opt_blank(): "sim_report = r.txt" in a job file
+ * arrives as " r.txtt", a file the job did not name).
+ */
 #define SIM_FIO_REPORT_CB(T, M)						\
 static int sim_opt_report_cb_parse(void *data, const char *v)		\
 {									\
 	(void)data;							\
-	(void)v;							\
-	return 0;							\
+	return pp_opt_blank("coop", "sim_report", v);			\
 }									\
 SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 

@@ -93,6 +93,9 @@ for v in psync uring; do
 	out=$(job "$CO_SO" "coop_backend = $v") && fail "job file 'coop_backend = $v' was accepted: $out"
 	assert_match "coop_backend = $v" "^coop: coop_backend= ${v}${v: -1}: the value starts with a blank" "$out"
 done
+out=$(cd "$T" && job "$CO_SO" "sim_report = r.txt") && fail "job file 'sim_report = r.txt' was accepted: $out"
+assert_match "sim_report = r.txt" "^coop: sim_report= r.txtt: the value starts with a blank" "$out"
+[ -z "$(find "$T" -name '*r.txt*')" ] || fail "sim_report = r.txt: a report file was written: $(find "$T" -name '*r.txt*')"
 for v in 1 0x10 1024; do
 	accepted "$CO_SO" coop_threads $v
 done
