@@ -45,6 +45,21 @@ static struct fio_option options[];
 /* Enum options: engines/common/pp.h's PP_ENUM_OPT_CB idiom. */
 PP_ENUM_OPT_CB(via_cb, BF_ENGINE, options, "blkfile_via", struct blkfile_options, via)
 PP_ENUM_OPT_CB(submit_cb, BF_ENGINE, options, "blkfile_submit", struct blkfile_options, submit)
+/* fio stores blkfile_dev= itself: only a mangled value is refused here. */
+static int dev_cb(void *data, const char *str)
+{
+	(void)data;
+	return pp_opt_blank(BF_ENGINE, "blkfile_dev", str);
+}
+
+/* Booleans and numbers parsed whole (pp.h, PP_UINT_STR_OPT_CB: fio splits "0-1"). */
+PP_UINT_STR_OPT_CB(allow_bdev_write_cb, BF_ENGINE, "blkfile_allow_bdev_write",
+		   struct blkfile_options, allow_bdev_write, 0, 1)
+PP_UINT_STR_OPT_CB(fixedbufs_cb, BF_ENGINE, "blkfile_fixedbufs", struct blkfile_options, fixedbufs, 0, 1)
+PP_UINT_STR_OPT_CB(registerfiles_cb, BF_ENGINE, "blkfile_registerfiles", struct blkfile_options,
+		   registerfiles, 0, 1)
+PP_UINT_STR_OPT_CB(recheck_msec_cb, BF_ENGINE, "blkfile_recheck_msec", struct blkfile_options,
+		   recheck_msec, BF_RECHECK_MIN, BF_RECHECK_MAX)
 
 static struct fio_option options[] = {
 	{
@@ -76,6 +91,7 @@ static struct fio_option options[] = {
 		.lname	= "blkfile device",
 		.type	= FIO_OPT_STR_STORE,
 		.off1	= offsetof(struct blkfile_options, dev),
+		.cb	= dev_cb,
 		.help	= "Block device for blkfile_via=bdev (default: the one holding the file)",
 		.def	= "",
 		.category = FIO_OPT_C_ENGINE,
@@ -84,8 +100,9 @@ static struct fio_option options[] = {
 	{
 		.name	= "blkfile_allow_bdev_write",
 		.lname	= "blkfile device writes",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct blkfile_options, allow_bdev_write),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, allow_bdev_write_str),
+		.cb	= allow_bdev_write_cb,
 		.help	= "Allow writes through the device (only ever inside the file's extents)",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
@@ -94,8 +111,9 @@ static struct fio_option options[] = {
 	{
 		.name	= "blkfile_fixedbufs",
 		.lname	= "blkfile registered buffers",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct blkfile_options, fixedbufs),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, fixedbufs_str),
+		.cb	= fixedbufs_cb,
 		.help	= "blkfile_submit=uring: register the I/O buffers with the ring",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
@@ -104,8 +122,9 @@ static struct fio_option options[] = {
 	{
 		.name	= "blkfile_registerfiles",
 		.lname	= "blkfile registered files",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct blkfile_options, registerfiles),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, registerfiles_str),
+		.cb	= registerfiles_cb,
 		.help	= "blkfile_submit=uring: register the file descriptors with the ring",
 		.def	= "0",
 		.category = FIO_OPT_C_ENGINE,
@@ -114,17 +133,16 @@ static struct fio_option options[] = {
 	{
 		.name	= "blkfile_recheck_msec",
 		.lname	= "blkfile re-verification interval",
-		.type	= FIO_OPT_INT,
-		.off1	= offsetof(struct blkfile_options, recheck_msec),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct blkfile_options, recheck_msec_str),
+		.cb	= recheck_msec_cb,
 		/*
 		 * Re-verified: extents, inode, generation, size, the name, the
 		 * device's size, and for writes a writable filesystem
 		 * (authority.c).
 		 */
-		.help	= "blkfile_via=bdev: re-verify the file's map at least this often (ms)",
+		.help	= "blkfile_via=bdev: re-verify the file's map at least this often (ms, " PP_STR(BF_RECHECK_MIN) ".." PP_STR(BF_RECHECK_MAX) ")",
 		.def	= "100",
-		.minval	= 10,
-		.maxval	= 60000,
 		.category = FIO_OPT_C_ENGINE,
 		.group	= FIO_OPT_G_INVALID,
 	},
@@ -430,7 +448,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	char why[PATH_MAX + 1024] = "";	/* every refusal prints it */
 	struct statfs sfs;
 	struct stat st;
-	uint64_t dev_size, io_end, reach;
+	uint64_t dev_size, lo, io_end, reach;
 	uint32_t lbs;
 	int is_bdev, ret, fd;
 
@@ -497,9 +515,20 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 			 bf->dev_path, lbs, td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ]);
 		return refuse(td, f, EINVAL, why);
 	}
-	io_end = f->file_offset + f->io_size;
-	reach = bf_auth_reach(f->file_offset, f->io_size, job_max_bs(td), a->map.file_size);
-	ret = bf_auth_take(a, bf->file_fd, f->file_offset, io_end, reach,
+	if (td->o.read_iolog_file) {
+		/*
+		 * A replayed log: fio leaves file_offset and io_size at 0
+		 * (filesetup.c skips sizing) and the I/O goes where the log
+		 * says, so the whole file is the range checked.
+		 */
+		lo = 0;
+		io_end = reach = a->map.file_size;
+	} else {
+		lo = f->file_offset;
+		io_end = f->file_offset + f->io_size;
+		reach = bf_auth_reach(f->file_offset, f->io_size, job_max_bs(td), a->map.file_size);
+	}
+	ret = bf_auth_take(a, bf->file_fd, lo, io_end, reach,
 			   td->o.odirect ? lbs : 512, dev_size, why, sizeof(why));
 	if (ret)
 		return refuse(td, f, -ret, why);
@@ -588,8 +617,10 @@ static __attribute__((noinline, cold)) int bf_refuse_io(struct thread_data *td,
 		ret = -EPERM;
 		snprintf(why, sizeof(why), "the check refused it once and then passed it");
 	}
-	pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s", io_u->file->file_name,
-	       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why);
+	pp_err(BF_ENGINE, "%s: %s at offset %llu (%llu bytes) refused: %s%s%s", io_u->file->file_name,
+	       io_ddir_name(io_u->ddir), io_u->offset, io_u->xfer_buflen, why,
+	       td->o.read_iolog_file ? "; the I/O is replayed from read_iolog=" : "",
+	       td->o.read_iolog_file ? td->o.read_iolog_file : "");
 	td_verror(td, -ret, "blkfile authority");
 	return -ret;
 }

@@ -14,6 +14,9 @@
 #include "engines/blkfile/fiemap.h"
 
 #define BF_ENGINE "blkfile"
+/* blkfile_recheck_msec's range */
+#define BF_RECHECK_MIN 10
+#define BF_RECHECK_MAX 60000
 
 /*
  * blkfile_via= and blkfile_submit= values: X(id, value, name, help), the
@@ -43,8 +46,12 @@ struct blkfile_options {
 	unsigned int fixedbufs;
 	unsigned int registerfiles;
 	unsigned int recheck_msec;
-	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
+	/*
+	 * the enum and number options as written (fio stores and frees them;
+	 * see PP_ENUM_OPT_CB, PP_UINT_STR_OPT_CB)
+	 */
 	char *via_str, *submit_str;
+	char *allow_bdev_write_str, *fixedbufs_str, *registerfiles_str, *recheck_msec_str;
 };
 
 /* Per fio file (f->engine_data): where its I/O goes. */

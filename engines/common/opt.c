@@ -2,12 +2,25 @@
 /*
  * Option helpers shared by the engines' fio option tables.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fio.h"
 #include "optgroup.h"
 #include "engines/common/pp.h"
+
+int pp_opt_blank(const char *engine, const char *name, const char *str)
+{
+	if (!str || !isspace((unsigned char)str[0]))
+		return 0;
+	pp_err(engine, "%s=%s: the value starts with a blank: fio 3.33 hands an engine's option written "
+	       "'%s = VALUE' in a job file over mangled (the value's last character doubled); write %s=VALUE",
+	       name, str, name, name);
+	return 1;
+}
 
 int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *name,
 		const char *str, unsigned int *out)
@@ -23,6 +36,8 @@ int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *n
 		pp_err(engine, "%s: no such option in the engine's table", name);
 		return 1;
 	}
+	if (pp_opt_blank(engine, name, str))
+		return 1;
 	for (i = 0; i < PARSE_MAX_VP && o->posval[i].ival; i++) {
 		if (!strcmp(o->posval[i].ival, str)) {
 			*out = (unsigned int)o->posval[i].oval;
@@ -36,36 +51,42 @@ int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *n
 	return 1;
 }
 
-int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
-		unsigned int *dst, unsigned int *refused)
+int pp_opt_uint_str(const char *engine, const char *name, const char *str,
+		    unsigned int min, unsigned int max, unsigned int *dst)
 {
-	/*
-	 * fio parses into 64 bits and hands us that value; "-1" arrives as
-	 * 2^64 - 1, so one upper bound also refuses negative numbers.
-	 */
-	if (v > UINT_MAX) {
-		pp_err(engine, "%s=%lld: out of range (0..%u)", name, (long long)v, UINT_MAX);
-		*refused = 1;
-		return 1;
-	}
-	*dst = (unsigned int)v;
-	return 0;
-}
+	const char *digits = str ? str : "";
+	unsigned long long v = 0;
+	int neg = 0, hex, ok = 0;
+	char *end = NULL;
 
-int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
-		      unsigned int min, unsigned int max, unsigned int *dst,
-		      unsigned int *refused)
-{
-	unsigned int u;
-
-	/* beyond 32 bits (or negative): pp_opt_uint()'s "out of range" */
-	if (pp_opt_uint(engine, name, v, &u, refused))
+	if (pp_opt_blank(engine, name, str))
 		return 1;
-	if (u < min || u > max) {
-		pp_err(engine, "%s=%u: must be between %u and %u", name, u, min, max);
-		*refused = 1;
-		return 1;
+	if (*digits == '-') {
+		neg = 1;
+		digits++;
 	}
-	*dst = u;
-	return 0;
+	hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+	digits += hex ? 2 : 0;
+	/* strtoull() alone would take a sign, blanks and a "0x" with no digits */
+	if (hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)) {
+		errno = 0;
+		v = strtoull(digits, &end, hex ? 16 : 10);
+		ok = !*end;
+		if (errno == ERANGE)
+			v = ULLONG_MAX;
+	}
+	if (ok && !neg && v >= min && v <= max) {
+		*dst = (unsigned int)v;
+		return 0;
+	}
+	if (min == 0 && max == 1)
+		pp_err(engine, "%s=%s: must be 0 or 1", name, str);
+	else if (ok && (neg || v > UINT_MAX))
+		pp_err(engine, "%s=%s: out of range (0..%u)", name, str, UINT_MAX);
+	else if (ok)
+		pp_err(engine, "%s=%s: must be between %u and %u", name, str, min, max);
+	else
+		pp_err(engine, "%s=%s: not one whole number (decimal, or hexadecimal after 0x): "
+		       "fio would read a range or list as several values and keep the last", name, str);
+	return 1;
 }

@@ -43,6 +43,18 @@ int pp_abi_check(struct thread_data *td, const char *engine);
 int pp_opt_enum(const char *engine, const struct fio_option *opts, const char *name,
 		const char *str, unsigned int *out);
 
+/*
+ * fio 3.33 mangles an engine's option written "NAME = VALUE" in a job
+ * file: parse_option() trims the blank off the name, finds no such option
+ * in fio's own table and moves " VALUE" back after "NAME=" without its
+ * terminating NUL, so the engine's parse sees " VALUEE" (coop_threads = 2
+ * ran 22 workers).  A value starting with a blank is refused, naming
+ * the cause (1; 0 otherwise): the enum and number parsers here check it,
+ * a string option's .cb calls it.  "NAME =VALUE" arrives as "VALUEE" with
+ * nothing to tell it from a value written so.
+ */
+int pp_opt_blank(const char *engine, const char *name, const char *str);
+
 #define PP_ENUM_OPT_CB(fn, engine, opts, optname, T, member)		\
 static int fn(void *data, const char *str)				\
 {									\
@@ -58,41 +70,27 @@ static int fn(void *data, const char *str)				\
 #define PP_POSVAL(id, nm, hlp) { .ival = nm, .oval = id, .help = hlp },
 
 /*
- * fio keeps an FIO_OPT_INT in an unsigned int but range-checks it only
- * after a cast to unsigned int, so coop_threads=4294968296 would arrive
- * as 1000 and -1 as 4294967295.  An option given .cb = the function that
- * PP_UINT_OPT_CB() defines sees fio's 64-bit value instead: a value that
- * fits is stored in @member of the engine's option struct @T, one that
- * does not is refused with the option named and sets @refused, which the
- * engine's init must check: fio reads "a-b" as two values and lets the
- * second one's success hide the first one's failure ("-1" = "-1", "1").
+ * A number option whose value is parsed whole: fio splits the value of an
+ * FIO_OPT_INT or FIO_OPT_BOOL at ',', ':' and '-' and hands each piece to
+ * the option in turn, the last one winning and a failing piece hidden by a
+ * later one (blkfile_allow_bdev_write=-1 is an empty piece, then 1: device
+ * writes allowed; =0-1 the same; blkfile_recheck_msec=4294967396 arrived
+ * as 100).  A string option is not split, so such an option is an
+ * FIO_OPT_STR_STORE (.off1 a char * field fio fills and frees, as for
+ * PP_ENUM_OPT_CB) whose .cb, made by PP_UINT_STR_OPT_CB(), parses the
+ * whole value: decimal, or hexadecimal after 0x, nothing else, within
+ * @min..@max (0..1 for a boolean), stored in @member of @T; anything else
+ * is refused as "ENGINE: NAME=VALUE: must be ...", and fio's parse fails
+ * (a leading blank: pp_opt_blank()).
  */
-int pp_opt_uint(const char *engine, const char *name, unsigned long long v,
-		unsigned int *dst, unsigned int *refused);
-/*
- * The same with bounds @min..@max, refused as "NAME=V: must be between MIN
- * and MAX" (fio's own .minval/.maxval check would run before the callback
- * and print a message without the engine's name).
- */
-int pp_opt_uint_range(const char *engine, const char *name, unsigned long long v,
-		      unsigned int min, unsigned int max, unsigned int *dst,
-		      unsigned int *refused);
+int pp_opt_uint_str(const char *engine, const char *name, const char *str,
+		    unsigned int min, unsigned int max, unsigned int *dst);
 
-#define PP_UINT_OPT_CB(fn, engine, optname, T, member, refused)		\
-static int fn(void *data, unsigned long long *v)			\
+#define PP_UINT_STR_OPT_CB(fn, engine, optname, T, member, min, max)	\
+static int fn(void *data, const char *str)				\
 {									\
-	T *o_ = data;							\
-									\
-	return pp_opt_uint((engine), (optname), *v, &o_->member, &o_->refused); \
-}
-
-#define PP_UINT_RANGE_OPT_CB(fn, engine, optname, T, member, refused, min, max) \
-static int fn(void *data, unsigned long long *v)			\
-{									\
-	T *o_ = data;							\
-									\
-	return pp_opt_uint_range((engine), (optname), *v, (min), (max),	\
-				 &o_->member, &o_->refused);		\
+	return pp_opt_uint_str((engine), (optname), str, (min), (max),	\
+			       &((T *)data)->member);			\
 }
 
 /* A macro's value as a string literal, for help texts: PP_STR(COOP_MAX_THREADS). */

@@ -8,6 +8,7 @@
  * the 2009 testbed model in backend_sim.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "fio.h"
@@ -32,10 +33,11 @@ COOP_ENUM_CB(fd)
 COOP_ENUM_CB(ioctx)
 COOP_ENUM_CB(ra)
 COOP_ENUM_CB(backend)
-PP_UINT_RANGE_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads,
-		     opt_refused, COOP_MIN_THREADS, COOP_MAX_THREADS)
-PP_UINT_OPT_CB(ra_kb_parse, "coop", "coop_ra_kb", struct coop_options, ra_kb, opt_refused)
-PP_UINT_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, opt_refused)
+/* Numbers and booleans parsed whole (pp.h, PP_UINT_STR_OPT_CB: fio splits "2-3"). */
+PP_UINT_STR_OPT_CB(threads_cb, "coop", "coop_threads", struct coop_options, threads,
+		   COOP_MIN_THREADS, COOP_MAX_THREADS)
+PP_UINT_STR_OPT_CB(ra_kb_parse, "coop", "coop_ra_kb", struct coop_options, ra_kb, 0, UINT_MAX)
+PP_UINT_STR_OPT_CB(split_kb_cb, "coop", "coop_split_kb", struct coop_options, split_kb, 0, UINT_MAX)
 SIM_FIO_OPTION_CBS(struct coop_options, sim, options)
 
 /* Note that the job set @bit's option itself (coop.h, COOP_OPT_GIVEN). */
@@ -45,28 +47,20 @@ static void note_given(struct coop_options *o, unsigned int bit)
 		o->given |= bit;
 }
 
-static int ra_kb_cb(void *data, unsigned long long *v)
+static int ra_kb_cb(void *data, const char *v)
 {
 	note_given(data, COOP_GIVEN_RA_KB);
 	return ra_kb_parse(data, v);
 }
 
-/*
- * A boolean option with a callback: fio leaves storing it to the callback,
- * and checks no lower bound (coop_inline=-1 arrives as -1, then as the
- * pair's 1): anything but 0 or 1 is refused, as PP_UINT_OPT_CB() does.
- */
+/* A boolean: "0" or "1" parsed whole (pp_opt_uint_str()), and noted as given. */
 #define COOP_BOOL_CB(field, bit, optname)				\
-static int field##_cb(void *data, int *v)				\
+static int field##_cb(void *data, const char *v)			\
 {									\
 	struct coop_options *o_ = data;					\
 									\
-	if (*v != 0 && *v != 1) {					\
-		pp_err("coop", "%s=%d: must be 0 or 1", (optname), *v);	\
-		o_->opt_refused = 1;					\
+	if (pp_opt_uint_str("coop", (optname), v, 0, 1, &o_->field))	\
 		return 1;						\
-	}								\
-	o_->field = (unsigned int)*v;					\
 	note_given(o_, bit);						\
 	return 0;							\
 }
@@ -78,8 +72,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_threads",
 		.lname	= "coop worker threads",
-		.type	= FIO_OPT_INT,
-		.off1	= offsetof(struct coop_options, threads),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, threads_str),
 		.cb	= threads_cb,
 		.help	= "Worker threads in each job's pool, " PP_STR(COOP_MIN_THREADS)
 			  ".." PP_STR(COOP_MAX_THREADS),
@@ -146,8 +140,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_ra_kb",
 		.lname	= "coop readahead window",
-		.type	= FIO_OPT_INT,
-		.off1	= offsetof(struct coop_options, ra_kb),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, ra_kb_str),
 		.cb	= ra_kb_cb,
 		.help	= "Largest coop_ra=context window in KiB (windows double up to it; psync and uring only)",
 		.def	= "512",
@@ -157,8 +151,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_split_kb",
 		.lname	= "coop split size",
-		.type	= FIO_OPT_INT,
-		.off1	= offsetof(struct coop_options, split_kb),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, split_kb_str),
 		.cb	= split_kb_cb,
 		.help	= "Cut each I/O into commands of at most this many KiB (0: no split; sim: initiator max_sectors_kb)",
 		.def	= "0",
@@ -182,8 +176,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_stats",
 		.lname	= "coop statistics",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct coop_options, stats),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, stats_str),
 		.cb	= stats_cb,
 		.help	= "Per-worker and per-device statistics at the job's end (psync, uring; the model has its own report)",
 		.def	= "0",
@@ -193,8 +187,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_coalesce",
 		.lname	= "coop completion coalescing",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct coop_options, coalesce),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, coalesce_str),
 		.cb	= coalesce_cb,
 		.help	= "Wake the job's thread when half the iodepth is done, not for every completion (psync, uring)",
 		.def	= "0",
@@ -204,8 +198,8 @@ static struct fio_option options[] = {
 	{
 		.name	= "coop_inline",
 		.lname	= "coop caller-runs",
-		.type	= FIO_OPT_BOOL,
-		.off1	= offsetof(struct coop_options, inline_cmds),
+		.type	= FIO_OPT_STR_STORE,
+		.off1	= offsetof(struct coop_options, inline_cmds_str),
 		.cb	= inline_cmds_cb,
 		.help	= "Caller-runs (psync): the job's thread runs commands itself where no worker could differ (README)",
 		.def	= "1",
@@ -261,12 +255,6 @@ static int fio_coop_init(struct thread_data *td)
 
 	if (pp_abi_check(td, "coop"))
 		return 1;
-	if (o->opt_refused) {
-		/* the option was named when it was parsed */
-		pp_err("coop", "refusing to run with an out-of-range option value (see above)");
-		td_verror(td, EINVAL, "coop options");
-		return 1;
-	}
 	note_no_effect(td, o);
 	cd = calloc(1, sizeof(*cd));
 	if (!cd) {

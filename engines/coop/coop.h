@@ -42,13 +42,14 @@ struct coop_options {
 	unsigned int stats;	/* coop_stats: print per-worker stats at exit */
 	unsigned int coalesce;	/* coop_coalesce: completion coalescing (pool.c) */
 	unsigned int inline_cmds; /* coop_inline: caller-runs where equivalent (pool.c) */
-	unsigned int opt_refused; /* an integer option was out of range (PP_UINT_OPT_CB) */
 	unsigned int given;	/* COOP_GIVEN_* bits: options the job set (COOP_OPT_GIVEN) */
 	/*
 	 * The enum options as written (fio's parser stores, duplicates and
 	 * frees these; the values above are what counts).
 	 */
 	char *dispatch_str, *fd_str, *ioctx_str, *ra_str, *backend_str;
+	/* the numbers and booleans as written (PP_UINT_STR_OPT_CB) */
+	char *threads_str, *ra_kb_str, *split_kb_str, *stats_str, *coalesce_str, *inline_cmds_str;
 	struct sim_options sim;	/* sim_*: the model's own options */
 };
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -226,6 +227,7 @@ int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
 			const char *path, int flags, int fd, int is_bdev,
 			char *err, size_t errlen)
 {
+	struct stat st, wst;
 	unsigned int i;
 	int ret;
 
@@ -248,12 +250,34 @@ int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
 	 * readahead state, as each SCST thread had before 2.6.31.
 	 */
 	flags &= ~(O_CREAT | O_TRUNC | O_EXCL);
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "coop_fd=per-thread: fstat of fio's descriptor of %s: %s",
+			 path, strerror(errno));
+		free(cf->wfd);
+		cf->wfd = NULL;
+		return ret;
+	}
 	for (i = 0; i < p->cfg.threads; i++) {
 		cf->wfd[i] = open(path, flags | O_CLOEXEC);
-		if (cf->wfd[i] < 0) {
-			ret = -errno;
+		ret = cf->wfd[i] < 0 ? -errno : 0;
+		if (ret)
 			snprintf(err, errlen, "coop_fd=per-thread: open(%s) for worker %u: %s",
-				 path, i, strerror(errno));
+				 path, i, strerror(-ret));
+		/*
+		 * The name is opened again: if it now leads to another file
+		 * (renamed or replaced since fio opened it), the workers'
+		 * writes would land there and the job's thread's in fio's.
+		 */
+		else if (fstat(cf->wfd[i], &wst) < 0 || wst.st_dev != st.st_dev ||
+			 wst.st_ino != st.st_ino) {
+			ret = -ESTALE;
+			snprintf(err, errlen, "coop_fd=per-thread: %s, opened again for worker %u, is another "
+				 "file than the one fio opened (renamed or replaced meanwhile): refused",
+				 path, i);
+			close(cf->wfd[i]);
+		}
+		if (ret) {
 			while (i--)
 				close(cf->wfd[i]);
 			free(cf->wfd);

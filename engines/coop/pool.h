@@ -104,7 +104,7 @@ enum coop_op {
 struct coop_file {
 	int fd;			/* the job's own descriptor (coop_fd=shared) */
 	int *wfd;		/* coop_fd=per-thread: worker w's descriptor */
-	int is_bdev;		/* trim with BLKDISCARD rather than a hole punch */
+	int is_bdev;		/* a block device (direct I/O alignment) */
 	struct coop_ra ra;	/* context readahead (job's thread only) */
 };
 

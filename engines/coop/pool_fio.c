@@ -178,6 +178,20 @@ static int coop_pool_open_file(struct thread_data *td, void *priv,
 	char err[256] = "";
 	int flags, ret;
 
+	/*
+	 * fio's trim is BLKDISCARD (os_trim()), which only a block device
+	 * takes: a job of trims starts with one, and psync and io_uring fail
+	 * it on anything else with ENOTTY before a byte moved.  Refused here,
+	 * before any I/O, rather than after the writes already queued behind
+	 * the failing trim (rw=trimwrite) went through.
+	 */
+	if (td_trim(td) && f->filetype != FIO_TYPE_BLOCK) {
+		pp_err("coop", "%s: rw=%s: fio's trim is BLKDISCARD, which only a block device takes "
+		       "(psync and io_uring fail it here with ENOTTY); refused before any I/O",
+		       f->file_name, ddir_str(td->o.td_ddir));
+		td_verror(td, ENOTTY, "coop open");
+		return ENOTTY;
+	}
 	if (check_split_align(td, j->o, f))
 		return EINVAL;
 	cf = calloc(1, sizeof(*cf));

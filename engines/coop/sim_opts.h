@@ -39,11 +39,14 @@ struct sim_options {
 	struct sim_params p;		/* numeric + sched/order; coop fills the rest */
 	/* the enum options as written (fio stores and frees them; see PP_ENUM_OPT_CB) */
 	char *kernel_ra_str, *order_str, *sched_str, *client_sched_str;
+	/* the numbers as written (PP_UINT_STR_OPT_CB; the parameters by enum sim_opt_idx) */
+	char *num_str[SIM_OPT_N], *time_scale_str, *lag_warn_ms_str;
 };
 
 /*
- * The option callbacks (PP_UINT_OPT_CB(): values that do not fit an
- * unsigned int are refused, not wrapped, and set T's opt_refused).
+ * The option callbacks (PP_UINT_STR_OPT_CB(): the value parsed whole, so
+ * ranges, lists, signs and values past 32 bits are refused, not split or
+ * wrapped).
  * The enum options are PP_ENUM_OPT_CB()'s, matched against @opts, the
  * engine's option table.  Each one, wrapped by SIM_FIO_GIVEN_CB(), also
  * records in M.given the name of the first sim_* option the job set
@@ -68,14 +71,13 @@ static int fn(void *data, argtype v)					\
 }
 
 #define SIM_FIO_UINT_CB(T, M, fn, optname, member, idx)			\
-	PP_UINT_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused) \
-	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
+	PP_UINT_STR_OPT_CB(fn##_parse, "coop", optname, T, member, 0, UINT_MAX) \
+	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname, idx)
 
 /* The same with bounds, refused with the engine's name (pp.h). */
 #define SIM_FIO_URANGE_CB(T, M, fn, optname, member, idx, min, max)	\
-	PP_UINT_RANGE_OPT_CB(fn##_parse, "coop", optname, T, member, opt_refused, \
-			     min, max)					\
-	SIM_FIO_GIVEN_CB(fn, unsigned long long *, T, M, optname, idx)
+	PP_UINT_STR_OPT_CB(fn##_parse, "coop", optname, T, member, min, max) \
+	SIM_FIO_GIVEN_CB(fn, const char *, T, M, optname, idx)
 
 #define SIM_FIO_ENUM_CB(T, M, opts, fn, optname, member, idx)		\
 	PP_ENUM_OPT_CB(fn##_parse, "coop", opts, optname, T, member)	\
@@ -84,13 +86,16 @@ static int fn(void *data, argtype v)					\
 #define SIM_FIO_UCB(T, M, f, dv, hlp)					\
 	SIM_FIO_UINT_CB(T, M, sim_opt_##f##_cb, "sim_" #f, M.p.f, SIM_OPT_##f)
 
-/* sim_report is stored by fio; its callback only records it. */
+/*
+ * sim_report is stored by fio; its callback records it, and refuses a
+ * value fio mangled (pp_opt_blank(): "sim_report = r.txt" in a job file
+ * arrives as " r.txtt", a file the job did not name).
+ */
 #define SIM_FIO_REPORT_CB(T, M)						\
 static int sim_opt_report_cb_parse(void *data, const char *v)		\
 {									\
 	(void)data;							\
-	(void)v;							\
-	return 0;							\
+	return pp_opt_blank("coop", "sim_report", v);			\
 }									\
 SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 
@@ -114,8 +119,8 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 	{								\
 		.name = "sim_" #f,					\
 		.lname = "Model " #f,					\
-		.type = FIO_OPT_INT,					\
-		.off1 = offsetof(T, M.p.f),				\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.num_str[SIM_OPT_##f]),		\
 		.cb = sim_opt_##f##_cb,					\
 		.help = SIM_FIO_HELP(hlp),						\
 		.def = PP_STR(dv),				\
@@ -142,8 +147,8 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 	{								\
 		.name = "sim_time_scale",				\
 		.lname = "Model time scale",				\
-		.type = FIO_OPT_INT,					\
-		.off1 = offsetof(T, M.time_scale),			\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.time_scale_str),			\
 		.cb = sim_opt_time_scale_cb,				\
 		.help = SIM_FIO_HELP("Run the model this many times faster than modeled time (fiotab divides rates by it)"), \
 		.def = "1",						\
@@ -153,8 +158,8 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 	{								\
 		.name = "sim_lag_warn_ms",				\
 		.lname = "Model lag warning",				\
-		.type = FIO_OPT_INT,					\
-		.off1 = offsetof(T, M.lag_warn_ms),			\
+		.type = FIO_OPT_STR_STORE,				\
+		.off1 = offsetof(T, M.lag_warn_ms_str),			\
 		.cb = sim_opt_lag_warn_ms_cb,				\
 		.help = SIM_FIO_HELP("Warn when real time falls this far (ms) behind the paced schedule"), \
 		.def = "100",						\

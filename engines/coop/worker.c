@@ -82,15 +82,17 @@ static void note_start(struct coop_worker *w, const struct coop_part *part)
 		w->st.out_of_order++;
 }
 
+/*
+ * A trim is fio's os_trim() (os/os-linux.h): BLKDISCARD whatever the file
+ * is, so a regular file fails it with ENOTTY as under psync and io_uring
+ * (a hole punch there discarded the user's bytes where fio's own engines
+ * fail the job).
+ */
 static long do_trim(int fd, const struct coop_part *part)
 {
 	uint64_t range[2] = { part->off, part->len };
 
-	if (part->file->is_bdev)
-		return coop_sys(SYS_ioctl, fd, BLKDISCARD, range);
-	return coop_sys(SYS_fallocate, fd,
-			FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			part->off, part->len);
+	return coop_sys(SYS_ioctl, fd, BLKDISCARD, range);
 }
 
 long coop_exec_sync(int fd, const struct coop_part *part)

@@ -500,7 +500,9 @@ static void test_resid_and_error(void)
 /*
  * Ordering on the same blocks (order.h): the conflict rule itself, then
  * chains of write, trim, write, read of the same 16 KiB queued back to
- * back to 16 workers: every read must see the second write.  A sync
+ * back to 16 workers: every read must see the second write (the trim, a
+ * BLKDISCARD, fails on this regular file with ENOTTY, as fio's own does,
+ * but is ordered all the same; coop-order.sh trims a loop device).  A sync
  * submitted with coop_pool_submit_wait() returns after everything queued
  * before it on the file is done (reapable without waiting), and is itself
  * never reaped.
