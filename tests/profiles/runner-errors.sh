@@ -74,6 +74,9 @@ printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\nioengine=${ENG}\n[q
 printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
 printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m ENG=psync"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
 printf 'VARIANT_own="TARGET=%s/victim"\n' "$T" >>"$T/profsw/sw/profile.conf"
+# ... and one whose counts come from variables (numjobs=, nrfiles=)
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[counts]\nnumjobs=${NJ}\nnrfiles=${NF}\n' >"$T/profsw/sw/counts.fio"
+printf 'VARIANT_counts="PP_JOBFILES=counts.fio NJ=1 NF=1"\n' >>"$T/profsw/sw/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -307,6 +310,17 @@ refuses "--set with a tab" "--set PP_RW: the value 'read\\\\t' has a tab" "${l[@
 refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direct=" "${l[@]}" --set DIRECT=1foo
 refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
 	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
+# ... 0 of a count fio does not read as one (numjobs=0 fails with 'maximum
+# number of jobs reached', loops=0 runs once, nrfiles=0 no I/O at all)
+refuses "--set CACHE_LOOPS=0" "CACHE_LOOPS=0 is zero, which fio does not read as a count for loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=0
+refuses "--set CACHE_LOOPS=0k" "CACHE_LOOPS=0k is zero, which fio does not read as a count for loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=0k
+ok "--set CACHE_LOOPS=10" pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=10
+cnt=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant counts --target "$T/t.img" --list)
+ok "numjobs=, nrfiles= of 1" "${cnt[@]}"
+refuses "--set NJ=0 (numjobs=)" "NJ=0 is zero, which fio does not read as a count for numjobs=" "${cnt[@]}" --set NJ=0
+refuses "--set NF=00 (nrfiles=)" "NF=00 is zero, which fio does not read as a count for nrfiles=" "${cnt[@]}" --set NF=00
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 # a variable given twice with two values: which one was meant is not guessed
 refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m

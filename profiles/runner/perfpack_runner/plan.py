@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from . import iters, manifest
-from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS
+from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS, POSITIVE_OPTIONS
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -138,6 +138,10 @@ def value_problem(value, opts):
     nums = [o for o in opts if o in NUMBER_OPTIONS]
     if nums:
         if re.match(r'^[0-9]+[kmgt]?$', value.lower()):
+            zero = [o for o in nums if o in POSITIVE_OPTIONS]
+            if zero and not value.lower().strip('0kmgt'):
+                return 'is zero, which fio does not read as a count for %s (it wants 1 or more)' % (
+                    ', '.join(o + '=' for o in sorted(zero)))
             return None
         return 'is not a number (4, 64, 1k), as fio reads %s' % ', '.join(o + '=' for o in sorted(nums))
     pct = not set(opts) - set(PERCENT_OPTIONS)

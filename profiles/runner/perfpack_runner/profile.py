@@ -36,6 +36,10 @@ SIZE_OPTIONS = ('size', 'filesize', 'io_size', 'io_limit', 'offset', 'offset_inc
 PERCENT_OPTIONS = ('size', 'io_size', 'io_limit', 'offset', 'offset_increment')
 NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops', 'number_ios',
                   'nrfiles', 'log_avg_msec')
+# ... of which 0 is no count fio reads as one: numjobs=0 fails with 'maximum
+# number of jobs reached', iodepth=0 is refused, loops=0 runs once and
+# nrfiles=0 runs no I/O at all, each without naming the value
+POSITIVE_OPTIONS = ('numjobs', 'iodepth', 'loops', 'nrfiles')
 BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
 
 def field_type(key):
