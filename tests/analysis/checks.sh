@@ -47,6 +47,22 @@ refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$T/bon1.json
 refused 1 "job 'bonnie-getc' .*refused: its phase getc moved no read bytes \(rw=write\)" bonnie "$T/bon2.json"
 "$JQ" '.jobs |= map(select(.jobname == "bonnie-write" or .jobname == "bonnie-read"))' "$P/bon.json" > "$T/bon3.json"
 refused 1 "jobs 'bonnie-write' and 'bonnie-read' .* ran with different file sizes \(8388608 and 33554432 bytes\): a Bonnie table has one file size" bonnie "$T/bon3.json"
+# ... and a job left out of an iozone or Bonnie table is named with its
+# file and run, as a refused one is (the job name alone may be in each input)
+left_out() {
+	local re=$1
+	shift
+	"$FIOTAB" "$@" > "$T/out" 2> "$T/err" || fail "fiotab $*: $(cat "$T/err")"
+	grep -Eq -- "$re" "$T/err" || fail "fiotab $*: message does not match '$re': $(cat "$T/err")"
+}
+"$JQ" '.jobs |= (map(select(.jobname == "bonnie-write")) | . + [(.[0] | .jobname = "other")])' "$P/bon.json" > "$T/bon6.json"
+left_out "bonnie: job 'other' \($T/bon6.json, run 1\) left out \(not named bonnie-<phase>\)" bonnie "$T/bon6.json"
+"$JQ" '.jobs |= map(select(.jobname | test("write|randread"))) | .jobs += [(.jobs[0] | .jobname = "other")]' "$P/ioz-size.json" > "$T/ioz6.json"
+left_out "iozone: job 'other' \($T/ioz6.json, run 1\) left out \(not named iozone-<phase>-<reclen>" iozone "$T/ioz6.json"
+"$JQ" '.jobs |= map(select(.jobname | test("write|randread")) | .jobname |= sub("iozone-"; "z-"))
+	| .jobs += [(.jobs[0] | .jobname = "mix" | .["job options"].rw = "randrw"
+	| .read = (.write | .io_bytes /= 2 | .io_kbytes /= 2 | .total_ios /= 2) | .write = .read)]' "$P/ioz-size.json" > "$T/ioz7.json"
+left_out "iozone: job 'mix' \($T/ioz7.json, run 1\) left out \(mixed read/write: no iozone phase\)" iozone "$T/ioz7.json"
 # iozone's KB and Bonnie's MB are the file size, not the bytes moved:
 # io_size= without size (the existing file's size), size=50%, refused;
 # size=8m io_size=4m is an 8 MiB file (ioz-size.fio: filename=ioz.dat)
