@@ -77,6 +77,14 @@ printf 'VARIANT_own="TARGET=%s/victim"\n' "$T" >>"$T/profsw/sw/profile.conf"
 # ... and one whose counts come from variables (numjobs=, nrfiles=)
 printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[counts]\nnumjobs=${NJ}\nnrfiles=${NF}\n' >"$T/profsw/sw/counts.fio"
 printf 'VARIANT_counts="PP_JOBFILES=counts.fio NJ=1 NF=1"\n' >>"$T/profsw/sw/profile.conf"
+# ... and runs that would write one raw/<variant>/<stem>.json: a section
+# name in two job files, a job file named twice, a variant named twice
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[qd-1]\nbs=8k\n' >"$T/profsw/sw/other.fio"
+printf 'VARIANT_dupsec="PP_JOBFILES=\\"sw.fio other.fio\\""\n' >>"$T/profsw/sw/profile.conf"
+printf 'VARIANT_dupfile="PP_JOBFILES=\\"lone.fio lone.fio\\""\n' >>"$T/profsw/sw/profile.conf"
+mkdir -p "$T/profdv/dv"
+cp "$T/profsw/sw/lone.fio" "$T/profdv/dv/"
+printf 'TITLE=twice\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nVARIANTS="a b a"\nVARIANT_a=""\nVARIANT_b=""\n' >"$T/profdv/dv/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -321,6 +329,14 @@ cnt=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --var
 ok "numjobs=, nrfiles= of 1" "${cnt[@]}"
 refuses "--set NJ=0 (numjobs=)" "NJ=0 is zero, which fio does not read as a count for numjobs=" "${cnt[@]}" --set NJ=0
 refuses "--set NF=00 (nrfiles=)" "NF=00 is zero, which fio does not read as a count for nrfiles=" "${cnt[@]}" --set NF=00
+refuses "one section name in two job files" \
+	"sw/dupsec: job \[qd-1\] would write raw/dupsec/qd-1.json twice \(in sw.fio and in other.fio\)" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant dupsec --target "$T/t.img" --list
+refuses "a job file named twice" \
+	"sw/dupfile: job \[one-4096\] would write raw/dupfile/one-4096.json twice \(lone.fio is named twice in PP_JOBFILES\)" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant dupfile --target "$T/t.img" --list
+refuses "a variant named twice" "profile.conf:4: VARIANTS names 'a' twice" \
+	env PERFPACK_PROFILES="$T/profdv" FIO="$T/fakefio" "$PERFPACK" run dv --target "$T/t.img" --list
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 # a variable given twice with two values: which one was meant is not guessed
 refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m

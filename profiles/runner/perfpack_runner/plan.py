@@ -22,6 +22,11 @@ class Step:
         self.variant, self.jobfile, self.sections, self.label = variant, jobfile, sections, label
         self.path = path  # the job file fio gets (a copy when PP_ITERS adds iterations)
 
+    def stem(self, run_by):
+        """raw/<variant>/<stem>.json, .log, .diskstat: the job file's name
+        (RUN_BY=file) or the section's."""
+        return self.jobfile[:-4] if run_by == 'file' else self.sections[0]
+
 
 class Section:
     def __init__(self, name, opts):
@@ -290,6 +295,33 @@ class Plan:
         self.sections = {}
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
+            self._one_output_each(ctx.profile, v)
+
+    def _one_output_each(self, p, v):
+        """Refusal if two runs of variant V would write one raw/V/<stem>.json:
+        a job file named twice (JOBFILES, PP_JOBFILES), one section name in
+        two job files or twice in one.  The second run would take the
+        first's output and log (its fio failed on a log the first run's end
+        had removed)."""
+        field = 'PP_JOBFILES' if self.vars[v].get('PP_JOBFILES') else 'JOBFILES'
+        files = (self.vars[v].get('PP_JOBFILES') or p['JOBFILES']).split()
+        seen = {}
+        for s in self.steps:
+            if s.variant != v:
+                continue
+            stem = s.stem(p['RUN_BY'])
+            o = seen.setdefault(stem, s)
+            if o is s:
+                continue
+            if o.jobfile != s.jobfile:
+                why, fix = 'in %s and in %s' % (o.jobfile, s.jobfile), 'give the sections distinct names'
+            elif files.count(s.jobfile) > 1:
+                why, fix = '%s is named twice in %s' % (s.jobfile, field), 'name each job file once'
+            else:
+                why, fix = '%s has two sections [%s]' % (s.jobfile, stem), 'give the sections distinct names'
+            raise Refusal("%s/%s: %s would write raw/%s/%s.json twice (%s): one run's results would be taken "
+                          "for the other's; %s" % (p.name, v, 'job file %s' % s.jobfile if p['RUN_BY'] == 'file'
+                                                   else 'job [%s]' % stem, v, stem, why, fix))
 
     def direct_job(self, variants):
         """'job [NAME] (variant V)' of the first job of VARIANTS that asks for

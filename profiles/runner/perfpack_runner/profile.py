@@ -116,6 +116,10 @@ class Profile:
             if m and not self.has_variant(m.group(1)):
                 errors.append("%s: %s: no variant '%s' (variants: %s)"
                               % (self.where(key), key, m.group(1), ' '.join(self.variant_names())))
+        vw = self.words('VARIANTS')
+        for v in sorted({v for v in vw if vw.count(v) > 1}):
+            errors.append("%s: VARIANTS names '%s' twice (its runs would write one raw/%s)"
+                          % (self.where('VARIANTS'), v, v))
         for v in self.words('VARIANTS'):
             if not self.has_variant(v):
                 errors.append("%s: VARIANTS names '%s': no VARIANT_%s (variants: %s)"
