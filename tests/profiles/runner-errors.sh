@@ -85,6 +85,15 @@ printf 'VARIANT_dupfile="PP_JOBFILES=\\"lone.fio lone.fio\\""\n' >>"$T/profsw/sw
 mkdir -p "$T/profdv/dv"
 cp "$T/profsw/sw/lone.fio" "$T/profdv/dv/"
 printf 'TITLE=twice\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nVARIANTS="a b a"\nVARIANT_a=""\nVARIANT_b=""\n' >"$T/profdv/dv/profile.conf"
+# ... and job files the variable checks do not read (they read the folder's
+# *.fio): one in a subfolder (its SIZE=2mfoo went to fio; a run failed on
+# bundle/default/sub/x.fio after DIR.partial.* existed), one not NAME.fio
+mkdir -p "$T/profjf/jf/sub"
+printf '[global]\nfilename=${TARGET}\nsize=${SZ}\nrw=read\n[s-1]\nbs=4k\n' >"$T/profjf/jf/sub/x.fio"
+cp "$T/profjf/jf/sub/x.fio" "$T/profjf/jf/x.job"
+cp "$T/profsw/sw/lone.fio" "$T/profjf/jf/"
+printf 'TITLE=jf\nJOBFILES=lone.fio\nQUICK="SIZE=1m SZ=1m"\nVARIANT_sub="PP_JOBFILES=sub/x.fio"\nVARIANT_job="PP_JOBFILES=x.job"\n' \
+	>"$T/profjf/jf/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -337,6 +346,12 @@ refuses "a job file named twice" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant dupfile --target "$T/t.img" --list
 refuses "a variant named twice" "profile.conf:4: VARIANTS names 'a' twice" \
 	env PERFPACK_PROFILES="$T/profdv" FIO="$T/fakefio" "$PERFPACK" run dv --target "$T/t.img" --list
+jf=(env PERFPACK_PROFILES="$T/profjf" FIO="$T/fakefio" "$PERFPACK" run jf --target "$T/t.img" --list)
+refuses "a job file in a subfolder" "jf/sub: PP_JOBFILES: job file 'sub/x.fio' is not NAME.fio in the profile's folder" \
+	"${jf[@]}" --variant sub --set SZ=2mfoo
+refuses "a job file not NAME.fio" "jf/job: PP_JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}" --variant job --set SZ=2mfoo
+sed -i 's/^JOBFILES=lone.fio$/JOBFILES=x.job/' "$T/profjf/jf/profile.conf"
+refuses "JOBFILES not NAME.fio" "profile.conf:2: JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}"
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 # a variable given twice with two values: which one was meant is not guessed
 refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m

@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from . import iters, manifest
-from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS, POSITIVE_OPTIONS
+from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS, POSITIVE_OPTIONS, jobfile_problem
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -339,6 +339,10 @@ class Plan:
         env = fio_env(vs, ctx.engdir, PLACEHOLDER)
         prefix = v + ': ' if multi else ''
         for j in (vs.get('PP_JOBFILES') or p['JOBFILES']).split():
+            problem = jobfile_problem(j)
+            if problem:
+                raise Refusal('%s/%s: %s: %s' % (p.name, v, 'PP_JOBFILES' if vs.get('PP_JOBFILES') else 'JOBFILES',
+                                                 problem))
             path = os.path.join(p.dir, j)
             if not os.path.isfile(path):
                 raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))

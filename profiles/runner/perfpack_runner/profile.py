@@ -42,6 +42,17 @@ NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops',
 POSITIVE_OPTIONS = ('numjobs', 'iodepth', 'loops', 'nrfiles')
 BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
 
+def jobfile_problem(name):
+    """What is wrong with NAME as a JOBFILES/PP_JOBFILES entry, or None: it
+    must be NAME.fio in the profile's folder, the files the variable types
+    are read from (Profile.option_names) and whose stem names the raw
+    output (raw/<variant>.<stem>.json) and the bundle's copy."""
+    if '/' in name or not name.endswith('.fio') or name.startswith('.') or len(name) == 4:
+        return ("job file '%s' is not NAME.fio in the profile's folder (the job files are that "
+                "folder's *.fio)" % name)
+    return None
+
+
 def field_type(key):
     if key in FIELDS:
         return FIELDS[key][0]
@@ -109,6 +120,9 @@ class Profile:
         if not self['JOBFILES'].strip():
             raise Refusal('%s: JOBFILES is empty' % conf)
         for j in self.words('JOBFILES'):
+            problem = jobfile_problem(j)
+            if problem:
+                raise Refusal('%s: JOBFILES: %s' % (self.where('JOBFILES'), problem))
             if not os.path.isfile(os.path.join(self.dir, j)):
                 raise Refusal('%s: job file %s not found' % (self.where('JOBFILES'), j))
         for key in self.manifest:
