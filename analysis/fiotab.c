@@ -327,8 +327,18 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 		}
 		bj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
 		cj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
-		if (read_all(&bj, files, 1, c->keep_going) ||
-		    read_all(&cj, files + 1, 1, c->keep_going)) {
+		if (read_all(&bj, files, 1, c->keep_going)) {
+			rc = 2;
+			goto out;
+		}
+		/*
+		 * One fio run is read once across both sides too (samerun.c):
+		 * BASE given again as CAND, or a copy of it, would be a run
+		 * compared with itself (ratio 1.00, p 1.000), no comparison.
+		 */
+		cj.runs = bj.runs;
+		bj.runs = NULL;
+		if (read_all(&cj, files + 1, 1, c->keep_going)) {
 			rc = 2;
 			goto out;
 		}
