@@ -317,6 +317,12 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			rc = 2;
 			goto out;
 		}
+		/* a job on both sides would be compared with itself */
+		if (fold_both(bj.fold)) {
+			warnx_("ratio: %s: a job is one side's, never both (make the two patterns exclusive)",
+			       fold_both(bj.fold));
+			goto out;
+		}
 		if (series_build(&bj, &c->base, &bs) || series_build(&bj, &c->cand, &cs))
 			goto out;
 		cj.nskipped = 0;

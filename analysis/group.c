@@ -1277,6 +1277,7 @@ struct fold {
 	struct dirstat **own;	/* the records of the other kept jobs, NDIR each */
 	size_t nown;
 	size_t seq;		/* jobs folded so far */
+	char *both;		/* the first job both of ratio's selectors take: said by fold_both() */
 	/*
 	 * A job's parameters as series_build() sees them (job_params()), one
 	 * id per distinct content: jobs whose options differ only where the
@@ -1311,6 +1312,11 @@ struct fold *fold_new(const struct selector *sel, const struct selector *sel2, i
 	return f;
 }
 
+const char *fold_both(const struct fold *f)
+{
+	return f ? f->both : NULL;
+}
+
 void fold_free(struct fold *f)
 {
 	size_t i;
@@ -1318,6 +1324,7 @@ void fold_free(struct fold *f)
 
 	if (!f)
 		return;
+	free(f->both);
 	for (i = 0; i < 2; i++) {
 		for (k = 0; k < f->nre[i]; k++)
 			regfree(&f->re[i][k]);
@@ -1453,6 +1460,10 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 			labels[2 * i + s] = label_of(j, f->sel[s], f->re[s]);
 		if (!labels[2 * i] && !labels[2 * i + 1])
 			continue;
+		if (labels[2 * i] && labels[2 * i + 1] && !f->both)
+			f->both = xasprintf("job %s (%s, run %u) is taken by --baseline-series (as '%s') and by --candidate-series (as '%s')",
+					    job_ref(j->name, j->host), j->doc->file, j->doc->run,
+					    labels[2 * i], labels[2 * i + 1]);
 		cls[i] = fold_class_of(f, j, &labels[2 * i], &isnew);
 		keep[i] = isrep[i] = (char)isnew;
 		c = f->v[cls[i]];

@@ -194,6 +194,12 @@ done
 assert_eq "ratio note: what differs beside the point" \
 	"# baseline / candidate configurations differ in: bs 4096,65536 / 8192,65536" \
 	"$(grep 'configurations differ in' "$T/out")"
+# ... a job both sides' patterns take would be compared with itself (ratio
+# 1.00, p 1.000): refused, naming the job and both labels
+refused 1 "^fiotab: ratio: job 'a1' \([^ ]*/rwbs.json, run 1\) is taken by --baseline-series \(as 'a'\) and by --candidate-series \(as 'a1'\)" \
+	ratio --baseline-series '^(a)' --candidate-series 'a1' "$P/rwbs.json"
+refused 1 "is taken by --baseline-series \(as '1'\) and by --candidate-series \(as '1'\)" \
+	ratio --baseline-series '(1)' --candidate-series '(1)' "$P/rwbs.json"
 # ... and what differs at some points only is named with them
 gen_sweep "$T/rs" 2
 "$JQ" '(.jobs[] | select(.["job options"].bs == "4096") | .["job options"].iodepth) = "4"' \
