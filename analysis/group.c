@@ -126,9 +126,49 @@ static void label_given(const struct selector *sel, int pat, const char *label)
 	}
 }
 
-/* -1 after saying so when two of @sel's patterns gave one label. */
+/*
+ * A job two of one selector's patterns take (--series '(-w-)' --series
+ * '(4096)' on perftest-w-4096-1): it would go to the first one's series,
+ * and the second's would lack it without a word.  The first such job is
+ * kept, as a clash of labels is.
+ */
+static struct {
+	const struct selector *sel;
+	int a, b;
+	char *job;
+} taken_twice;
+
+static void taken_by(const struct job *j, const struct selector *sel, regex_t *re, int first)
+{
+	int k, s;
+
+	if (taken_twice.sel)
+		return;
+	for (k = first + 1; k < sel->npatterns; k++) {
+		const char *subj[2] = { j->name, sel->match_target ? j->conf->target : NULL };
+
+		for (s = 0; s < 2 && subj[s]; s++) {
+			if (regexec(&re[k], subj[s], 0, NULL, 0))
+				continue;
+			taken_twice.sel = sel;
+			taken_twice.a = first;
+			taken_twice.b = k;
+			taken_twice.job = xasprintf("%s (%s, run %u)", job_ref(j->name, j->host),
+						    j->doc->file, j->doc->run);
+			return;
+		}
+	}
+}
+
+/* -1 after saying so when two of @sel's patterns gave one label, or took one job. */
 static int label_clash(const struct selector *sel)
 {
+	if (taken_twice.sel == sel) {
+		warnx_("%s '%s' and '%s' both take job %s: a job is in one series, and the second's would lack it; make the patterns exclusive",
+		       sel->match_target ? "the patterns of one ratio side" : "--series",
+		       sel->patterns[taken_twice.a], sel->patterns[taken_twice.b], taken_twice.job);
+		return -1;
+	}
 	if (labels_seen.sel != sel)
 		return 0;
 	warnx_("--series '%s' and --series '%s' both label series '%s': their jobs would be one series; make the labels differ (e.g. keep the prefix in the capture group)",
@@ -158,9 +198,11 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 
 				free(l);
 				label_given(sel, i, il);
+				taken_by(j, sel, re, i);
 				return (char *)il;
 			}
 			label_given(sel, i, intern(sel->patterns[i]));
+			taken_by(j, sel, re, i);
 			return (char *)intern(sel->patterns[i]);
 		}
 	}

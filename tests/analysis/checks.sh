@@ -234,6 +234,13 @@ done
 [ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 "$FIOTAB" perftest --series '^(old)-' --series '^(new)-' "$P/sc2.json" > /dev/null 2> "$T/err" ||
 	fail "distinct labels refused: $(cat "$T/err")"
+# ... nor may two take one job: it went to the first one's series, and the
+# second's printed its direction as not run ('no write job in this series')
+for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
+	refused 1 "^fiotab: --series '\\^\\(old\\)-' and '\\(r-64k\\)' both take job 'old-r-64k-1' \\([^ ]*/sc2.json, run 1\\): a job is in one series" \
+		$args --series '^(old)-' --series '(r-64k)' "$P/sc2.json"
+done
+[ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 
 # P12: fio writes names and options unescaped (ctlname.json: fio
 # --name=$'new\nline|p'): a control character no table row, Markdown cell,
