@@ -289,6 +289,23 @@ ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
 [ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+# ... a TABLES entry with fiotab's -o writes the file it names, outside
+# DIR/tables (hist -o: an SVG anywhere, then 'printed nothing'): refused in a
+# profile.conf, and in a run directory's own copy that perfpack tables reads
+# (a run received in a bug report), before anything is rendered
+mkdir -p "$T/proftw/tw"
+cp "$T/profsw/sw/lone.fio" "$T/proftw/tw/"
+for e in "-o $T/evil.svg" "--out=$T/evil.svg" "-ko$T/evil.svg"; do
+	printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=hist %s @default" )\n' "$e" >"$T/proftw/tw/profile.conf"
+	refuses "TABLES with $e" "proftw/tw/profile.conf:4: TABLES entry 'h=hist $e @default': '${e%% *}' is fiotab's -o/--output" \
+		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+done
+sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
+printf 'TABLES+=( "h=hist -o %s/evil.svg @block" )\n' "$T" >>"$T/o4/jobs/profile.conf"
+refuses "a re-render whose TABLES write a file" "o4/jobs/profile.conf: TABLES entry 'h=hist -o $T/evil.svg @block': '-o' is fiotab's -o/--output" \
+	"$PERFPACK" tables "$T/o4"
+[ -e "$T/evil.svg" ] && bad "perfpack tables had fiotab write $T/evil.svg"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a refused render changed the tables made before"
 
 # 10. perfpack tables reads a run's profile.conf as data, never runs it
 cp -r "$T/o4" "$T/evil"

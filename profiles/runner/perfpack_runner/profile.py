@@ -53,6 +53,38 @@ def jobfile_problem(name):
     return None
 
 
+def _writes(arg):
+    """Whether fiotab may read ARG as -o/--output: a long option fiotab's
+    getopt_long takes as a prefix of --output (--o, --out=F, ...), or a
+    cluster of short options with an o before one that takes a value
+    (-o, -oF, -ko F; -fo is --format=o).  Conservative: a value that only
+    looks like one is refused too."""
+    if arg.startswith('--'):
+        name = arg[2:].split('=', 1)[0]
+        return bool(name) and 'output'.startswith(name)
+    if arg.startswith('-') and arg != '-':
+        for ch in arg[1:]:
+            if ch == 'o':
+                return True
+            if ch in 'fsx':
+                return False
+    return False
+
+
+def table_writes(args):
+    """What in ARGS (a TABLES entry's fiotab arguments) has fiotab write a
+    file, or None: a table is fiotab's standard output, kept in DIR/tables,
+    and a run (or a re-render of one received in a bug report) writes
+    nothing else."""
+    for a in args[1:]:
+        if a == '--':
+            break
+        if _writes(a):
+            return ("'%s' is fiotab's -o/--output, which writes the file it names, outside DIR/tables "
+                    "(a table is fiotab's standard output, kept in DIR/tables; the plot is PLOT's)" % a)
+    return None
+
+
 def field_type(key):
     if key in FIELDS:
         return FIELDS[key][0]
@@ -161,6 +193,9 @@ class Profile:
         names.add(name)
         if not args or args[0] not in TABLE_COMMANDS:
             return "'%s' is not a table of fiotab (%s)" % (args[0] if args else '', ' '.join(TABLE_COMMANDS))
+        problem = table_writes(args)
+        if problem:
+            return problem
         inputs = [a for a in args if a.startswith('@')]
         if not inputs:
             return 'no @variant input'
