@@ -300,6 +300,16 @@ for e in "-o $T/evil.svg" "--out=$T/evil.svg" "-ko$T/evil.svg"; do
 	refuses "TABLES with $e" "proftw/tw/profile.conf:4: TABLES entry 'h=hist $e @default': '${e%% *}' is fiotab's -o/--output" \
 		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
 done
+# ... and so does PLOT's (the runner's fiotab plot -o DIR/tables/plot.svg
+# took the last -o: the plot went to evil.svg, 'wrote no .../plot.svg')
+printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nPLOT="-o %s/evil.svg @default"\n' "$T" >"$T/proftw/tw/profile.conf"
+refuses "PLOT with -o" "proftw/tw/profile.conf:4: PLOT: '-o' is fiotab's -o/--output" \
+	env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+cp "$T/o4/jobs/profile.conf" "$T/o4.conf"
+printf 'PLOT+=" -o %s/evil.svg"\n' "$T" >>"$T/o4/jobs/profile.conf"
+refuses "a re-render whose PLOT writes a file" "o4/jobs/profile.conf: PLOT: '-o' is fiotab's -o/--output" "$PERFPACK" tables "$T/o4"
+[ -e "$T/evil.svg" ] && bad "perfpack tables had fiotab plot write $T/evil.svg"
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
 sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
 printf 'TABLES+=( "h=hist -o %s/evil.svg @block" )\n' "$T" >>"$T/o4/jobs/profile.conf"
 refuses "a re-render whose TABLES write a file" "o4/jobs/profile.conf: TABLES entry 'h=hist -o $T/evil.svg @block': '-o' is fiotab's -o/--output" \

@@ -81,7 +81,7 @@ def table_writes(args):
             break
         if _writes(a):
             return ("'%s' is fiotab's -o/--output, which writes the file it names, outside DIR/tables "
-                    "(a table is fiotab's standard output, kept in DIR/tables; the plot is PLOT's)" % a)
+                    "(the tables are fiotab's standard output, and the plot DIR/tables/plot.svg)" % a)
     return None
 
 
@@ -175,6 +175,9 @@ class Profile:
             problem = self._table_problem(t, names)
             if problem:
                 errors.append("%s: TABLES entry '%s': %s" % (self.where('TABLES', i), t, problem))
+        problem = table_writes(['plot'] + self.words('PLOT'))
+        if problem:
+            errors.append('%s: PLOT: %s' % (self.where('PLOT'), problem))
         for ref in self.words('PLOT'):
             problem = self._input_problem(ref) if ref.startswith('@') else None
             if problem:

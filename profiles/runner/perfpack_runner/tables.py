@@ -129,6 +129,9 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
         problem = table_writes(t.partition('=')[2].split())
         if problem:
             raise Refusal("%s: TABLES entry '%s': %s" % (os.path.join(out, 'jobs', 'profile.conf'), t, problem))
+    problem = table_writes(['plot'] + plot.split())
+    if problem:
+        raise Refusal('%s: PLOT: %s' % (os.path.join(out, 'jobs', 'profile.conf'), problem))
     mark = ' [INCOMPLETE RUN: %s: partial data]' % incomplete if incomplete else ''
     try:
         new = tempfile.mkdtemp(prefix='tables.new.', dir=out)
