@@ -300,6 +300,15 @@ for e in "-o $T/evil.svg" "--out=$T/evil.svg" "-ko$T/evil.svg"; do
 	refuses "TABLES with $e" "proftw/tw/profile.conf:4: TABLES entry 'h=hist $e @default': '${e%% *}' is fiotab's -o/--output" \
 		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
 done
+# ... nor an input that is not the run's raw JSON (@variant): its data would
+# be in the run's tables (a run received in a bug report, re-rendered)
+for e in "summary $T/o4/raw/block.json @default" "summary @default -" "summary -- -f @default"; do
+	printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=%s" )\n' "$e" >"$T/proftw/tw/profile.conf"
+	refuses "TABLES input $e" "TABLES entry 'h=$e': '[^']*' is an input of fiotab that is not the run's" \
+		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+done
+printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=perftest -s ^one- -f csv --tag k=v @default" )\n' >"$T/proftw/tw/profile.conf"
+ok "TABLES with option values" env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
 # ... and so does PLOT's (the runner's fiotab plot -o DIR/tables/plot.svg
 # took the last -o: the plot went to evil.svg, 'wrote no .../plot.svg')
 printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nPLOT="-o %s/evil.svg @default"\n' "$T" >"$T/proftw/tw/profile.conf"

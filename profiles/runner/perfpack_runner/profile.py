@@ -76,13 +76,45 @@ def table_writes(args):
     file, or None: a table is fiotab's standard output, kept in DIR/tables,
     and a run (or a re-render of one received in a bug report) writes
     nothing else."""
-    for a in args[1:]:
-        if a == '--':
-            break
-        if _writes(a):
+    skip = False
+    for i, a in enumerate(args[1:]):
+        if skip:  # the value of the option before it
+            skip = False
+            continue
+        if a != '--' and _writes(a):
             return ("'%s' is fiotab's -o/--output, which writes the file it names, outside DIR/tables "
                     "(the tables are fiotab's standard output, and the plot DIR/tables/plot.svg)" % a)
+        if a == '--' or not a.startswith('-') or a == '-':
+            # fiotab's inputs: the run's own raw JSON (@variant) only
+            for f in (args[i + 2:] if a == '--' else [a]):
+                if not f.startswith('@'):
+                    return ("'%s' is an input of fiotab that is not the run's (@variant, @variant.STEM): a "
+                            "table of the run would hold its data" % f)
+            if a == '--':
+                break
+            continue
+        skip = _takes_value(a)
     return None
+
+
+_LONG_VALUED = ('format', 'series', 'baseline-series', 'candidate-series', 'alpha', 'output', 'tag', 'host',
+                'start', 'x')
+_LONG = _LONG_VALUED + ('keep-going', 'unix-epoch', 'no-iterations', 'help', 'version')
+
+
+def _takes_value(arg):
+    """Whether fiotab's getopt_long takes the next argument as ARG's value
+    (-f csv, --series RE; not -fcsv, --series=RE)."""
+    if arg.startswith('--'):
+        if '=' in arg:
+            return False
+        name = arg[2:]
+        full = [o for o in _LONG if o == name] or [o for o in _LONG if o.startswith(name)]
+        return len(full) == 1 and full[0] in _LONG_VALUED
+    for k, ch in enumerate(arg[1:]):
+        if ch in 'fsxo':
+            return k == len(arg) - 2
+    return False
 
 
 def field_type(key):
