@@ -325,6 +325,14 @@ refuses "a re-render whose TABLES write a file" "o4/jobs/profile.conf: TABLES en
 	"$PERFPACK" tables "$T/o4"
 [ -e "$T/evil.svg" ] && bad "perfpack tables had fiotab write $T/evil.svg"
 [ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a refused render changed the tables made before"
+# ... nor an @input that leads out of DIR/raw (raw/../../x.json: another
+# run's JSON, tabled as this run's)
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
+cp "$T/o4/raw/block.json" "$T/outside.json"
+printf 'TABLES+=( "z=summary @../../outside" )\n' >>"$T/o4/jobs/profile.conf"
+refuses "a re-render reading outside raw/" "TABLES entry 'z=summary @../../outside': '@../../outside' is not @variant or @variant.STEM" \
+	"$PERFPACK" tables "$T/o4"
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
 
 # 10. perfpack tables reads a run's profile.conf as data, never runs it
 cp -r "$T/o4" "$T/evil"

@@ -87,6 +87,9 @@ def table_writes(args):
         if a == '--' or not a.startswith('-') or a == '-':
             # fiotab's inputs: the run's own raw JSON (@variant) only
             for f in (args[i + 2:] if a == '--' else [a]):
+                if f.startswith('@') and not re.match(r'^@[A-Za-z0-9_]+(\.[A-Za-z0-9_][A-Za-z0-9_.-]*)?$', f):
+                    return ("'%s' is not @variant or @variant.STEM (a variant's name, a job file's stem): "
+                            "it would name a file elsewhere than the run's raw/" % f)
                 if not f.startswith('@'):
                     return ("'%s' is an input of fiotab that is not the run's (@variant, @variant.STEM): a "
                             "table of the run would hold its data" % f)
