@@ -396,6 +396,16 @@ refuses "a job file in a subfolder" "jf/sub: PP_JOBFILES: job file 'sub/x.fio' i
 refuses "a job file not NAME.fio" "jf/job: PP_JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}" --variant job --set SZ=2mfoo
 sed -i 's/^JOBFILES=lone.fio$/JOBFILES=x.job/' "$T/profjf/jf/profile.conf"
 refuses "JOBFILES not NAME.fio" "profile.conf:2: JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}"
+# ... PP_MINBS/PP_MAXBS and -s SIZE filter by the block sizes a job moves:
+# bs=4k,1m on rw=write writes 1m blocks (they read the first value only)
+mkdir -p "$T/profbs/bsf"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\n[a-1]\nrw=write\nbs=4k,1m\n[b-1]\nrw=read\nbs=4k,1m\n[c-1]\nrw=randrw\nbs=4k,64k\n' \
+	>"$T/profbs/bsf/bsf.fio"
+printf 'TITLE=bsf\nJOBFILES=bsf.fio\nQUICK="SIZE=1m"\n' >"$T/profbs/bsf/profile.conf"
+bsf=(env PERFPACK_PROFILES="$T/profbs" FIO="$T/fakefio" "$PERFPACK" run bsf --target "$T/t.img" --list)
+assert_eq "PP_MAXBS=16k keeps what moves 4k" "b-1" "$("${bsf[@]}" --set PP_MAXBS=16k 2>&1 | cut -f3 | paste -sd' ')"
+assert_eq "PP_MINBS=16k keeps what moves 16k or more" "a-1" "$("${bsf[@]}" --set PP_MINBS=16k 2>&1 | cut -f3 | paste -sd' ')"
+assert_eq "-s 128k drops the 1m writes" "b-1 c-1" "$("${bsf[@]}" -s 128k 2>&1 | cut -f3 | paste -sd' ')"
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 # a variable given twice with two values: which one was meant is not guessed
 refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m

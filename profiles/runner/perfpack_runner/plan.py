@@ -38,6 +38,21 @@ class Section:
     def writes(self):
         return self.rw not in READS
 
+    def moved_bs(self):
+        """The block sizes of the directions the job moves, as fio reads
+        bs=R[,W[,T]] (one value: every direction; with a comma an empty
+        one is fio's default, 4096); None where one is no size."""
+        parts = self.bs.split(',')
+        if len(parts) == 1:
+            parts = parts * 3
+        parts = (parts + ['', ''])[:3]
+        rw = self.rw.split(':')[0]
+        dirs = ([0] if rw in ('read', 'randread', 'rw', 'readwrite', 'randrw') else []) + \
+               ([1] if rw in ('write', 'randwrite', 'rw', 'readwrite', 'randrw', 'trimwrite') else []) + \
+               ([2] if rw in ('trim', 'randtrim', 'trimwrite') else [])
+        out = [to_bytes(parts[d].strip() or '4096') for d in dirs or [0, 1]]
+        return None if None in out else out
+
 
 def _end(opts, bs):
     """Where the section's I/O ends on its file (bytes), or 'all'."""
@@ -255,13 +270,14 @@ def sections(fio, path, env):
 
 
 def keep(sec, vs, size_cap):
-    bs = to_bytes(sec.bs.split(',')[0])
-    if bs is not None:
-        if vs.get('PP_MINBS') and bs < to_bytes(vs['PP_MINBS']):
+    # every direction's block size the job moves (bs=4k,1m on rw=write is 1m)
+    bss = sec.moved_bs()
+    if bss is not None:
+        if vs.get('PP_MINBS') and min(bss) < to_bytes(vs['PP_MINBS']):
             return False
-        if vs.get('PP_MAXBS') and bs > to_bytes(vs['PP_MAXBS']):
+        if vs.get('PP_MAXBS') and max(bss) > to_bytes(vs['PP_MAXBS']):
             return False
-        if size_cap is not None and bs > size_cap:
+        if size_cap is not None and max(bss) > size_cap:
             return False
     if vs.get('PP_RW') and not re.fullmatch('(?:%s)' % vs['PP_RW'], sec.rw):
         return False
