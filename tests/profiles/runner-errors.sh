@@ -355,6 +355,17 @@ refuses "--set without =" "--set 'SIZE': not VAR=VALUE" "${l[@]}" --set SIZE
 refuses "--variant a-b" "--variant a-b: not a variant name" "${l[@]}" --variant a-b
 refuses "--variant ''" "--variant '': empty name" "${l[@]}" --variant ''
 refuses "--client ''" "--client '': empty name" "${l[@]}" --client ''
+# ... a server fio cannot read is refused before any output (fio failed at
+# the first run, after DIR.partial.* existed): a port that is no number or out
+# of range, no host, fio's own ip:HOST,PORT (the comma splits it: '8911' was
+# taken as a second server)
+for c in h:8911x 127.0.0.1:99999 127.0.0.1:0 :8911 ip:127.0.0.1,8911 '[zz]:1' '[::1]'; do
+	refuses "--client $c" "--client [^ ]*: (port '[^']*' is not a number from 1 to 65535|'[^']*' is no host name or address|'8911' is a number, no host|'zz' is no IPv6 address)" \
+		"${l[@]}" --client "$c" --force
+done
+for c in srv-a srv-a:8765 '[::1]:8765' ::1 sock:/run/fio.sock; do
+	ok "--client $c" "${l[@]}" --client "$c" --force
+done
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
 # ... and values are understood, not passed on for fio to guess (F5): a
