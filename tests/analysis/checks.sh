@@ -137,6 +137,16 @@ for f in wv wv2; do
 	grep -q "job 'wv': its read record ([0-9]* bytes) counts verify's reads (verify=crc32c): not reads rw=write measured, left out" "$T/err" ||
 		fail "$f: verify reads not said: $(cat "$T/err")"
 done
+# ... on two fio servers (verify-clients.json: fio --client to two local
+# servers, verify=crc32c): each host's said once, and fio's 'All clients'
+# sum as that, not as a third job 'All clients' on host 'All clients'
+"$FIOTAB" summary "$P/verify-clients.json" > "$T/out" 2> "$T/err" || fail "verify-clients.json: $(cat "$T/err")"
+for h in 8911 8912; do
+	assert_eq "verify reads said once for host :$h" 1 "$(grep -c "job 'w' on host 127.0.0.1:$h: its read record (4194304 bytes) counts verify's reads" "$T/err")"
+done
+assert_eq "the aggregate's verify reads said as its own" 1 \
+	"$(grep -c "fio's 'All clients' record: its read record (8388608 bytes) sums the hosts' verify reads (verify=crc32c), left out as theirs are" "$T/err")"
+grep -q "job 'All clients' on host All clients" "$T/err" && fail "the aggregate named as a job on a host: $(cat "$T/err")"
 "$FIOTAB" summary --format=json "$P/verify.json" > "$T/out" 2> "$T/err" || fail "verify.json: $(cat "$T/err")"
 assert_eq "verify.json: the directions tabled" "verify-write,write
 verify-randrw,write
