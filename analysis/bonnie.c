@@ -176,7 +176,8 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 		int ph;
 
 		if (strncasecmp(j->name, "bonnie-", 7)) {
-			warnx_("bonnie: job %s left out (not named bonnie-<phase>)", job_ref(j->name, j->host));
+			warnx_("bonnie: job %s (%s, run %u) left out (not named bonnie-<phase>)",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run);
 			continue;
 		}
 		ph = strncmp(j->name, "bonnie-", 7) ? -1 :

@@ -317,6 +317,12 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 			rc = 2;
 			goto out;
 		}
+		/* a job on both sides would be compared with itself */
+		if (fold_both(bj.fold)) {
+			warnx_("ratio: %s: a job is one side's, never both (make the two patterns exclusive)",
+			       fold_both(bj.fold));
+			goto out;
+		}
 		if (series_build(&bj, &c->base, &bs) || series_build(&bj, &c->cand, &cs))
 			goto out;
 		cj.nskipped = 0;
@@ -327,8 +333,18 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 		}
 		bj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
 		cj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
-		if (read_all(&bj, files, 1, c->keep_going) ||
-		    read_all(&cj, files + 1, 1, c->keep_going)) {
+		if (read_all(&bj, files, 1, c->keep_going)) {
+			rc = 2;
+			goto out;
+		}
+		/*
+		 * One fio run is read once across both sides too (samerun.c):
+		 * BASE given again as CAND, or a copy of it, would be a run
+		 * compared with itself (ratio 1.00, p 1.000), no comparison.
+		 */
+		cj.runs = bj.runs;
+		bj.runs = NULL;
+		if (read_all(&cj, files + 1, 1, c->keep_going)) {
 			rc = 2;
 			goto out;
 		}

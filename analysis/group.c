@@ -126,9 +126,49 @@ static void label_given(const struct selector *sel, int pat, const char *label)
 	}
 }
 
-/* -1 after saying so when two of @sel's patterns gave one label. */
+/*
+ * A job two of one selector's patterns take (--series '(-w-)' --series
+ * '(4096)' on perftest-w-4096-1): it would go to the first one's series,
+ * and the second's would lack it without a word.  The first such job is
+ * kept, as a clash of labels is.
+ */
+static struct {
+	const struct selector *sel;
+	int a, b;
+	char *job;
+} taken_twice;
+
+static void taken_by(const struct job *j, const struct selector *sel, regex_t *re, int first)
+{
+	int k, s;
+
+	if (taken_twice.sel)
+		return;
+	for (k = first + 1; k < sel->npatterns; k++) {
+		const char *subj[2] = { j->name, sel->match_target ? j->conf->target : NULL };
+
+		for (s = 0; s < 2 && subj[s]; s++) {
+			if (regexec(&re[k], subj[s], 0, NULL, 0))
+				continue;
+			taken_twice.sel = sel;
+			taken_twice.a = first;
+			taken_twice.b = k;
+			taken_twice.job = xasprintf("%s (%s, run %u)", job_ref(j->name, j->host),
+						    j->doc->file, j->doc->run);
+			return;
+		}
+	}
+}
+
+/* -1 after saying so when two of @sel's patterns gave one label, or took one job. */
 static int label_clash(const struct selector *sel)
 {
+	if (taken_twice.sel == sel) {
+		warnx_("%s '%s' and '%s' both take job %s: a job is in one series, and the second's would lack it; make the patterns exclusive",
+		       sel->match_target ? "the patterns of one ratio side" : "--series",
+		       sel->patterns[taken_twice.a], sel->patterns[taken_twice.b], taken_twice.job);
+		return -1;
+	}
 	if (labels_seen.sel != sel)
 		return 0;
 	warnx_("--series '%s' and --series '%s' both label series '%s': their jobs would be one series; make the labels differ (e.g. keep the prefix in the capture group)",
@@ -158,9 +198,11 @@ static char *label_of(const struct job *j, const struct selector *sel, regex_t *
 
 				free(l);
 				label_given(sel, i, il);
+				taken_by(j, sel, re, i);
 				return (char *)il;
 			}
 			label_given(sel, i, intern(sel->patterns[i]));
+			taken_by(j, sel, re, i);
 			return (char *)intern(sel->patterns[i]);
 		}
 	}
@@ -1277,6 +1319,7 @@ struct fold {
 	struct dirstat **own;	/* the records of the other kept jobs, NDIR each */
 	size_t nown;
 	size_t seq;		/* jobs folded so far */
+	char *both;		/* the first job both of ratio's selectors take: said by fold_both() */
 	/*
 	 * A job's parameters as series_build() sees them (job_params()), one
 	 * id per distinct content: jobs whose options differ only where the
@@ -1311,6 +1354,11 @@ struct fold *fold_new(const struct selector *sel, const struct selector *sel2, i
 	return f;
 }
 
+const char *fold_both(const struct fold *f)
+{
+	return f ? f->both : NULL;
+}
+
 void fold_free(struct fold *f)
 {
 	size_t i;
@@ -1318,6 +1366,7 @@ void fold_free(struct fold *f)
 
 	if (!f)
 		return;
+	free(f->both);
 	for (i = 0; i < 2; i++) {
 		for (k = 0; k < f->nre[i]; k++)
 			regfree(&f->re[i][k]);
@@ -1453,6 +1502,10 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 			labels[2 * i + s] = label_of(j, f->sel[s], f->re[s]);
 		if (!labels[2 * i] && !labels[2 * i + 1])
 			continue;
+		if (labels[2 * i] && labels[2 * i + 1] && !f->both)
+			f->both = xasprintf("job %s (%s, run %u) is taken by --baseline-series (as '%s') and by --candidate-series (as '%s')",
+					    job_ref(j->name, j->host), j->doc->file, j->doc->run,
+					    labels[2 * i], labels[2 * i + 1]);
 		cls[i] = fold_class_of(f, j, &labels[2 * i], &isnew);
 		keep[i] = isrep[i] = (char)isnew;
 		c = f->v[cls[i]];

@@ -144,6 +144,8 @@ enum {
  */
 struct fold *fold_new(const struct selector *sel, const struct selector *sel2, int keep);
 void fold_free(struct fold *f);
+/* ratio's sides: the first job both selectors took, said, or NULL */
+const char *fold_both(const struct fold *f);
 /* The class whose first job's direction record @d is, or NULL (a kept other job). */
 const struct foldcls *fold_class(const struct fold *f, const struct dirstat *d);
 /*

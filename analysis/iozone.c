@@ -155,8 +155,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (named && ph < 0) {
 			if (iozone_name(j))
 				return named_refused(&set, j, xstrdup("its name is not iozone-<phase>-<reclen> (phases write, rewrite, read, reread, randread, randwrite; reclen a fio size such as 4k)"));
-			warnx_("iozone: job %s left out (not named iozone-<phase>-<reclen>, and other jobs are)",
-			       job_ref(j->name, j->host));
+			warnx_("iozone: job %s (%s, run %u) left out (not named iozone-<phase>-<reclen>, and other jobs are)",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run);
 			continue;
 		}
 		if (ph < 0)
@@ -193,7 +193,8 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 		if (ph < 0)
 			ph = by_order(j, r);
 		if (ph < 0) {
-			warnx_("iozone: job %s left out (mixed read/write: no iozone phase)", job_ref(j->name, j->host));
+			warnx_("iozone: job %s (%s, run %u) left out (mixed read/write: no iozone phase)",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run);
 			continue;
 		}
 		if (r->ph[ph]) {

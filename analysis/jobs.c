@@ -1017,10 +1017,15 @@ static void verify_leave_out(struct job *j, int dir, const struct opts *o, struc
 {
 	int l;
 
-	warnx_("%s: job %s: its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
-	       j->doc->file, job_ref(j->name, j->host), dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
-	       dir == DIR_MIXED ? "it sums them with the writes: without unified_rw_reporting the write record stands alone" :
-	       "the write record stands: fio times the writes apart");
+	/* the aggregate sums the hosts' records, each said as it was read */
+	if (j->aggregate)
+		warnx_("%s: fio's 'All clients' record: its %s record (%.0f bytes) sums the hosts' verify reads (verify=%s), left out as theirs are",
+		       j->doc->file, dir_name[dir], d->io_bytes, opt(o, "verify"));
+	else
+		warnx_("%s: job %s: its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
+		       j->doc->file, job_ref(j->name, j->host), dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
+		       dir == DIR_MIXED ? "it sums them with the writes: without unified_rw_reporting the write record stands alone" :
+		       "the write record stands: fio times the writes apart");
 	memset(d, 0, sizeof(*d));
 	if (j->bins)
 		for (l = 0; l < NLAT; l++) {

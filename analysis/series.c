@@ -262,9 +262,16 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 		v[i].file = files[i];
 		if (name_kind(&v[i]) || read_log(&v[i]))
 			goto bad;
-		if (!o->unique_times)
-			continue;
-		/* A dashboard point is (tags, time): two samples at one time would be one. */
+		/*
+		 * One job's clock only goes forward (fio logs each sample at
+		 * mtime_since_now(&td->epoch), and flushes a job's log in
+		 * order): a sample before the previous one of its direction is
+		 * another job's (per_job_logs=0 writes every job's samples to
+		 * PREFIX_KIND.log, one after the other) or a restarted clock,
+		 * and one series of them would draw and list two runs as one.
+		 * A dashboard point is (tags, time): there two samples at one
+		 * time would be one, too.
+		 */
 		{
 			size_t last[NRWT] = { (size_t)-1, (size_t)-1, (size_t)-1 };
 
@@ -272,7 +279,14 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 				const struct lsample *x = &v[i].s[k];
 				size_t p = last[x->dir];
 
-				if (p != (size_t)-1 && v[i].s[p].t >= x->t) {
+				if (p != (size_t)-1 && v[i].s[p].t > x->t) {
+					warnx_("series: %s:%lu: a %s sample at %llu ms, before line %lu's (%llu ms): one job's log goes forward in time, so this one holds more than one job's samples (per_job_logs=0 with numjobs, or jobs sharing a write_*_log name; logs joined) or a clock fio restarted (latency_target's final run), which one series would show as one: give per_job_logs=1 logs (PREFIX_KIND.N.log)",
+					       v[i].file, x->line, dir_name[x->dir],
+					       (unsigned long long)x->t, v[i].s[p].line,
+					       (unsigned long long)v[i].s[p].t);
+					goto bad;
+				}
+				if (o->unique_times && p != (size_t)-1 && v[i].s[p].t == x->t) {
 					warnx_("series: %s:%lu: a %s sample at %llu ms, not after line %lu's (%llu ms); InfluxDB keeps one point per series and time, so writing this log (log_avg_msec=0?) would lose samples",
 					       v[i].file, x->line, dir_name[x->dir],
 					       (unsigned long long)x->t, v[i].s[p].line,

@@ -81,7 +81,7 @@ char *svg_subtitle(const struct job *const *jobs, size_t n, const struct subtitl
 {
 	const char **v;
 	char *buf = NULL, date[40];
-	size_t len = 0, i, k;
+	size_t len = 0, i, k, nh;
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *m;
 
@@ -91,11 +91,20 @@ char *svg_subtitle(const struct job *const *jobs, size_t n, const struct subtitl
 	if (!m)
 		die("out of memory");
 	v = xmalloc(n * sizeof(*v));
-	for (i = 0, k = 0; i < n; i++) {
-		v[i] = jobs[i]->hostname ? jobs[i]->hostname : local_host_quiet();
+	/*
+	 * fio's "All clients" record names no hostname, but it is no local
+	 * run: the servers it sums are the hosts (shown with their own
+	 * records), or it is "All clients" where it is drawn alone.
+	 */
+	for (i = 0, k = 0, nh = 0; i < n; i++) {
+		if (jobs[i]->aggregate)
+			continue;
+		v[nh++] = jobs[i]->hostname ? jobs[i]->hostname : local_host_quiet();
 		k |= !jobs[i]->hostname;
 	}
-	distinct(m, "host ", v, n);
+	if (!nh)
+		v[nh++] = jobs[0]->host;
+	distinct(m, "host ", v, nh);
 	if (k && !local_host_opt)
 		fputs(" (fiotab's host: fio names none)", m);
 	fputs(" \u00b7 ", m);

@@ -47,6 +47,22 @@ refused 1 "job 'Bonnie-putc' .*refused: not bonnie-<phase>" bonnie "$T/bon1.json
 refused 1 "job 'bonnie-getc' .*refused: its phase getc moved no read bytes \(rw=write\)" bonnie "$T/bon2.json"
 "$JQ" '.jobs |= map(select(.jobname == "bonnie-write" or .jobname == "bonnie-read"))' "$P/bon.json" > "$T/bon3.json"
 refused 1 "jobs 'bonnie-write' and 'bonnie-read' .* ran with different file sizes \(8388608 and 33554432 bytes\): a Bonnie table has one file size" bonnie "$T/bon3.json"
+# ... and a job left out of an iozone or Bonnie table is named with its
+# file and run, as a refused one is (the job name alone may be in each input)
+left_out() {
+	local re=$1
+	shift
+	"$FIOTAB" "$@" > "$T/out" 2> "$T/err" || fail "fiotab $*: $(cat "$T/err")"
+	grep -Eq -- "$re" "$T/err" || fail "fiotab $*: message does not match '$re': $(cat "$T/err")"
+}
+"$JQ" '.jobs |= (map(select(.jobname == "bonnie-write")) | . + [(.[0] | .jobname = "other")])' "$P/bon.json" > "$T/bon6.json"
+left_out "bonnie: job 'other' \($T/bon6.json, run 1\) left out \(not named bonnie-<phase>\)" bonnie "$T/bon6.json"
+"$JQ" '.jobs |= map(select(.jobname | test("write|randread"))) | .jobs += [(.jobs[0] | .jobname = "other")]' "$P/ioz-size.json" > "$T/ioz6.json"
+left_out "iozone: job 'other' \($T/ioz6.json, run 1\) left out \(not named iozone-<phase>-<reclen>" iozone "$T/ioz6.json"
+"$JQ" '.jobs |= map(select(.jobname | test("write|randread")) | .jobname |= sub("iozone-"; "z-"))
+	| .jobs += [(.jobs[0] | .jobname = "mix" | .["job options"].rw = "randrw"
+	| .read = (.write | .io_bytes /= 2 | .io_kbytes /= 2 | .total_ios /= 2) | .write = .read)]' "$P/ioz-size.json" > "$T/ioz7.json"
+left_out "iozone: job 'mix' \($T/ioz7.json, run 1\) left out \(mixed read/write: no iozone phase\)" iozone "$T/ioz7.json"
 # iozone's KB and Bonnie's MB are the file size, not the bytes moved:
 # io_size= without size (the existing file's size), size=50%, refused;
 # size=8m io_size=4m is an 8 MiB file (ioz-size.fio: filename=ioz.dat)
@@ -121,6 +137,16 @@ for f in wv wv2; do
 	grep -q "job 'wv': its read record ([0-9]* bytes) counts verify's reads (verify=crc32c): not reads rw=write measured, left out" "$T/err" ||
 		fail "$f: verify reads not said: $(cat "$T/err")"
 done
+# ... on two fio servers (verify-clients.json: fio --client to two local
+# servers, verify=crc32c): each host's said once, and fio's 'All clients'
+# sum as that, not as a third job 'All clients' on host 'All clients'
+"$FIOTAB" summary "$P/verify-clients.json" > "$T/out" 2> "$T/err" || fail "verify-clients.json: $(cat "$T/err")"
+for h in 8911 8912; do
+	assert_eq "verify reads said once for host :$h" 1 "$(grep -c "job 'w' on host 127.0.0.1:$h: its read record (4194304 bytes) counts verify's reads" "$T/err")"
+done
+assert_eq "the aggregate's verify reads said as its own" 1 \
+	"$(grep -c "fio's 'All clients' record: its read record (8388608 bytes) sums the hosts' verify reads (verify=crc32c), left out as theirs are" "$T/err")"
+grep -q "job 'All clients' on host All clients" "$T/err" && fail "the aggregate named as a job on a host: $(cat "$T/err")"
 "$FIOTAB" summary --format=json "$P/verify.json" > "$T/out" 2> "$T/err" || fail "verify.json: $(cat "$T/err")"
 assert_eq "verify.json: the directions tabled" "verify-write,write
 verify-randrw,write
@@ -178,6 +204,12 @@ done
 assert_eq "ratio note: what differs beside the point" \
 	"# baseline / candidate configurations differ in: bs 4096,65536 / 8192,65536" \
 	"$(grep 'configurations differ in' "$T/out")"
+# ... a job both sides' patterns take would be compared with itself (ratio
+# 1.00, p 1.000): refused, naming the job and both labels
+refused 1 "^fiotab: ratio: job 'a1' \([^ ]*/rwbs.json, run 1\) is taken by --baseline-series \(as 'a'\) and by --candidate-series \(as 'a1'\)" \
+	ratio --baseline-series '^(a)' --candidate-series 'a1' "$P/rwbs.json"
+refused 1 "is taken by --baseline-series \(as '1'\) and by --candidate-series \(as '1'\)" \
+	ratio --baseline-series '(1)' --candidate-series '(1)' "$P/rwbs.json"
 # ... and what differs at some points only is named with them
 gen_sweep "$T/rs" 2
 "$JQ" '(.jobs[] | select(.["job options"].bs == "4096") | .["job options"].iodepth) = "4"' \
@@ -212,6 +244,13 @@ done
 [ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 "$FIOTAB" perftest --series '^(old)-' --series '^(new)-' "$P/sc2.json" > /dev/null 2> "$T/err" ||
 	fail "distinct labels refused: $(cat "$T/err")"
+# ... nor may two take one job: it went to the first one's series, and the
+# second's printed its direction as not run ('no write job in this series')
+for args in perftest "perftest --no-iterations" "plot -o $T/p.svg"; do
+	refused 1 "^fiotab: --series '\\^\\(old\\)-' and '\\(r-64k\\)' both take job 'old-r-64k-1' \\([^ ]*/sc2.json, run 1\\): a job is in one series" \
+		$args --series '^(old)-' --series '(r-64k)' "$P/sc2.json"
+done
+[ ! -e "$T/p.svg" ] || fail "plot wrote $T/p.svg"
 
 # P12: fio writes names and options unescaped (ctlname.json: fio
 # --name=$'new\nline|p'): a control character no table row, Markdown cell,

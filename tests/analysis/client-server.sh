@@ -126,4 +126,13 @@ assert_match "one-run aggregate refused" "'All clients' record left out: the per
 	"$(cat "$T/one.err")"
 grep -q 'All clients' "$T/one.out" && fail "the aggregate of a whole sweep was tabled"
 assert_eq "one-run rows: 3 block sizes x 2 hosts" 6 "$(grep -cE '^ *(1048576|65536|4096) ' "$T/one.out")"
+
+# the plot's subtitle names the hosts fio named: fio's "All clients" record
+# names none, but it is no local run (it was shown as this machine's
+# gethostname(), 'fio names none')
+"$FIOTAB" plot -o "$T/cs.svg" "$T"/cs-*.json 2> "$T/plot.err" || fail "plot of the client sweep: $(cat "$T/plot.err")"
+grep -q '>All clients' "$T/cs.svg" || fail "the aggregate is not drawn: $(grep -o '<title>[^<]*' "$T/cs.svg")"
+sub=$(grep -o 'host [^<]* UTC' "$T/cs.svg")
+assert_match "subtitle hosts" "^host srv-(a|b), srv-(a|b) " "$sub"
+case $sub in *"fio names none"* | *"$(hostname)"*) fail "the aggregate shown as a local run: $sub" ;; esac
 exit 0

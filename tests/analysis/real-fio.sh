@@ -122,8 +122,20 @@ done
 grep -q "no direction in common" "$T/err" || fail "ratio error not said: $(cat "$T/err")"
 "$FIOTAB" ratio --baseline-series '^perftest-.-65536' --candidate-series '^perftest-.-4096' \
 	"$T/perftest.json" > /dev/null 2> "$T/err" && fail "ratio across block sizes should have no common row"
-# the same file against itself: ratios 1.00, not significant
-"$FIOTAB" ratio "$T/perftest.json" "$T/perftest.json" > "$T/ratio.text" || fail "ratio"
+# the same file against itself is one run compared with itself, no
+# comparison: refused as a run read twice (samerun.c), across the two sides
+# too (it printed ratios 1.00, p 1.000), and so is a copy of it
+for cand in "$T/perftest.json" "$T/perftest-copy.json"; do
+	cp "$T/perftest.json" "$T/perftest-copy.json"
+	"$FIOTAB" ratio "$T/perftest.json" "$cand" > "$T/ratio.text" 2> "$T/err" &&
+		fail "ratio of a run with itself ($cand): $(cat "$T/ratio.text")"
+	grep -q "^fiotab: $cand:1:1: job 'perftest-w-65536-1': $T/perftest.json document 1 and $cand document 1 are the same fio run" "$T/err" ||
+		fail "ratio of a run with itself ($cand): $(cat "$T/err")"
+	[ -s "$T/ratio.text" ] && fail "ratio of a run with itself printed: $(cat "$T/ratio.text")"
+done
+# ... a rerun of the same numbers (an hour later): ratios 1.00, not significant
+sed -n '/^{/,$p' "$T/perftest.json" | "$JQ" '.timestamp += 3600 | .timestamp_ms += 3600000' > "$T/perftest-rerun.json"
+"$FIOTAB" ratio "$T/perftest.json" "$T/perftest-rerun.json" > "$T/ratio.text" || fail "ratio"
 rows=$(awk '$1 ~ /^[0-9]+$/' "$T/ratio.text")
 assert_eq "self ratio rows" 2 "$(echo "$rows" | wc -l)"
 echo "$rows" | awk '$2 != "1.00" || $3 != "1.00" || $4 != "1.000" || $5 != "1.000" { exit 1 }' ||

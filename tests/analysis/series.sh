@@ -122,6 +122,25 @@ cp avg_bw.1.log $'n\nl_bw.1.log'
 $FIOTAB series --start=1796199350545 --format=influx $'n\nl_bw.1.log' > out 2> err && fail "a newline in a log's name accepted: $(head -2 out)"
 assert_match "control name" "a log's name holds a control character \(0x0a\)" "$(cat err)"
 
+# per_job_logs=0 writes every job's samples to one PREFIX_KIND.log, one job
+# after the other: its times go back, and one series (text, csv, json, the
+# plot's one line) would show two jobs as one; refused in every format,
+# naming the line (before: rows of one job 'pj', a zig-zag polyline)
+run_fio --output-format=json --name=pj --ioengine=null --size=16m --rate=50m --rw=read --bs=4k --numjobs=2 \
+	--write_bw_log=pj --log_avg_msec=100 --per_job_logs=0 > pj.json 2> fio.err || fail "fio: $(cat fio.err)"
+[ -f pj_bw.log ] && [ ! -e pj_bw.1.log ] || fail "per_job_logs=0 wrote: $(ls pj*)"
+for f in text csv json; do
+	$FIOTAB series --format=$f pj_bw.log > out 2> err && fail "a log of two jobs accepted ($f): $(head -5 out)"
+	assert_match "two jobs in one log ($f)" '^fiotab: series: pj_bw.log:[0-9]+: a read sample at [0-9]+ ms, before line [0-9]+.s \([0-9]+ ms\): .*more than one job.s samples \(per_job_logs=0' "$(cat err)"
+	[ -s out ] && fail "printed for a refused log ($f): $(head -3 out)"
+done
+$FIOTAB series -o pj.svg pj_bw.log 2> err && fail "a log of two jobs plotted"
+[ -e pj.svg ] && fail "pj.svg written for a refused log"
+# ... a log of a job whose per-I/O samples share a millisecond is one job's
+cat avg_bw.1.log avg_bw.1.log > two_bw.log
+$FIOTAB series two_bw.log > /dev/null 2> err && fail "two logs joined accepted"
+$FIOTAB series fast_iops.4.log > /dev/null 2> err || fail "a per-I/O log refused: $(cat err)"
+
 # the plot: one panel per kind, a line per log and direction
 $FIOTAB series -o s.svg avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log || fail "series plot"
 assert_eq "polylines" 4 "$(grep -c '<polyline' s.svg)"

@@ -74,6 +74,26 @@ printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\nioengine=${ENG}\n[q
 printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[one-4096]\nbs=4096\n' >"$T/profsw/sw/lone.fio"
 printf 'TITLE=sweep\nJOBFILES=sw.fio\nQUICK="SIZE=1m ENG=psync"\nVARIANT_lone="PP_JOBFILES=lone.fio"\n' >"$T/profsw/sw/profile.conf"
 printf 'VARIANT_own="TARGET=%s/victim"\n' "$T" >>"$T/profsw/sw/profile.conf"
+# ... and one whose counts come from variables (numjobs=, nrfiles=)
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[counts]\nnumjobs=${NJ}\nnrfiles=${NF}\n' >"$T/profsw/sw/counts.fio"
+printf 'VARIANT_counts="PP_JOBFILES=counts.fio NJ=1 NF=1"\n' >>"$T/profsw/sw/profile.conf"
+# ... and runs that would write one raw/<variant>/<stem>.json: a section
+# name in two job files, a job file named twice, a variant named twice
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\nrw=read\n[qd-1]\nbs=8k\n' >"$T/profsw/sw/other.fio"
+printf 'VARIANT_dupsec="PP_JOBFILES=\\"sw.fio other.fio\\""\n' >>"$T/profsw/sw/profile.conf"
+printf 'VARIANT_dupfile="PP_JOBFILES=\\"lone.fio lone.fio\\""\n' >>"$T/profsw/sw/profile.conf"
+mkdir -p "$T/profdv/dv"
+cp "$T/profsw/sw/lone.fio" "$T/profdv/dv/"
+printf 'TITLE=twice\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nVARIANTS="a b a"\nVARIANT_a=""\nVARIANT_b=""\n' >"$T/profdv/dv/profile.conf"
+# ... and job files the variable checks do not read (they read the folder's
+# *.fio): one in a subfolder (its SIZE=2mfoo went to fio; a run failed on
+# bundle/default/sub/x.fio after DIR.partial.* existed), one not NAME.fio
+mkdir -p "$T/profjf/jf/sub"
+printf '[global]\nfilename=${TARGET}\nsize=${SZ}\nrw=read\n[s-1]\nbs=4k\n' >"$T/profjf/jf/sub/x.fio"
+cp "$T/profjf/jf/sub/x.fio" "$T/profjf/jf/x.job"
+cp "$T/profsw/sw/lone.fio" "$T/profjf/jf/"
+printf 'TITLE=jf\nJOBFILES=lone.fio\nQUICK="SIZE=1m SZ=1m"\nVARIANT_sub="PP_JOBFILES=sub/x.fio"\nVARIANT_job="PP_JOBFILES=x.job"\n' \
+	>"$T/profjf/jf/profile.conf"
 
 # 1. --set TARGET would bypass the block-device check: refused, fio never run
 refuses "--set TARGET" "--set TARGET: .*--target" \
@@ -269,6 +289,50 @@ ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
 [ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+# ... a TABLES entry with fiotab's -o writes the file it names, outside
+# DIR/tables (hist -o: an SVG anywhere, then 'printed nothing'): refused in a
+# profile.conf, and in a run directory's own copy that perfpack tables reads
+# (a run received in a bug report), before anything is rendered
+mkdir -p "$T/proftw/tw"
+cp "$T/profsw/sw/lone.fio" "$T/proftw/tw/"
+for e in "-o $T/evil.svg" "--out=$T/evil.svg" "-ko$T/evil.svg"; do
+	printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=hist %s @default" )\n' "$e" >"$T/proftw/tw/profile.conf"
+	refuses "TABLES with $e" "proftw/tw/profile.conf:4: TABLES entry 'h=hist $e @default': '${e%% *}' is fiotab's -o/--output" \
+		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+done
+# ... nor an input that is not the run's raw JSON (@variant): its data would
+# be in the run's tables (a run received in a bug report, re-rendered)
+for e in "summary $T/o4/raw/block.json @default" "summary @default -" "summary -- -f @default"; do
+	printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=%s" )\n' "$e" >"$T/proftw/tw/profile.conf"
+	refuses "TABLES input $e" "TABLES entry 'h=$e': '[^']*' is an input of fiotab that is not the run's" \
+		env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+done
+printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nTABLES=( "h=perftest -s ^one- -f csv --tag k=v @default" )\n' >"$T/proftw/tw/profile.conf"
+ok "TABLES with option values" env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+# ... and so does PLOT's (the runner's fiotab plot -o DIR/tables/plot.svg
+# took the last -o: the plot went to evil.svg, 'wrote no .../plot.svg')
+printf 'TITLE=tw\nJOBFILES=lone.fio\nQUICK="SIZE=1m"\nPLOT="-o %s/evil.svg @default"\n' "$T" >"$T/proftw/tw/profile.conf"
+refuses "PLOT with -o" "proftw/tw/profile.conf:4: PLOT: '-o' is fiotab's -o/--output" \
+	env PERFPACK_PROFILES="$T/proftw" FIO="$T/fakefio" "$PERFPACK" run tw --target "$T/t.img" --list
+cp "$T/o4/jobs/profile.conf" "$T/o4.conf"
+printf 'PLOT+=" -o %s/evil.svg"\n' "$T" >>"$T/o4/jobs/profile.conf"
+refuses "a re-render whose PLOT writes a file" "o4/jobs/profile.conf: PLOT: '-o' is fiotab's -o/--output" "$PERFPACK" tables "$T/o4"
+[ -e "$T/evil.svg" ] && bad "perfpack tables had fiotab plot write $T/evil.svg"
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
+sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
+printf 'TABLES+=( "h=hist -o %s/evil.svg @block" )\n' "$T" >>"$T/o4/jobs/profile.conf"
+refuses "a re-render whose TABLES write a file" "o4/jobs/profile.conf: TABLES entry 'h=hist -o $T/evil.svg @block': '-o' is fiotab's -o/--output" \
+	"$PERFPACK" tables "$T/o4"
+[ -e "$T/evil.svg" ] && bad "perfpack tables had fiotab write $T/evil.svg"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a refused render changed the tables made before"
+# ... nor an @input that leads out of DIR/raw (raw/../../x.json: another
+# run's JSON, tabled as this run's)
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
+cp "$T/o4/raw/block.json" "$T/outside.json"
+printf 'TABLES+=( "z=summary @../../outside" )\n' >>"$T/o4/jobs/profile.conf"
+refuses "a re-render reading outside raw/" "TABLES entry 'z=summary @../../outside': '@../../outside' is not @variant or @variant.STEM" \
+	"$PERFPACK" tables "$T/o4"
+cp "$T/o4.conf" "$T/o4/jobs/profile.conf"
 
 # 10. perfpack tables reads a run's profile.conf as data, never runs it
 cp -r "$T/o4" "$T/evil"
@@ -291,6 +355,17 @@ refuses "--set without =" "--set 'SIZE': not VAR=VALUE" "${l[@]}" --set SIZE
 refuses "--variant a-b" "--variant a-b: not a variant name" "${l[@]}" --variant a-b
 refuses "--variant ''" "--variant '': empty name" "${l[@]}" --variant ''
 refuses "--client ''" "--client '': empty name" "${l[@]}" --client ''
+# ... a server fio cannot read is refused before any output (fio failed at
+# the first run, after DIR.partial.* existed): a port that is no number or out
+# of range, no host, fio's own ip:HOST,PORT (the comma splits it: '8911' was
+# taken as a second server)
+for c in h:8911x 127.0.0.1:99999 127.0.0.1:0 :8911 ip:127.0.0.1,8911 '[zz]:1' '[::1]'; do
+	refuses "--client $c" "--client [^ ]*: (port '[^']*' is not a number from 1 to 65535|'[^']*' is no host name or address|'8911' is a number, no host|'zz' is no IPv6 address)" \
+		"${l[@]}" --client "$c" --force
+done
+for c in srv-a srv-a:8765 '[::1]:8765' ::1 sock:/run/fio.sock; do
+	ok "--client $c" "${l[@]}" --client "$c" --force
+done
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
 # ... and values are understood, not passed on for fio to guess (F5): a
@@ -307,6 +382,41 @@ refuses "--set with a tab" "--set PP_RW: the value 'read\\\\t' has a tab" "${l[@
 refuses "--set DIRECT not 0 or 1" "DIRECT=1foo is not 0 or 1, as fio reads direct=" "${l[@]}" --set DIRECT=1foo
 refuses "--set CACHE_LOOPS not a number" "CACHE_LOOPS=2x is not a number .*as fio reads loops=" \
 	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=2x
+# ... 0 of a count fio does not read as one (numjobs=0 fails with 'maximum
+# number of jobs reached', loops=0 runs once, nrfiles=0 no I/O at all)
+refuses "--set CACHE_LOOPS=0" "CACHE_LOOPS=0 is zero, which fio does not read as a count for loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=0
+refuses "--set CACHE_LOOPS=0k" "CACHE_LOOPS=0k is zero, which fio does not read as a count for loops=" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=0k
+ok "--set CACHE_LOOPS=10" pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=10
+cnt=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant counts --target "$T/t.img" --list)
+ok "numjobs=, nrfiles= of 1" "${cnt[@]}"
+refuses "--set NJ=0 (numjobs=)" "NJ=0 is zero, which fio does not read as a count for numjobs=" "${cnt[@]}" --set NJ=0
+refuses "--set NF=00 (nrfiles=)" "NF=00 is zero, which fio does not read as a count for nrfiles=" "${cnt[@]}" --set NF=00
+refuses "one section name in two job files" \
+	"sw/dupsec: job \[qd-1\] would write raw/dupsec/qd-1.json twice \(in sw.fio and in other.fio\)" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant dupsec --target "$T/t.img" --list
+refuses "a job file named twice" \
+	"sw/dupfile: job \[one-4096\] would write raw/dupfile/one-4096.json twice \(lone.fio is named twice in PP_JOBFILES\)" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant dupfile --target "$T/t.img" --list
+refuses "a variant named twice" "profile.conf:4: VARIANTS names 'a' twice" \
+	env PERFPACK_PROFILES="$T/profdv" FIO="$T/fakefio" "$PERFPACK" run dv --target "$T/t.img" --list
+jf=(env PERFPACK_PROFILES="$T/profjf" FIO="$T/fakefio" "$PERFPACK" run jf --target "$T/t.img" --list)
+refuses "a job file in a subfolder" "jf/sub: PP_JOBFILES: job file 'sub/x.fio' is not NAME.fio in the profile's folder" \
+	"${jf[@]}" --variant sub --set SZ=2mfoo
+refuses "a job file not NAME.fio" "jf/job: PP_JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}" --variant job --set SZ=2mfoo
+sed -i 's/^JOBFILES=lone.fio$/JOBFILES=x.job/' "$T/profjf/jf/profile.conf"
+refuses "JOBFILES not NAME.fio" "profile.conf:2: JOBFILES: job file 'x.job' is not NAME.fio" "${jf[@]}"
+# ... PP_MINBS/PP_MAXBS and -s SIZE filter by the block sizes a job moves:
+# bs=4k,1m on rw=write writes 1m blocks (they read the first value only)
+mkdir -p "$T/profbs/bsf"
+printf '[global]\nfilename=${TARGET}\nsize=${SIZE}\n[a-1]\nrw=write\nbs=4k,1m\n[b-1]\nrw=read\nbs=4k,1m\n[c-1]\nrw=randrw\nbs=4k,64k\n' \
+	>"$T/profbs/bsf/bsf.fio"
+printf 'TITLE=bsf\nJOBFILES=bsf.fio\nQUICK="SIZE=1m"\n' >"$T/profbs/bsf/profile.conf"
+bsf=(env PERFPACK_PROFILES="$T/profbs" FIO="$T/fakefio" "$PERFPACK" run bsf --target "$T/t.img" --list)
+assert_eq "PP_MAXBS=16k keeps what moves 4k" "b-1" "$("${bsf[@]}" --set PP_MAXBS=16k 2>&1 | cut -f3 | paste -sd' ')"
+assert_eq "PP_MINBS=16k keeps what moves 16k or more" "a-1" "$("${bsf[@]}" --set PP_MINBS=16k 2>&1 | cut -f3 | paste -sd' ')"
+assert_eq "-s 128k drops the 1m writes" "b-1 c-1" "$("${bsf[@]}" -s 128k 2>&1 | cut -f3 | paste -sd' ')"
 ok "--set SIZE=4MiB" "${l[@]}" --set SIZE=4MiB
 # a variable given twice with two values: which one was meant is not guessed
 refuses "--set SIZE twice" "--set SIZE: given twice, as '1m' and as '2m'" "${l[@]}" --set SIZE=1m --set SIZE=2m

@@ -76,17 +76,22 @@ done
 ls "$T"/out/raw/block/*prerun* >/dev/null 2>&1 && fail "prerun output left: $(ls "$T"/out/raw/block/*prerun*)"
 grep -q 'exec_prerun\|clocksource' "$b/fio-commands.sh" && fail "the bundle's commands have the gate: $(cat "$b/fio-commands.sh")"
 
-# 3. fio fails (its writes to a read-only loop device fail; a filesystem too
-# small for the plan is refused before fio runs): fio's own message and the
-# job, no JSON
-truncate -s 16M "$T/ro.img"
-rodev=$(losetup -r --find --show "$T/ro.img") || fail "losetup -r"
+# 3. fio fails (its writes to a loop device over a sparse file on a full
+# 1 MiB tmpfs fail after 1 MiB; a read-only device, or a filesystem too small
+# for the plan, is refused before fio runs): fio's own message and the job,
+# no JSON
+mkdir -p "$T/full"
+mount -t tmpfs -o size=1m tmpfs "$T/full" || fail "mount tmpfs $T/full"
+echo "$T/full" >>"$_pp_mounts"
+truncate -s 16M "$T/full/ro.img"
+rodev=$(losetup --find --show "$T/full/ro.img") || fail "losetup"
 echo "$rodev" >>"$_pp_loops"
-msg=$("$PERFPACK" run blockdev-perftest --target "$rodev" --variant block --no-tables \
+msg=$("$PERFPACK" run blockdev-perftest --target "$rodev" --memory-ok --variant block --no-tables \
 	--set SIZE=8m --set PP_SECTIONS='^perftest-w-65536-1$' -o "$T/fail" 2>&1)
 rc=$?
+losetup -d "$rodev"
 [ "$rc" != 0 ] || fail "a run whose fio failed exited 0"
-assert_match "fio's own error" 'io_u error .*Operation not permitted' "$msg"
+assert_match "fio's own error" 'io_u error on file '"$rodev"': No space left on device' "$msg"
 assert_match "the job named" '\[perftest-w-65536-1\] .*rw=write' "$msg"
 # ... as fio parsed it for this run: on its target, not the plan's placeholder
 assert_match "the job's target" "\[perftest-w-65536-1\] .*filename=$rodev( |\$)" "$msg"

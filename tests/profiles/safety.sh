@@ -62,6 +62,31 @@ assert_match "--force is reported" "although it holds non-zero data .*--force" "
 "$PERFPACK" run buffered-vs-raw --target "$dev" --set PP_SECTIONS='^dd-raw' --set SIZE=1m --no-tables \
 	-o "$T/ro" >"$T/ro.log" 2>&1 || fail "read-only profile refused: $(cat "$T/ro.log")"
 
+# 6a. a target that cannot be written, with a plan that writes it: refused
+# before any output exists (fio's first write failed after DIR.partial.*),
+# naming why; a read-only plan still runs on the read-only device
+truncate -s 64M "$T/ro.img" && rodev=$(losetup -r --find --show "$T/ro.img") || fail "losetup -r"
+echo "$rodev" >>"$_pp_loops"
+ro1=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m)
+msg=$("$PERFPACK" run blockdev-perftest --target "$rodev" "${ro1[@]}" -o "$T/rod" 2>&1) &&
+	fail "a write plan ran on the read-only $rodev: $msg"
+assert_match "read-only device named" "refusing to use $rodev: the plan writes it, but the device is read-only" "$msg"
+ls -d "$T"/rod* >/dev/null 2>&1 && fail "output made although $rodev is read-only: $(ls -d "$T"/rod*)"
+"$PERFPACK" run buffered-vs-raw --target "$rodev" --set PP_SECTIONS='^dd-raw' --set SIZE=1m --no-tables \
+	-o "$T/ro2" >"$T/ro2.log" 2>&1 || fail "read-only profile refused on $rodev: $(cat "$T/ro2.log")"
+make_loop 64 >"$T/dev2"
+MOUNT_OPTS=ro make_fs ext4 "$(cat "$T/dev2")" >"$T/mnt2"
+mnt2=$(cat "$T/mnt2")
+mount -o remount,rw "$mnt2" || fail "remount rw $mnt2"
+head -c 2097152 /dev/zero >"$mnt2/f" && mkdir "$mnt2/d" || fail "files on $mnt2"
+mount -o remount,ro "$mnt2" || fail "remount ro $mnt2"
+for t in "$mnt2/f" "$mnt2/d"; do
+	msg=$("$PERFPACK" run blockdev-perftest --target "$t" "${ro1[@]}" -o "$T/rof" 2>&1) &&
+		fail "a write plan ran on $t on a read-only mount: $msg"
+	assert_match "read-only mount named ($t)" "refusing to use $t: .*cannot be written \(Read-only file system" "$msg"
+	ls -d "$T"/rof* >/dev/null 2>&1 && fail "output made although $t is read-only: $(ls -d "$T"/rof*)"
+done
+
 # 7. an engine the profile needs but that is not there
 mkdir -p "$T/profs/needs-engine"
 cat >"$T/profs/needs-engine/profile.conf" <<'CONF'

@@ -192,6 +192,7 @@ def cmd_run(ctx, args):
         if not ctx.clients:
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
+    fioout.check_client_syntax(ctx.clients)
     fioout.check_distinct_servers(ctx.clients)
     plan.check_sets(ctx.sets)
     ctx.profile = p = profile.Profile(ctx.profdir, name)

@@ -27,6 +27,55 @@ def client_arg(host):
 FIO_NET_PORT = 8765  # fio's server port when none is given (server.h)
 
 
+def _client_problem(host):
+    """What is wrong with --client HOST as the runner takes it (HOST,
+    HOST:PORT, [v6]:PORT, a bare IPv6 address; fio's ip:/ip6:/sock: forms),
+    or None: fio reads a bad one only at the run, after the output
+    directory exists (and h:8911x, a port above 65535 or 0 fail there)."""
+    def bad_port(port):
+        return not (port.isdigit() and 0 < int(port) < 65536)
+
+    if host.startswith('sock:'):
+        return None if len(host) > 5 else 'no socket path after sock:'
+    m = re.match(r'^(ip6?):([^,]+)(?:,(.*))?$', host)
+    if m:
+        if m.group(3) is not None and bad_port(m.group(3)):
+            return "port '%s' is not a number from 1 to 65535" % m.group(3)
+        return None
+    m = re.match(r'^\[([^\]]*)\](?::(.*))?$', host)
+    if m:
+        try:
+            ipaddress.IPv6Address(m.group(1))
+        except ValueError:
+            return "'%s' is no IPv6 address" % m.group(1)
+        if m.group(2) is None or bad_port(m.group(2)):
+            return "port '%s' is not a number from 1 to 65535" % (m.group(2) or '')
+        return None
+    if host.count(':') > 1:
+        try:
+            ipaddress.IPv6Address(host)
+            return None
+        except ValueError:
+            return 'not HOST, HOST:PORT or [IPv6]:PORT (an IPv6 address with a port goes in brackets)'
+    name, colon, port = host.partition(':')
+    if not name or not re.match(r'^[A-Za-z0-9._-]+$', name):
+        return "'%s' is no host name or address" % name
+    if name.isdigit():  # fio's ip:HOST,PORT split at the comma, or a port alone
+        return ("'%s' is a number, no host (a port goes after the host, HOST:PORT; commas separate "
+                "servers)" % name)
+    if colon and bad_port(port):
+        return "port '%s' is not a number from 1 to 65535" % port
+    return None
+
+
+def check_client_syntax(hosts):
+    """Refusal naming the first of HOSTS (--client) that is not understood."""
+    for h in hosts:
+        problem = _client_problem(h)
+        if problem:
+            raise Refusal('--client %s: %s' % (h, problem))
+
+
 def _endpoints(host):
     """(address, port) pairs HOST (HOST, HOST:PORT, [v6]:PORT) resolves to;
     empty when it does not resolve (fio then reports it missing)."""

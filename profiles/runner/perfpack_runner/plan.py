@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from . import iters, manifest
-from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS
+from .profile import BOOL_OPTIONS, NUMBER_OPTIONS, PERCENT_OPTIONS, POSITIVE_OPTIONS, jobfile_problem
 from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
@@ -22,6 +22,11 @@ class Step:
         self.variant, self.jobfile, self.sections, self.label = variant, jobfile, sections, label
         self.path = path  # the job file fio gets (a copy when PP_ITERS adds iterations)
 
+    def stem(self, run_by):
+        """raw/<variant>/<stem>.json, .log, .diskstat: the job file's name
+        (RUN_BY=file) or the section's."""
+        return self.jobfile[:-4] if run_by == 'file' else self.sections[0]
+
 
 class Section:
     def __init__(self, name, opts):
@@ -32,6 +37,21 @@ class Section:
 
     def writes(self):
         return self.rw not in READS
+
+    def moved_bs(self):
+        """The block sizes of the directions the job moves, as fio reads
+        bs=R[,W[,T]] (one value: every direction; with a comma an empty
+        one is fio's default, 4096); None where one is no size."""
+        parts = self.bs.split(',')
+        if len(parts) == 1:
+            parts = parts * 3
+        parts = (parts + ['', ''])[:3]
+        rw = self.rw.split(':')[0]
+        dirs = ([0] if rw in ('read', 'randread', 'rw', 'readwrite', 'randrw') else []) + \
+               ([1] if rw in ('write', 'randwrite', 'rw', 'readwrite', 'randrw', 'trimwrite') else []) + \
+               ([2] if rw in ('trim', 'randtrim', 'trimwrite') else [])
+        out = [to_bytes(parts[d].strip() or '4096') for d in dirs or [0, 1]]
+        return None if None in out else out
 
 
 def _end(opts, bs):
@@ -138,6 +158,10 @@ def value_problem(value, opts):
     nums = [o for o in opts if o in NUMBER_OPTIONS]
     if nums:
         if re.match(r'^[0-9]+[kmgt]?$', value.lower()):
+            zero = [o for o in nums if o in POSITIVE_OPTIONS]
+            if zero and not value.lower().strip('0kmgt'):
+                return 'is zero, which fio does not read as a count for %s (it wants 1 or more)' % (
+                    ', '.join(o + '=' for o in sorted(zero)))
             return None
         return 'is not a number (4, 64, 1k), as fio reads %s' % ', '.join(o + '=' for o in sorted(nums))
     pct = not set(opts) - set(PERCENT_OPTIONS)
@@ -246,13 +270,14 @@ def sections(fio, path, env):
 
 
 def keep(sec, vs, size_cap):
-    bs = to_bytes(sec.bs.split(',')[0])
-    if bs is not None:
-        if vs.get('PP_MINBS') and bs < to_bytes(vs['PP_MINBS']):
+    # every direction's block size the job moves (bs=4k,1m on rw=write is 1m)
+    bss = sec.moved_bs()
+    if bss is not None:
+        if vs.get('PP_MINBS') and min(bss) < to_bytes(vs['PP_MINBS']):
             return False
-        if vs.get('PP_MAXBS') and bs > to_bytes(vs['PP_MAXBS']):
+        if vs.get('PP_MAXBS') and max(bss) > to_bytes(vs['PP_MAXBS']):
             return False
-        if size_cap is not None and bs > size_cap:
+        if size_cap is not None and max(bss) > size_cap:
             return False
     if vs.get('PP_RW') and not re.fullmatch('(?:%s)' % vs['PP_RW'], sec.rw):
         return False
@@ -286,6 +311,33 @@ class Plan:
         self.sections = {}
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
+            self._one_output_each(ctx.profile, v)
+
+    def _one_output_each(self, p, v):
+        """Refusal if two runs of variant V would write one raw/V/<stem>.json:
+        a job file named twice (JOBFILES, PP_JOBFILES), one section name in
+        two job files or twice in one.  The second run would take the
+        first's output and log (its fio failed on a log the first run's end
+        had removed)."""
+        field = 'PP_JOBFILES' if self.vars[v].get('PP_JOBFILES') else 'JOBFILES'
+        files = (self.vars[v].get('PP_JOBFILES') or p['JOBFILES']).split()
+        seen = {}
+        for s in self.steps:
+            if s.variant != v:
+                continue
+            stem = s.stem(p['RUN_BY'])
+            o = seen.setdefault(stem, s)
+            if o is s:
+                continue
+            if o.jobfile != s.jobfile:
+                why, fix = 'in %s and in %s' % (o.jobfile, s.jobfile), 'give the sections distinct names'
+            elif files.count(s.jobfile) > 1:
+                why, fix = '%s is named twice in %s' % (s.jobfile, field), 'name each job file once'
+            else:
+                why, fix = '%s has two sections [%s]' % (s.jobfile, stem), 'give the sections distinct names'
+            raise Refusal("%s/%s: %s would write raw/%s/%s.json twice (%s): one run's results would be taken "
+                          "for the other's; %s" % (p.name, v, 'job file %s' % s.jobfile if p['RUN_BY'] == 'file'
+                                                   else 'job [%s]' % stem, v, stem, why, fix))
 
     def direct_job(self, variants):
         """'job [NAME] (variant V)' of the first job of VARIANTS that asks for
@@ -303,6 +355,10 @@ class Plan:
         env = fio_env(vs, ctx.engdir, PLACEHOLDER)
         prefix = v + ': ' if multi else ''
         for j in (vs.get('PP_JOBFILES') or p['JOBFILES']).split():
+            problem = jobfile_problem(j)
+            if problem:
+                raise Refusal('%s/%s: %s: %s' % (p.name, v, 'PP_JOBFILES' if vs.get('PP_JOBFILES') else 'JOBFILES',
+                                                 problem))
             path = os.path.join(p.dir, j)
             if not os.path.isfile(path):
                 raise Refusal('%s/%s: job file %s not found' % (p.name, v, j))

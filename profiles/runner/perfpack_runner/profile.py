@@ -36,7 +36,89 @@ SIZE_OPTIONS = ('size', 'filesize', 'io_size', 'io_limit', 'offset', 'offset_inc
 PERCENT_OPTIONS = ('size', 'io_size', 'io_limit', 'offset', 'offset_increment')
 NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops', 'number_ios',
                   'nrfiles', 'log_avg_msec')
+# ... of which 0 is no count fio reads as one: numjobs=0 fails with 'maximum
+# number of jobs reached', iodepth=0 is refused, loops=0 runs once and
+# nrfiles=0 runs no I/O at all, each without naming the value
+POSITIVE_OPTIONS = ('numjobs', 'iodepth', 'loops', 'nrfiles')
 BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
+
+def jobfile_problem(name):
+    """What is wrong with NAME as a JOBFILES/PP_JOBFILES entry, or None: it
+    must be NAME.fio in the profile's folder, the files the variable types
+    are read from (Profile.option_names) and whose stem names the raw
+    output (raw/<variant>.<stem>.json) and the bundle's copy."""
+    if '/' in name or not name.endswith('.fio') or name.startswith('.') or len(name) == 4:
+        return ("job file '%s' is not NAME.fio in the profile's folder (the job files are that "
+                "folder's *.fio)" % name)
+    return None
+
+
+def _writes(arg):
+    """Whether fiotab may read ARG as -o/--output: a long option fiotab's
+    getopt_long takes as a prefix of --output (--o, --out=F, ...), or a
+    cluster of short options with an o before one that takes a value
+    (-o, -oF, -ko F; -fo is --format=o).  Conservative: a value that only
+    looks like one is refused too."""
+    if arg.startswith('--'):
+        name = arg[2:].split('=', 1)[0]
+        return bool(name) and 'output'.startswith(name)
+    if arg.startswith('-') and arg != '-':
+        for ch in arg[1:]:
+            if ch == 'o':
+                return True
+            if ch in 'fsx':
+                return False
+    return False
+
+
+def table_writes(args):
+    """What in ARGS (a TABLES entry's fiotab arguments) has fiotab write a
+    file, or None: a table is fiotab's standard output, kept in DIR/tables,
+    and a run (or a re-render of one received in a bug report) writes
+    nothing else."""
+    skip = False
+    for i, a in enumerate(args[1:]):
+        if skip:  # the value of the option before it
+            skip = False
+            continue
+        if a != '--' and _writes(a):
+            return ("'%s' is fiotab's -o/--output, which writes the file it names, outside DIR/tables "
+                    "(the tables are fiotab's standard output, and the plot DIR/tables/plot.svg)" % a)
+        if a == '--' or not a.startswith('-') or a == '-':
+            # fiotab's inputs: the run's own raw JSON (@variant) only
+            for f in (args[i + 2:] if a == '--' else [a]):
+                if f.startswith('@') and not re.match(r'^@[A-Za-z0-9_]+(\.[A-Za-z0-9_][A-Za-z0-9_.-]*)?$', f):
+                    return ("'%s' is not @variant or @variant.STEM (a variant's name, a job file's stem): "
+                            "it would name a file elsewhere than the run's raw/" % f)
+                if not f.startswith('@'):
+                    return ("'%s' is an input of fiotab that is not the run's (@variant, @variant.STEM): a "
+                            "table of the run would hold its data" % f)
+            if a == '--':
+                break
+            continue
+        skip = _takes_value(a)
+    return None
+
+
+_LONG_VALUED = ('format', 'series', 'baseline-series', 'candidate-series', 'alpha', 'output', 'tag', 'host',
+                'start', 'x')
+_LONG = _LONG_VALUED + ('keep-going', 'unix-epoch', 'no-iterations', 'help', 'version')
+
+
+def _takes_value(arg):
+    """Whether fiotab's getopt_long takes the next argument as ARG's value
+    (-f csv, --series RE; not -fcsv, --series=RE)."""
+    if arg.startswith('--'):
+        if '=' in arg:
+            return False
+        name = arg[2:]
+        full = [o for o in _LONG if o == name] or [o for o in _LONG if o.startswith(name)]
+        return len(full) == 1 and full[0] in _LONG_VALUED
+    for k, ch in enumerate(arg[1:]):
+        if ch in 'fsxo':
+            return k == len(arg) - 2
+    return False
+
 
 def field_type(key):
     if key in FIELDS:
@@ -105,6 +187,9 @@ class Profile:
         if not self['JOBFILES'].strip():
             raise Refusal('%s: JOBFILES is empty' % conf)
         for j in self.words('JOBFILES'):
+            problem = jobfile_problem(j)
+            if problem:
+                raise Refusal('%s: JOBFILES: %s' % (self.where('JOBFILES'), problem))
             if not os.path.isfile(os.path.join(self.dir, j)):
                 raise Refusal('%s: job file %s not found' % (self.where('JOBFILES'), j))
         for key in self.manifest:
@@ -112,6 +197,10 @@ class Profile:
             if m and not self.has_variant(m.group(1)):
                 errors.append("%s: %s: no variant '%s' (variants: %s)"
                               % (self.where(key), key, m.group(1), ' '.join(self.variant_names())))
+        vw = self.words('VARIANTS')
+        for v in sorted({v for v in vw if vw.count(v) > 1}):
+            errors.append("%s: VARIANTS names '%s' twice (its runs would write one raw/%s)"
+                          % (self.where('VARIANTS'), v, v))
         for v in self.words('VARIANTS'):
             if not self.has_variant(v):
                 errors.append("%s: VARIANTS names '%s': no VARIANT_%s (variants: %s)"
@@ -121,6 +210,9 @@ class Profile:
             problem = self._table_problem(t, names)
             if problem:
                 errors.append("%s: TABLES entry '%s': %s" % (self.where('TABLES', i), t, problem))
+        problem = table_writes(['plot'] + self.words('PLOT'))
+        if problem:
+            errors.append('%s: PLOT: %s' % (self.where('PLOT'), problem))
         for ref in self.words('PLOT'):
             problem = self._input_problem(ref) if ref.startswith('@') else None
             if problem:
@@ -139,6 +231,9 @@ class Profile:
         names.add(name)
         if not args or args[0] not in TABLE_COMMANDS:
             return "'%s' is not a table of fiotab (%s)" % (args[0] if args else '', ' '.join(TABLE_COMMANDS))
+        problem = table_writes(args)
+        if problem:
+            return problem
         inputs = [a for a in args if a.startswith('@')]
         if not inputs:
             return 'no @variant input'

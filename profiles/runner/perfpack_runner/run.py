@@ -110,7 +110,7 @@ class Invocation:
     def __init__(self, ctx, step, env):
         self.step, self.env, self.target = step, env, dict(env)['TARGET']
         self.cwd = os.path.join(ctx.out.path, 'raw', step.variant)
-        self.stem = step.jobfile[:-4] if ctx.profile['RUN_BY'] == 'file' else step.sections[0]
+        self.stem = step.stem(ctx.profile['RUN_BY'])
         self.args = [ctx.fio, '--output-format=' + ctx.fio_format, '--output=%s.json' % self.stem] + fio_args(ctx, step)
         self.log = os.path.join(self.cwd, self.stem + '.log')
         self.diskstat = os.path.join(self.cwd, self.stem + '.diskstat')

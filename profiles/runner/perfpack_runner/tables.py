@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 
 from . import manifest, outdir
+from .profile import table_writes
 from .util import PROG, Refusal, have, umask_mode, warn
 
 
@@ -124,6 +125,13 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
     if not (os.path.isfile(fiotab) and os.access(fiotab, os.X_OK)) and not have(fiotab):
         warn('fiotab not found (%s): raw fio JSON kept in %s/raw, no tables' % (fiotab, out))
         return False
+    for t in tables:  # checked again here: perfpack tables reads DIR/jobs/profile.conf
+        problem = table_writes(t.partition('=')[2].split())
+        if problem:
+            raise Refusal("%s: TABLES entry '%s': %s" % (os.path.join(out, 'jobs', 'profile.conf'), t, problem))
+    problem = table_writes(['plot'] + plot.split())
+    if problem:
+        raise Refusal('%s: PLOT: %s' % (os.path.join(out, 'jobs', 'profile.conf'), problem))
     mark = ' [INCOMPLETE RUN: %s: partial data]' % incomplete if incomplete else ''
     try:
         new = tempfile.mkdtemp(prefix='tables.new.', dir=out)

@@ -8,6 +8,7 @@ import fcntl
 import os
 import random
 import stat
+import struct
 import subprocess
 
 from . import plan, safety
@@ -193,6 +194,42 @@ def _no_unlink(t, pl, variants):
                               'device or --scratch' % (t, name, v, k, val))
 
 
+BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
+
+
+def _writable(t, kind, what):
+    """Refusal unless T (of KIND, classify()) takes the writes the plan or
+    the runner would make: a read-only block device (losetup -r, blockdev
+    --setro, a write-protected disk), a file or directory on a read-only
+    mount or immutable, are refused before any output exists, not at the
+    first write of fio."""
+    if kind == 'bdev':
+        fd = os.open(t, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            ro = struct.unpack('i', fcntl.ioctl(fd, BLKROGET, struct.pack('i', 0)))[0]
+        finally:
+            os.close(fd)
+        if ro:
+            raise Refusal('refusing to use %s: %s, but the device is read-only (BLKROGET: losetup -r, '
+                          'blockdev --setro or a write-protected disk); make it writable or give another '
+                          '--target' % (t, what))
+        return
+    err = None
+    if kind == 'dir':
+        if os.statvfs(t).f_flag & os.ST_RDONLY:
+            err = errno.EROFS
+        elif not os.access(t, os.W_OK):
+            err = errno.EACCES
+    else:
+        try:
+            os.close(os.open(t, os.O_WRONLY | os.O_CLOEXEC))
+        except OSError as e:
+            err = e.errno
+    if err is not None:
+        raise Refusal('refusing to use %s: %s, but it cannot be written (%s%s); give another --target'
+                      % (t, what, os.strerror(err), ': a read-only mount' if err == errno.EROFS else ''))
+
+
 def hold(ctx, pl, variants):
     """Before the safety checks: claim --target (ctx.claim); refuse a plan
     that would fill the filesystem under a file or directory target, or
@@ -226,6 +263,8 @@ def hold(ctx, pl, variants):
     if kind == 'bdev':
         ctx.claim = Claim(t, kind, wend is not None)
         ctx.claim.take()
+        if wend is not None:
+            _writable(t, kind, 'the plan writes it')
         return
     end = None
     for v in variants:
@@ -248,6 +287,8 @@ def hold(ctx, pl, variants):
                           'allocated, so fio would take up to' % (end, size, used),
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
+        if not made and ctx.claim.writes:
+            _writable(t, kind, 'the plan writes it')
         if made:
             # a new file: the runner makes it (left afterwards if fio wrote
             # it, as fio would), not something that appears there meanwhile
@@ -257,6 +298,7 @@ def hold(ctx, pl, variants):
         f = os.path.join(t, 'perfpack.%s.dat' % ctx.profile.name)
         if os.path.lexists(f):  # refused before any output; made O_EXCL at setup
             _exists(f, 'target')
+        _writable(t, kind, 'the runner would make %s there' % f)
         if end not in (None, 'all'):
             safety.check_room(t, end, 'the plan would make %s there and take up to' % f)
 
