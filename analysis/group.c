@@ -324,7 +324,12 @@ static void job_params(const struct job *j, struct params *p)
 			continue;
 		push(p, k, j->conf->opts[2 * i + 1]);
 	}
-	push(p, "rw", rw_class(j->conf->rw));
+	/*
+	 * A read and a write job of one sweep are one series: their R and W
+	 * columns keep them apart.  Their mixed records (unified_rw_reporting=1)
+	 * share the M column: rw as it ran, or they would average as repeats.
+	 */
+	push(p, "rw", j->d[DIR_MIXED]->present ? j->conf->rw : rw_class(j->conf->rw));
 	snprintf(buf, sizeof(buf), "%d", j->conf->iodepth);
 	push(p, "iodepth", buf);
 	snprintf(buf, sizeof(buf), "%d", j->conf->numjobs);

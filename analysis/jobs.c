@@ -1035,6 +1035,31 @@ static void verify_leave_out(struct job *j, int dir, const struct opts *o, struc
 }
 
 /*
+ * unified_rw_reporting=both: fio writes the read, write and trim records
+ * and beside them "mixed", their sum.  Tabled or exported beside them it
+ * would count every byte twice (a dd line, a perftest M column, an
+ * rw="mixed" series a dashboard sums over rw with read and write): left
+ * out, said; the directions stand.  =1 (mixed) writes the sum alone: kept.
+ */
+static void both_leave_out(struct job *j, struct dirstat *d)
+{
+	int l;
+
+	if (j->aggregate)
+		warnx_("%s: fio's 'All clients' record: its mixed record (%.0f bytes, unified_rw_reporting=both) is the sum of its read, write and trim records, shown apart: left out, so no output counts a byte twice",
+		       j->doc->file, d->io_bytes);
+	else
+		warnx_("%s: job %s: its mixed record (%.0f bytes, unified_rw_reporting=both) is the sum of its read, write and trim records, shown apart: left out, so no output counts a byte twice",
+		       j->doc->file, job_ref(j->name, j->host), d->io_bytes);
+	memset(d, 0, sizeof(*d));
+	if (j->bins)
+		for (l = 0; l < NLAT; l++) {
+			latbins_free(j->bins[DIR_MIXED][l]);
+			j->bins[DIR_MIXED][l] = NULL;
+		}
+}
+
+/*
  * @jopts: the "job options" the job ran with: its own, or for fio's "All
  * clients" aggregate (which has none) those of the per-host jobs it sums.
  */
@@ -1100,6 +1125,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		}
 		if (conf->verify && (i == DIR_READ || i == DIR_MIXED) && d->present)
 			verify_leave_out(j, i, &o, d);
+		if (i == DIR_MIXED && d->present && (f[F_DIR + DIR_READ] || f[F_DIR + DIR_WRITE] || f[F_DIR + DIR_TRIM]))
+			both_leave_out(j, d);
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* the aggregate is checked as the sum of the checked host records */
