@@ -976,15 +976,21 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
  * options, and every section's bytes), or a size fio read otherwise
  * (kb_base where fio did not apply it).  Refused.
  */
-static void check_volume(struct reader *r, const struct job *j)
+static void check_volume(struct reader *r, const struct opts *o, const struct job *j)
 {
 	double moved = j->d[DIR_READ]->io_bytes + j->d[DIR_WRITE]->io_bytes;
 
 	if (j->d[DIR_MIXED]->io_bytes > moved)
 		moved = j->d[DIR_MIXED]->io_bytes;
+	/*
+	 * fio's JSON leaves out an option given without a value: a job
+	 * file's bare "time_based" (not time_based=1) is in no "job options"
+	 * nor "global options", and the job reads as size-based.
+	 */
 	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
-		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)",
-		    moved, j->conf->max_bytes);
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
+		    moved, j->conf->max_bytes,
+		    opt(o, "runtime") ? ", or it ran time_based written bare ('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\")" : "");
 }
 
 /*
@@ -1139,7 +1145,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	}
 	check_dirs(&r, &o, j);
 	if (!j->aggregate)
-		check_volume(&r, j);
+		check_volume(&r, &o, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;
