@@ -1547,9 +1547,14 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	if (agg != SIZE_MAX) {
 		char *aggwhy = NULL;
+		int bad_agg = aggregate_checks(js, first, agg, &aggwhy);
 
-		if (aggregate_checks(js, first, agg, &aggwhy)) {
-			warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+		if (bad_agg || js->drop_aggregate) {
+			if (bad_agg)
+				warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+			else
+				warnx_("%s: fio's 'All clients' record left out: it is the sum of the hosts' records, written with their host labels; beside them (host=\"All clients\") a sum over host would count every byte twice (the hosts' series sum to it)",
+				       file);
 			free(aggwhy);
 			job_free(&js->v[agg]);
 			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));

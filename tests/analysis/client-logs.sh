@@ -9,17 +9,24 @@
 # servers on one host, which write one file name) are refused naming both.
 # The old code refused every client log ("not named as fio names its logs")
 # and tabled two runs' PREFIX_bw.1.log as one Influx series.
+# Two servers: fio's "All clients" record (the hosts' sum) is left out of
+# the influx and prom outputs of summary, dd and perftest, said, so a sum
+# over host is the hosts' bytes (the old code wrote it beside them as
+# host="All clients": twice the bytes); the text table keeps its row.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd setsid timeout
 
 port=$((20000 + $$ % 20000))
+port2=$((port + 1))
 srv=
+srv2=
 cleanup() {
-	if [ -n "$srv" ]; then
-		kill -- -"$srv" 2>/dev/null
-		wait "$srv" 2>/dev/null
-	fi
+	local p
+	for p in $srv $srv2; do
+		kill -- -"$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
 	_pp_teardown
 }
 trap cleanup EXIT
@@ -27,6 +34,9 @@ mkdir -p "$T/srv" "$T/cl"
 # the server: its own process group (fio forks per connection), bounded
 (cd "$T/srv" && exec setsid timeout --foreground 120 "$FIO" --server=ip:127.0.0.1,$port > "$T/server.log" 2>&1) &
 srv=$!
+mkdir -p "$T/srv2"
+(cd "$T/srv2" && exec setsid timeout --foreground 120 "$FIO" --server=ip:127.0.0.1,$port2 > "$T/server2.log" 2>&1) &
+srv2=$!
 printf '[global]\nioengine=null\nsize=16m\nrate=40m\nbs=64k\nrw=read\nwrite_bw_log=cl\nlog_avg_msec=50\n[j]\n' > "$T/cl/c.fio"
 for i in $(seq 50); do
 	(cd "$T/cl" && "$FIO" --output-format=json --client=ip:127.0.0.1,$port c.fio > c.json 2> c.err) && break
@@ -69,4 +79,27 @@ cp "$L" "$T/run2/x_bw.1.log"
 cp "$L" "$T/cl/x_bw.1.log"
 ! "$FIOTAB" series --format=influx --start=1700000000000 "$T/cl/x_bw.1.log" "$T/run2/x_bw.1.log" > /dev/null 2> "$T/err" ||
 	fail "two local runs' logs of one job tabled as one Influx series"
+
+# two servers: 'All clients' in no dashboard output, said; the text keeps it
+mkdir -p "$T/two"
+printf '[global]\nioengine=null\nsize=4m\nrate=20m\nbs=64k\nrw=randrw\n[j]\n' > "$T/two/c.fio"
+(cd "$T/two" && "$FIO" --output-format=json --client=ip:127.0.0.1,$port c.fio --client=ip:127.0.0.1,$port2 c.fio > c.json 2> c.err) ||
+	fail "fio with two servers: $(cat "$T/two/c.err")"
+C=$T/two/c.json
+sed -n '/^{/,$p' "$C" | "$JQ" -e '[.client_stats[] | select(.jobname == "All clients")] | length == 1' > /dev/null ||
+	fail "premise: fio wrote no 'All clients' record"
+want=$(sed -n '/^{/,$p' "$C" | "$JQ" '[.client_stats[] | select(.jobname != "All clients") | .read.io_bytes + .write.io_bytes] | add')
+"$FIOTAB" dd --format=prom "$C" > "$T/out" 2> "$T/err" || fail "dd --format=prom: $(cat "$T/err")"
+assert_eq "prom dd bytes summed over host and rw = the hosts'" "$want" \
+	"$(awk '/^fiotab_dd_bytes\{/ { s += $NF } END { print s }' "$T/out")"
+for c in summary dd perftest; do
+	for f in influx prom; do
+		"$FIOTAB" $c --format=$f "$C" > "$T/out" 2> "$T/err" || fail "$c --format=$f: $(cat "$T/err")"
+		! grep -q 'All' "$T/out" || fail "$c --format=$f writes 'All clients' beside its hosts: $(grep -m1 All "$T/out")"
+		grep -q "fio's 'All clients' record left out: it is the sum of the hosts' records" "$T/err" ||
+			fail "$c --format=$f: the aggregate left out unsaid: $(cat "$T/err")"
+	done
+done
+"$FIOTAB" summary "$C" > "$T/out" 2> "$T/err" || fail "summary: $(cat "$T/err")"
+grep -q '^All clients' "$T/out" || fail "the text table lost the 'All clients' row"
 exit 0
