@@ -1501,6 +1501,10 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 		struct foldcls *c;
 		int isnew;
 
+		/* trims: no column of these tables (summary and dd show them) */
+		if (!f->bad && j->d[DIR_TRIM]->present)
+			warnx_("%s: job %s: its trim record (%.0f bytes) left out: perftest, ratio and plot table reads and writes (summary and dd show trims)",
+			       j->doc->file, job_ref(j->name, j->host), j->d[DIR_TRIM]->io_bytes);
 		if (f->bad || !has_rw(j))
 			continue;
 		for (s = 0; s < 2 && f->sel[s]; s++)
