@@ -278,6 +278,9 @@ out:
 	return rc;
 }
 
+/* 2000-01-01 in unix ms: no job's own clock reaches it (30 years) */
+#define EPOCH_2000_MS 946684800000ULL
+
 static void logs_free(struct flog *v, int n)
 {
 	int i;
@@ -306,6 +309,26 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 		v[i].file = files[i];
 		if (name_kind(&v[i]) || read_log(&v[i]))
 			goto bad;
+		/*
+		 * The time base: a unix time (log_unix_epoch=1) is after 2000
+		 * in ms, a job's own clock 30 years short of it.  Read with the
+		 * other base, --start would put every sample decades late
+		 * (start + a unix time) or --unix-epoch in 1970.
+		 */
+		for (k = 0; k < v[i].n; k++) {
+			const struct lsample *x = &v[i].s[k];
+			int unix_t = x->t >= EPOCH_2000_MS;
+
+			if (unix_t == !!o->unix_epoch)
+				continue;
+			if (unix_t)
+				warnx_("series: %s:%lu: time %llu ms is a unix time (fio ran with log_unix_epoch=1), not ms since the job's start: give --unix-epoch",
+				       v[i].file, x->line, (unsigned long long)x->t);
+			else
+				warnx_("series: %s:%lu: time %llu ms is no unix time (before 2000): the log counts from the job's start (log_unix_epoch=0), but --unix-epoch reads it as unix ms; give --start=UNIX_MS instead",
+				       v[i].file, x->line, (unsigned long long)x->t);
+			goto bad;
+		}
 		/*
 		 * One job's clock only goes forward (fio logs each sample at
 		 * mtime_since_now(&td->epoch), and flushes a job's log in
