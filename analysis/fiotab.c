@@ -537,6 +537,9 @@ int main(int argc, char **argv)
 	if (!rc)
 		note_skipped(&tl, js.nskipped);
 print:
+	/* text and markdown show no labels a --tag could replace */
+	if (!rc && c.fmt != F_TEXT && c.fmt != F_MARKDOWN && user_tags_check(&tl))
+		rc = 1;
 	if (!rc) {
 		switch (c.fmt) {
 		case F_TEXT:

@@ -102,4 +102,20 @@ for c in summary dd perftest; do
 done
 "$FIOTAB" summary "$C" > "$T/out" 2> "$T/err" || fail "summary: $(cat "$T/err")"
 grep -q '^All clients' "$T/out" || fail "the text table lost the 'All clients' row"
+# a --tag that replaces a label of several values here would make their
+# series one (the old code wrote both hosts' samples as host=foo, and read
+# and write as rw=x): refused, naming the values; a new label is fine
+for f in csv json influx prom; do
+	for t in host=foo rw=x; do
+		! "$FIOTAB" dd --format=$f --tag $t "$C" > "$T/out" 2> "$T/err" || fail "dd --format=$f --tag $t: accepted"
+		[ -s "$T/out" ] && fail "dd --format=$f --tag $t: output beside the refusal"
+		grep -q -- "--tag $t replaces the label ${t%%=*}, which takes more than one value here ('[^']*', '[^']*'): their series would be one" "$T/err" ||
+			fail "dd --format=$f --tag $t: $(cat "$T/err")"
+	done
+	"$FIOTAB" dd --format=$f --tag variant=a "$C" > /dev/null 2> "$T/err" || fail "dd --format=$f --tag variant=a: $(cat "$T/err")"
+done
+! "$FIOTAB" series --format=influx --start=1700000000000 --tag host=foo "$L" "$T/cl/cl_bw.1.log.srv-b" > /dev/null 2> "$T/err" ||
+	fail "series: two hosts' logs tagged host=foo accepted"
+grep -q -- "--tag host=foo replaces the label host, which takes more than one value here ('127.0.0.1', 'srv-b')" "$T/err" ||
+	fail "series --tag host=foo: $(cat "$T/err")"
 exit 0
