@@ -313,6 +313,7 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 		}
 		/* one read folded for both sides (group.h): every iteration's time kept */
 		bj.fold = fold_new(&c->base, &c->cand, FOLD_TIMES);
+		bj.drop_aggregate = dashboard(c->fmt);
 		if (read_all(&bj, files, n, c->keep_going)) {
 			rc = 2;
 			goto out;
@@ -333,6 +334,7 @@ static int cmd_ratio(struct cli *c, char **files, int n, struct tablist *tl)
 		}
 		bj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
 		cj.fold = fold_new(&c->series, NULL, FOLD_TIMES);
+		bj.drop_aggregate = cj.drop_aggregate = dashboard(c->fmt);
 		if (read_all(&bj, files, 1, c->keep_going)) {
 			rc = 2;
 			goto out;
@@ -482,6 +484,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(c.cmd, "plot"))	/* ... and each iteration's latency */
 		js.fold = fold_new(&c.series, NULL, FOLD_TIMES | FOLD_LAT);
 	js.want_bins = !strcmp(c.cmd, "hist");
+	js.drop_aggregate = dashboard(c.fmt) && !js.want_bins;	/* hist: its own (hist.c) */
 	input_keep_all(js.want_bins);	/* else the readers leave json+ "bins" out */
 	if (read_all(&js, files, nfiles, c.keep_going)) {
 		rc = 2;
@@ -534,6 +537,9 @@ int main(int argc, char **argv)
 	if (!rc)
 		note_skipped(&tl, js.nskipped);
 print:
+	/* text and markdown show no labels a --tag could replace */
+	if (!rc && c.fmt != F_TEXT && c.fmt != F_MARKDOWN && user_tags_check(&tl))
+		rc = 1;
 	if (!rc) {
 		switch (c.fmt) {
 		case F_TEXT:

@@ -141,6 +141,12 @@ struct jobset {
 	unsigned nskipped;	/* documents skipped by --keep-going */
 	unsigned ndocs;		/* documents read */
 	int want_bins;		/* keep json+ latency bins (fiotab hist) */
+	/*
+	 * influx/prom: fio's "All clients" record left out (said), the hosts'
+	 * kept: beside them, with host="All clients", a sum over the host
+	 * label would count every byte twice (as hist does for its buckets).
+	 */
+	int drop_aggregate;
 	struct runids *runids;	/* run identities seen (jobs.c) */
 	struct dirpool *dirs;	/* the jobs' direction records (jobs.c) */
 	struct jobdoc **docv;	/* the documents the jobs came from */

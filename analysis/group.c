@@ -324,7 +324,12 @@ static void job_params(const struct job *j, struct params *p)
 			continue;
 		push(p, k, j->conf->opts[2 * i + 1]);
 	}
-	push(p, "rw", rw_class(j->conf->rw));
+	/*
+	 * A read and a write job of one sweep are one series: their R and W
+	 * columns keep them apart.  Their mixed records (unified_rw_reporting=1)
+	 * share the M column: rw as it ran, or they would average as repeats.
+	 */
+	push(p, "rw", j->d[DIR_MIXED]->present ? j->conf->rw : rw_class(j->conf->rw));
 	snprintf(buf, sizeof(buf), "%d", j->conf->iodepth);
 	push(p, "iodepth", buf);
 	snprintf(buf, sizeof(buf), "%d", j->conf->numjobs);
@@ -1496,6 +1501,10 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 		struct foldcls *c;
 		int isnew;
 
+		/* trims: no column of these tables (summary and dd show them) */
+		if (!f->bad && j->d[DIR_TRIM]->present)
+			warnx_("%s: job %s: its trim record (%.0f bytes) left out: perftest, ratio and plot table reads and writes (summary and dd show trims)",
+			       j->doc->file, job_ref(j->name, j->host), j->d[DIR_TRIM]->io_bytes);
 		if (f->bad || !has_rw(j))
 			continue;
 		for (s = 0; s < 2 && f->sel[s]; s++)

@@ -238,16 +238,49 @@ static void prom_value(FILE *f, const char *v)
 	}
 }
 
-static void prom_labels(FILE *f, const struct hseries *h, const char *le)
+/* A series' own labels, before --tag; returns their count. */
+static int own_labels(const struct hseries *h, struct tagkv *t)
 {
-	struct tagkv t[MAX_TAGS];
-	int n = 0, i, k;
+	int n = 0;
 
 	t[n++] = (struct tagkv){ "fio_job", h->j->name };
 	t[n++] = (struct tagkv){ "host", identity_host(h->j) };
 	t[n++] = (struct tagkv){ "target", h->j->conf->target };
 	t[n++] = (struct tagkv){ "run", run_value(h->j) };
 	t[n++] = (struct tagkv){ "rw", dir_name[h->dir] };
+	return n;
+}
+
+/*
+ * A --tag replacing a label of several values would make their series one
+ * (as user_tags_check() for the tables): -1 after saying so.
+ */
+static int tags_merge(const struct hseries *v, size_t n)
+{
+	struct tagkv a[MAX_TAGS], b[MAX_TAGS];
+	size_t i;
+	int u, k, na, nb;
+
+	for (u = 0; u < nuser_tags; u++)
+		for (i = 1; i < n; i++) {
+			na = own_labels(&v[0], a);
+			nb = own_labels(&v[i], b);
+			for (k = 0; k < na && k < nb && strcmp(a[k].k, user_tags[u].k); k++)
+				;
+			if (k < na && k < nb && strcmp(a[k].v, b[k].v)) {
+				warnx_("--tag %s=%s replaces the label %s, which takes more than one value here ('%s', '%s'): their series would be one; give the tag another name",
+				       user_tags[u].k, user_tags[u].v, user_tags[u].k, a[k].v, b[k].v);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+static void prom_labels(FILE *f, const struct hseries *h, const char *le)
+{
+	struct tagkv t[MAX_TAGS];
+	int n = own_labels(h, t), i, k;
+
 	for (i = 0; i < nuser_tags; i++) {
 		for (k = 0; k < n && strcmp(t[k].k, user_tags[i].k); k++)
 			;
@@ -288,6 +321,10 @@ int hist_prom(FILE *f, const struct jobset *js)
 
 	if (!v)
 		return -1;
+	if (tags_merge(v, n)) {
+		hseries_free(v, n);
+		return -1;
+	}
 	for (l = 0; l < NLAT; l++) {
 		int any = 0;
 

@@ -976,15 +976,21 @@ static void check_bs(struct reader *r, const struct dirstat *d, const char *dir,
  * options, and every section's bytes), or a size fio read otherwise
  * (kb_base where fio did not apply it).  Refused.
  */
-static void check_volume(struct reader *r, const struct job *j)
+static void check_volume(struct reader *r, const struct opts *o, const struct job *j)
 {
 	double moved = j->d[DIR_READ]->io_bytes + j->d[DIR_WRITE]->io_bytes;
 
 	if (j->d[DIR_MIXED]->io_bytes > moved)
 		moved = j->d[DIR_MIXED]->io_bytes;
+	/*
+	 * fio's JSON leaves out an option given without a value: a job
+	 * file's bare "time_based" (not time_based=1) is in no "job options"
+	 * nor "global options", and the job reads as size-based.
+	 */
 	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
-		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)",
-		    moved, j->conf->max_bytes);
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
+		    moved, j->conf->max_bytes,
+		    opt(o, "runtime") ? ", or it ran time_based written bare ('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\")" : "");
 }
 
 /*
@@ -1031,6 +1037,31 @@ static void verify_leave_out(struct job *j, int dir, const struct opts *o, struc
 		for (l = 0; l < NLAT; l++) {
 			latbins_free(j->bins[dir][l]);
 			j->bins[dir][l] = NULL;
+		}
+}
+
+/*
+ * unified_rw_reporting=both: fio writes the read, write and trim records
+ * and beside them "mixed", their sum.  Tabled or exported beside them it
+ * would count every byte twice (a dd line, a perftest M column, an
+ * rw="mixed" series a dashboard sums over rw with read and write): left
+ * out, said; the directions stand.  =1 (mixed) writes the sum alone: kept.
+ */
+static void both_leave_out(struct job *j, struct dirstat *d)
+{
+	int l;
+
+	if (j->aggregate)
+		warnx_("%s: fio's 'All clients' record: its mixed record (%.0f bytes, unified_rw_reporting=both) is the sum of its read, write and trim records, shown apart: left out, so no output counts a byte twice",
+		       j->doc->file, d->io_bytes);
+	else
+		warnx_("%s: job %s: its mixed record (%.0f bytes, unified_rw_reporting=both) is the sum of its read, write and trim records, shown apart: left out, so no output counts a byte twice",
+		       j->doc->file, job_ref(j->name, j->host), d->io_bytes);
+	memset(d, 0, sizeof(*d));
+	if (j->bins)
+		for (l = 0; l < NLAT; l++) {
+			latbins_free(j->bins[DIR_MIXED][l]);
+			j->bins[DIR_MIXED][l] = NULL;
 		}
 }
 
@@ -1100,6 +1131,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		}
 		if (conf->verify && (i == DIR_READ || i == DIR_MIXED) && d->present)
 			verify_leave_out(j, i, &o, d);
+		if (i == DIR_MIXED && d->present && (f[F_DIR + DIR_READ] || f[F_DIR + DIR_WRITE] || f[F_DIR + DIR_TRIM]))
+			both_leave_out(j, d);
 		/* mixed: the block size when reads and writes share one */
 		d->bs = i < NRWT ? bs[i] : bs[DIR_READ] == bs[DIR_WRITE] ? bs[DIR_READ] : 0;
 		/* the aggregate is checked as the sum of the checked host records */
@@ -1112,7 +1145,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	}
 	check_dirs(&r, &o, j);
 	if (!j->aggregate)
-		check_volume(&r, j);
+		check_volume(&r, &o, j);
 	if (r.why) {
 		*why = r.why;
 		return -1;
@@ -1514,9 +1547,14 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	if (agg != SIZE_MAX) {
 		char *aggwhy = NULL;
+		int bad_agg = aggregate_checks(js, first, agg, &aggwhy);
 
-		if (aggregate_checks(js, first, agg, &aggwhy)) {
-			warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+		if (bad_agg || js->drop_aggregate) {
+			if (bad_agg)
+				warnx_("%s: fio's 'All clients' record left out: %s", file, aggwhy);
+			else
+				warnx_("%s: fio's 'All clients' record left out: it is the sum of the hosts' records, written with their host labels; beside them (host=\"All clients\") a sum over host would count every byte twice (the hosts' series sum to it)",
+				       file);
 			free(aggwhy);
 			job_free(&js->v[agg]);
 			memmove(&js->v[agg], &js->v[agg + 1], (js->n - agg - 1) * sizeof(*js->v));

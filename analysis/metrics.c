@@ -143,6 +143,46 @@ static int apply_user_tags(struct sample *s)
 	return 0;
 }
 
+/* user_tags_check(): the value each --tag replaced first (NULL: none yet) */
+static char **replaced;
+
+static int note_replaced(const struct sample *s)
+{
+	int i, k;
+
+	for (i = 0; i < nuser_tags; i++)
+		for (k = 0; k < s->ntags; k++) {
+			if (strcmp(s->tags[k].k, user_tags[i].k))
+				continue;
+			if (!replaced[i]) {
+				replaced[i] = xstrdup(s->tags[k].v);
+			} else if (strcmp(replaced[i], s->tags[k].v)) {
+				warnx_("--tag %s=%s replaces the label %s, which takes more than one value here ('%s', '%s'): their series would be one; give the tag another name",
+				       user_tags[i].k, user_tags[i].v, user_tags[i].k, replaced[i], s->tags[k].v);
+				return -1;
+			}
+			break;
+		}
+	return 0;
+}
+
+int user_tags_check(const struct tablist *l)
+{
+	int i, r, rc = 0;
+
+	if (!nuser_tags)
+		return 0;
+	replaced = xcalloc(MAX_TAGS, sizeof(*replaced));
+	for (i = 0; i < l->n && !rc; i++)
+		for (r = 0; r < l->v[i]->nrows && !rc; r++)
+			rc = metrics_row(l->v[i], r, NULL, NULL);
+	for (i = 0; i < MAX_TAGS; i++)
+		free(replaced[i]);
+	free(replaced);
+	replaced = NULL;
+	return rc;
+}
+
 int metrics_row(const struct table *t, int row,
 		void (*fn)(const struct sample *s, void *arg), void *arg)
 {
@@ -186,6 +226,8 @@ int metrics_row(const struct table *t, int row,
 		s.value = x->v * (c->fscale ? c->fscale : 1);
 		ft = c->ftags ? xstrdup(c->ftags) : NULL;
 		rc = add_tags(&s, ft);
+		if (!rc && replaced)
+			rc = note_replaced(&s);
 		if (!rc)
 			rc = apply_user_tags(&s);
 		if (!rc && fn)

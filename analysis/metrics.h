@@ -50,5 +50,11 @@ int metrics_row(const struct table *t, int row,
 		void (*fn)(const struct sample *s, void *arg), void *arg);
 /* Whether every sample of every table fits (0), checked before any output. */
 int metrics_check(const struct tablist *l);
+/*
+ * 0, or -1 after saying why, when a --tag replaces a label that takes more
+ * than one value among the output's samples (two hosts, read and write):
+ * their series would be one.
+ */
+int user_tags_check(const struct tablist *l);
 
 #endif

@@ -14,7 +14,12 @@
  * direction: the mean of the window rounded (or its maximum with
  * log_max_value=1) and bs, offset and prio 0 (__add_stat_to_log in stat.c).
  * Which kind a log is comes from its name, as fio makes it:
- * PREFIX_KIND.N.log (per_job_logs=1, N the job's number) or PREFIX_KIND.log.
+ * PREFIX_KIND.N.log (per_job_logs=1, N the job's number) or PREFIX_KIND.log;
+ * fio --client appends the server's host as given to --client
+ * (fio_client_handle_iolog(): PREFIX_KIND.N.log.HOST), the host label.
+ * Two logs of one kind, prefix, N and host are refused: one series of two
+ * runs (fio --client writes two servers of one host to one name, the later
+ * one's log replacing the earlier one's, which no file tells).
  *
  * fio 3.33's JSON has no job start time, so real times need --start=MS
  * (the job's start, unix ms) or --unix-epoch (the log's times already are).
@@ -56,23 +61,61 @@ struct flog {
 	const char *file;
 	char *prefix;		/* the write_*_log name */
 	long jobnum;		/* N of PREFIX_KIND.N.log, 0 without */
+	char *host;		/* HOST of fio --client's PREFIX_KIND[.N].log.HOST, or NULL */
 	enum kind kind;
 	int offsets;		/* 6 columns */
 	struct lsample *s;
 	size_t n, cap;
 };
 
-/* PREFIX_KIND[.N].log -> kind, prefix, N; -1 after saying why. */
+/* PREFIX_KIND[.N] (the first @len bytes of @base) -> kind; NKIND if not. */
+static int kind_of(const char *base, size_t len)
+{
+	const char *dot = memrchr(base, '.', len), *us;
+	int k;
+
+	if (dot && dot[1] && strspn(dot + 1, "0123456789") == (size_t)(base + len - dot - 1))
+		len = (size_t)(dot - base);
+	us = memrchr(base, '_', len);
+	if (!us)
+		return NKIND;
+	for (k = 0; k < NKIND; k++)
+		if (strlen(kinds[k].name) == (size_t)(base + len - us - 1) &&
+		    !strncmp(us + 1, kinds[k].name, (size_t)(base + len - us - 1)))
+			break;
+	return k;
+}
+
+/* PREFIX_KIND[.N].log[.HOST] -> kind, prefix, N, host; -1 after saying why. */
 static int name_kind(struct flog *l)
 {
-	const char *base = strrchr(l->file, '/'), *dot, *us;
+	const char *base = strrchr(l->file, '/'), *dot, *us, *h;
 	size_t len;
 	int k;
 
 	base = base ? base + 1 : l->file;
 	len = strlen(base);
-	if (len < 5 || strcmp(base + len - 4, ".log"))
-		goto bad;
+	l->host = NULL;
+	if (len < 5 || strcmp(base + len - 4, ".log")) {
+		/* fio --client's: the rightmost ".log." after a log's name */
+		size_t end = len;
+
+		while ((h = memrchr(base, '.', end))) {
+			if (h - base >= 4 && !strncmp(h - 4, ".log", 4) && h[1] &&
+			    kind_of(base, (size_t)(h - 4 - base)) < NKIND)
+				break;
+			end = (size_t)(h - base);
+		}
+		if (!h)
+			goto bad;
+		l->host = xstrdup(h + 1);
+		if (control_byte(l->host)) {
+			warnx_("series: a log's host (fio --client's name suffix) holds a control character (0x%02x), which no table, label or plot can show as it is: rename the file",
+			       (unsigned char)*control_byte(l->host));
+			return -1;
+		}
+		len = (size_t)(h - base);
+	}
 	len -= 4;
 	dot = memrchr(base, '.', len);
 	l->jobnum = 0;
@@ -105,7 +148,7 @@ static int name_kind(struct flog *l)
 	}
 	return 0;
 bad:
-	warnx_("series: %s: not named as fio names its logs (PREFIX_bw.N.log, _iops, _lat, _clat, _slat; N optional)",
+	warnx_("series: %s: not named as fio names its logs (PREFIX_bw.N.log, _iops, _lat, _clat, _slat; N optional; fio --client's PREFIX_bw.N.log.HOST)",
 	       l->file);
 	return -1;
 }
@@ -235,12 +278,16 @@ out:
 	return rc;
 }
 
+/* 2000-01-01 in unix ms: no job's own clock reaches it (30 years) */
+#define EPOCH_2000_MS 946684800000ULL
+
 static void logs_free(struct flog *v, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		free(v[i].prefix);
+		free(v[i].host);
 		free(v[i].s);
 	}
 	free(v);
@@ -262,6 +309,26 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 		v[i].file = files[i];
 		if (name_kind(&v[i]) || read_log(&v[i]))
 			goto bad;
+		/*
+		 * The time base: a unix time (log_unix_epoch=1) is after 2000
+		 * in ms, a job's own clock 30 years short of it.  Read with the
+		 * other base, --start would put every sample decades late
+		 * (start + a unix time) or --unix-epoch in 1970.
+		 */
+		for (k = 0; k < v[i].n; k++) {
+			const struct lsample *x = &v[i].s[k];
+			int unix_t = x->t >= EPOCH_2000_MS;
+
+			if (unix_t == !!o->unix_epoch)
+				continue;
+			if (unix_t)
+				warnx_("series: %s:%lu: time %llu ms is a unix time (fio ran with log_unix_epoch=1), not ms since the job's start: give --unix-epoch",
+				       v[i].file, x->line, (unsigned long long)x->t);
+			else
+				warnx_("series: %s:%lu: time %llu ms is no unix time (before 2000): the log counts from the job's start (log_unix_epoch=0), but --unix-epoch reads it as unix ms; give --start=UNIX_MS instead",
+				       v[i].file, x->line, (unsigned long long)x->t);
+			goto bad;
+		}
 		/*
 		 * One job's clock only goes forward (fio logs each sample at
 		 * mtime_since_now(&td->epoch), and flushes a job's log in
@@ -296,6 +363,19 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 				last[x->dir] = k;
 			}
 		}
+		for (k = 0; k < (size_t)i; k++)
+			if (v[k].kind == v[i].kind && v[k].jobnum == v[i].jobnum &&
+			    !strcmp(v[k].prefix, v[i].prefix) &&
+			    !strcmp(v[k].host ? v[k].host : "", v[i].host ? v[i].host : "")) {
+				char num[32] = "";
+
+				if (v[i].jobnum)
+					snprintf(num, sizeof(num), " #%ld", v[i].jobnum);
+				warnx_("series: %s and %s are both the %s log of job %s%s%s%s: one series of two runs (two runs' logs, or fio --client's two servers on one host, which write one file name): give one",
+				       v[k].file, v[i].file, kinds[v[i].kind].name, v[i].prefix, num,
+				       v[i].host ? " on host " : "", v[i].host ? v[i].host : "");
+				goto bad;
+			}
 	}
 	return v;
 bad:
@@ -314,11 +394,13 @@ int series_tables(char **files, int n, const struct series_opts *o, struct tabli
 {
 	struct flog *v = logs_read(files, n, o);
 	struct table *t[NKIND] = { 0 };
-	int i, k;
+	int i, k, hosts = 0;
 	size_t s;
 
 	if (!v)
 		return -1;
+	for (i = 0; i < n; i++)
+		hosts |= v[i].host != NULL;
 	for (i = 0; i < n; i++) {
 		struct table *tb;
 		const struct flog *l = &v[i];
@@ -351,8 +433,11 @@ int series_tables(char **files, int n, const struct series_opts *o, struct tabli
 			col_hdr(c, "bs", NULL, NULL);
 			c = table_col(tb, "offset", "bytes", COL_INT, 0, 0, "  ");
 			col_hdr(c, "offset", NULL, NULL);
-			c = table_col(tb, "prio", NULL, COL_INT, 0, 0, "");
+			c = table_col(tb, "prio", NULL, COL_INT, 0, 0, hosts ? "  " : "");
 			col_hdr(c, "prio", NULL, NULL);
+			/* fio --client's logs: the server (a local log's is unset: no tag) */
+			if (hosts)
+				label_col(tb, "host", "host", "host", COL_LEFT, 0, "");
 			if (!o->unix_epoch && isnan(o->start_ms))
 				table_note(tb, "no real times: give --start=UNIX_MS (the job's start) or --unix-epoch (log_unix_epoch=1)");
 		}
@@ -374,6 +459,8 @@ int series_tables(char **files, int n, const struct series_opts *o, struct tabli
 			if (l->offsets)
 				table_num(tb, row, 8, (double)x->off);
 			table_num(tb, row, 9, x->prio);
+			if (l->host)
+				table_str(tb, row, 10, l->host);
 			if (!isnan(ms))
 				table_row_time(tb, row, ms / 1000);
 		}
@@ -454,8 +541,10 @@ static void tpanel(FILE *f, int top, int k, const struct flog *v, int n, double 
 				;
 			if (s == v[i].n)
 				continue;
-			name = v[i].jobnum ? xasprintf("%s #%ld %s", v[i].prefix, v[i].jobnum, dir_name[d]) :
-					     xasprintf("%s %s", v[i].prefix, dir_name[d]);
+			name = v[i].jobnum ? xasprintf("%s #%ld %s%s%s", v[i].prefix, v[i].jobnum, dir_name[d],
+							v[i].host ? " on " : "", v[i].host ? v[i].host : "") :
+					     xasprintf("%s %s%s%s", v[i].prefix, dir_name[d],
+						       v[i].host ? " on " : "", v[i].host ? v[i].host : "");
 			fprintf(f, "<g stroke=\"%s\" fill=\"none\"><title>", col);
 			svg_esc(f, v[i].file);
 			fputs("</title><polyline stroke-width=\"1.5\" points=\"", f);

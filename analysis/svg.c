@@ -298,7 +298,7 @@ static char **legend_names(struct line *ln, size_t nl)
 			      modes && (to > from || hosts) ? ", " : "", modes ? mode : "");
 		{
 			char *w = xasprintf("%s%s%s", t, *t ? " " : "",
-					    ln[i].dir == DIR_WRITE ? "write" : "read");
+					    dir_name[ln[i].dir]);
 
 			free(t);
 			t = w;
@@ -437,7 +437,8 @@ static char *plot_subtitle(const struct serieslist *sl, const struct fold *fold)
 
 int svg_plot(FILE *f, const struct serieslist *sl, const struct fold *fold)
 {
-	static const int order[] = { DIR_WRITE, DIR_READ };
+	/* mixed: unified_rw_reporting=1's only record (=both's is left out at reading) */
+	static const int order[] = { DIR_WRITE, DIR_READ, DIR_MIXED };
 	struct line *ln = NULL;
 	size_t nl = 0, i, g;
 	double xmin = INFINITY, xmax = -INFINITY;
@@ -458,7 +459,7 @@ int svg_plot(FILE *f, const struct serieslist *sl, const struct fold *fold)
 	for (i = 0; i < sl->n; i++) {
 		const struct series *s = &sl->v[i];
 
-		for (o = 0; o < 2; o++) {
+		for (o = 0; o < (int)(sizeof(order) / sizeof(*order)); o++) {
 			struct line l = { 0 };
 			char *t;
 
@@ -485,7 +486,7 @@ int svg_plot(FILE *f, const struct serieslist *sl, const struct fold *fold)
 			if (!l.n)
 				continue;
 			t = series_name(s);
-			l.label = xasprintf("%s %s", t, order[o] == DIR_WRITE ? "write" : "read");
+			l.label = xasprintf("%s %s", t, dir_name[order[o]]);
 			l.s = s;
 			l.dir = order[o];
 			free(t);

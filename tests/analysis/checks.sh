@@ -127,6 +127,28 @@ refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none
 for cmd in summary perftest; do
 	refused 2 "gr-volume.json:1:1: job 'a': moved 8388608 bytes, more than its options let it \(4194304: io_size or size, times loops and numjobs\)" $cmd "$P/gr-volume.json"
 done
+# ... and a job file's bare 'time_based' (no =1), which fio 3.33's JSON
+# leaves out of "global options" and "job options": the refusal says so and
+# how to mend it (the old message named group_reporting and kb_base only)
+printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nrw=read\ntime_based\nruntime=1\n[tb]\n' > "$T/tb.fio"
+(cd "$T" && "$FIO" --output-format=json tb.fio > tb.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$JQ" -e '."global options" | has("time_based") | not' "$T/tb.json" > /dev/null ||
+	fail "premise: fio records a bare time_based"
+refused 2 "tb.json:1:1: job 'tb': moved [0-9]+ bytes, more than its options let it .*or it ran time_based written bare \('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\"\)" summary "$T/tb.json"
+"$JQ" '.jobs[0]."job options".time_based = "1"' "$T/tb.json" > "$T/tb1.json"
+"$FIOTAB" summary "$T/tb1.json" > /dev/null 2> "$T/err" || fail "the mend the message names is refused: $(cat "$T/err")"
+# ... and trims, which perftest, ratio and plot have no column for: left
+# out and said, naming the job (the old code dropped them silently)
+printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
+(cd "$T" && "$FIO" --output-format=json tr.fio > tr.json 2> fio.err) ||
+	fail "fio: $(cat "$T/fio.err")"
+for cmd in perftest "plot -o $T/tr.svg" "ratio --baseline-series ^r$ --candidate-series ^tw$"; do
+	"$FIOTAB" $cmd "$T/tr.json" > /dev/null 2> "$T/err" || true
+	for j in t tw; do
+		grep -q "tr.json: job '$j': its trim record (1048576 bytes) left out: perftest, ratio and plot table reads and writes" "$T/err" ||
+			fail "fiotab $cmd: job $j's trims left out unsaid: $(cat "$T/err")"
+	done
+done
 # ... but verify's reads, which fio counts as the job's reads: not reads the
 # user measured (alone with rw=write, with the measured ones with randrw,
 # with the writes in unified_rw_reporting's mixed), left out and said, in

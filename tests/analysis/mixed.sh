@@ -6,6 +6,12 @@
 # Real fio runs (null engine, randrw, rate-limited): summary shows the
 # mixed direction with fio's own numbers, perftest tables it as M (two
 # iterations), equal to jq.  The old code said "no usable jobs".
+# =both's mixed record is read + write: left out (said) in every command and
+# format, or a dd line, an M column and an rw="mixed" series beside read
+# and write count every byte twice (the old code showed it everywhere).
+# =1 jobs of rw=read and rw=write share the M column: two series, not two
+# iterations of one (the old code averaged a read and a write job), and
+# plot draws them (the old code: "plot: no usable jobs").
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd "$JQ"
@@ -13,7 +19,7 @@ need_cmd "$JQ"
 printf '[global]\nioengine=null\nsize=4m\nrate=40m\nbs=64k\nrw=randrw\nstonewall\n' > "$T/mix.fio"
 printf '[mix-1]\nunified_rw_reporting=1\n[mix-2]\nunified_rw_reporting=1\n' >> "$T/mix.fio"
 printf '[both-1]\nunified_rw_reporting=both\n' >> "$T/mix.fio"
-(cd "$T" && "$FIO" --output-format=json mix.fio > mix.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+(cd "$T" && "$FIO" --output-format=json+ mix.fio > mix.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 M=$T/mix.json
 sed -n '/^{/,$p' "$M" | "$JQ" -e '.jobs[0] | has("mixed") and (has("read") | not)' > /dev/null ||
 	fail "premise: unified_rw_reporting=1 should write only 'mixed'"
@@ -23,12 +29,45 @@ got=$("$JQ" -r '.tables[].rows[] | "\(.job) \(.dir) \(.MBps)"' "$T/sum.json" |
 	awk '{ printf "%s %s %.6f\n", $1, $2, $3 }')
 want=$(sed -n '/^{/,$p' "$M" | "$JQ" -r '.jobs[] | .jobname as $n |
 	("read", "write", "mixed") as $d | select(.[$d].io_bytes > 0) |
+	select($d != "mixed" or (has("read") | not)) |
 	"\($n) \($d) \(.[$d].io_bytes / (.[$d].runtime / 1000) / 1048576)"' | awk '{ printf "%s %s %.6f\n", $1, $2, $3 }')
 assert_eq "summary rows = fio's records" "$want" "$got"
-assert_eq "rows: 2 mixed + read, write, mixed" 5 "$(echo "$got" | wc -l)"
+assert_eq "rows: 2 mixed + read, write" 4 "$(echo "$got" | wc -l)"
 # =both: mixed moved what read and write moved together
 sed -n '/^{/,$p' "$M" | "$JQ" -e '.jobs[2] | .mixed.io_bytes == .read.io_bytes + .write.io_bytes' > /dev/null ||
 	fail "premise: mixed = read + write under =both"
+
+grep -q "job 'both-1': its mixed record (4194304 bytes, unified_rw_reporting=both) is the sum of its read, write and trim records, shown apart: left out" "$T/err" ||
+	fail "=both's mixed record not said left out: $(cat "$T/err")"
+
+# =both's mixed record in no command and format
+sed -n '/^{/,$p' "$M" | "$JQ" '.jobs |= .[2:3]' > "$T/both.json"
+for c in summary dd perftest hist; do
+	for f in text csv json markdown influx prom; do
+		"$FIOTAB" "$c" --format=$f --host h "$T/both.json" > "$T/out" 2> "$T/err" || fail "$c --format=$f of =both: $(cat "$T/err")"
+		! grep -qi 'mixed\|\bM\b' "$T/out" || fail "$c --format=$f shows =both's mixed record: $(grep -i 'mixed\|\bM\b' "$T/out" | head -3)"
+		grep -q 'unified_rw_reporting=both) is the sum' "$T/err" || fail "$c --format=$f: left out unsaid"
+	done
+done
+"$FIOTAB" dd --format=prom --host h "$T/both.json" > "$T/out" 2> /dev/null
+want=$(sed -n '/^{/,$p' "$T/both.json" | "$JQ" '.jobs[0] | .read.io_bytes + .write.io_bytes')
+assert_eq "dd bytes summed over rw = read + write" "$want" \
+	"$(awk '/^fiotab_dd_bytes\{/ { s += $NF } END { print s }' "$T/out")"
+"$FIOTAB" plot -o "$T/both.svg" "$T/both.json" 2> "$T/err" || fail "plot of =both: $(cat "$T/err")"
+! grep -q '<title>[^<]*mixed' "$T/both.svg" || fail "plot draws =both's mixed record"
+
+# =1: a read and a write job of one bs are two series, never one's repeats
+printf '[global]\nioengine=null\nsize=4m\nbs=64k\nunified_rw_reporting=1\nstonewall\n' > "$T/rw.fio"
+printf '[rd]\nrw=read\nrate=40m\n[wr]\nrw=write\nrate=40m\n[rd2]\nrw=read\nrate=40m\n' >> "$T/rw.fio"
+(cd "$T" && "$FIO" --output-format=json rw.fio > rw.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$FIOTAB" perftest --format=json "$T/rw.json" > "$T/pt.json" 2> "$T/err" || fail "perftest of =1 read and write: $(cat "$T/err")"
+got=$("$JQ" -r '.tables[] | "\(.tags.rw_pattern) \(.rows[0].blocksize) \(.rows[0] | keys | map(select(test("^M[0-9]+_s$"))) | length) \(.rows[0].M_avg_MBps)"' "$T/pt.json" |
+	awk '{ printf "%s %s %s %.6f\n", $1, $2, $3, $4 }')
+want=$(sed -n '/^{/,$p' "$T/rw.json" | "$JQ" -r '[.jobs[] | { rw: ."job options".rw, m: (.mixed.io_bytes / (.mixed.runtime / 1000) / 1048576) }] |
+	group_by(.rw)[] | "\(.[0].rw) 65536 \(length) \((map(.m) | add) / length)"' | awk '{ printf "%s %s %s %.6f\n", $1, $2, $3, $4 }')
+assert_eq "=1 read and write: a series each, avg = jq" "$want" "$got"
+"$FIOTAB" plot -o "$T/rw.svg" "$T/rw.json" 2> "$T/err" || fail "plot of =1 jobs: $(cat "$T/err")"
+assert_eq "plot: a mixed line per rw" "2" "$(grep -o '<title>[^<]*mixed</title>' "$T/rw.svg" | sort -u | wc -l)"
 
 # perftest: the =1 jobs are two iterations of one configuration (M columns)
 sed -n '/^{/,$p' "$M" | "$JQ" '.jobs |= .[0:2]' > "$T/mix1.json"

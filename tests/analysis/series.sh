@@ -86,6 +86,19 @@ assert_match "bytes/s" "throughput_bytes_per_second=$v " "$(head -1 s.lp)"
 # --unix-epoch takes the times as they are
 printf '1795980457000, 100, 0, 4096, 0\n1795980457500, 200, 0, 4096, 0\n' > ep_bw.log
 assert_eq "unix epoch" "1795980457500000000" "$($FIOTAB series --format=influx --unix-epoch ep_bw.log | tail -1 | awk '{ print $NF }')"
+# ... and a log of the other time base is refused, in every format, naming
+# file:line and the option: a unix-time log with --start (the old code put
+# its points at start + unix time, in 2080) or with no option; a job-clock
+# log with --unix-epoch (the old code: 1970)
+for f in text csv influx; do
+	$FIOTAB series --format=$f --start=1700000000000 ep_bw.log > out 2> err && fail "--format=$f: a unix-time log read from --start"
+	[ -s out ] && fail "--format=$f: output beside the refusal"
+	assert_match "unix time named" "ep_bw.log:1: time 1795980457000 ms is a unix time \(fio ran with log_unix_epoch=1\), not ms since the job's start: give --unix-epoch" "$(cat err)"
+	$FIOTAB series --format=$f --unix-epoch avg_bw.1.log > out 2> err && fail "--format=$f: a job-clock log read as unix ms"
+	assert_match "job clock named" "avg_bw.1.log:1: time [0-9]+ ms is no unix time \(before 2000\).*give --start=UNIX_MS instead" "$(cat err)"
+done
+$FIOTAB series ep_bw.log > out 2> err && fail "a unix-time log read as times since the job's start"
+$FIOTAB series -o ep.svg ep_bw.log 2> err && fail "a unix-time log plotted as times since the job's start"
 # no real time: refused for Influx (every point would land at the write's time)
 $FIOTAB series --format=influx avg_bw.1.log > /dev/null 2> err && fail "influx without times"
 assert_match "needs start" 'needs real times: --start' "$(cat err)"
