@@ -458,6 +458,17 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		return refuse(td, f, EOPNOTSUPP,
 			      "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's "
 			      "offsets, not at its extents (other data); refused");
+#ifdef FIO_HAVE_WRITE_HINT
+	/*
+	 * fio's write_hint= is an fcntl() on f->fd after the open, here the
+	 * device's: F_SET_RW_HINT would set it on the device's inode, for
+	 * every writer of the device and past the job, and never on the file's.
+	 */
+	if (fio_option_is_set(&td->o, write_hint))
+		return refuse(td, f, EOPNOTSUPP,
+			      "write_hint= with blkfile_via=bdev: fio would set the hint on the block device's "
+			      "inode (every writer of the device, kept after the job), not on the file's; refused");
+#endif
 	ret = bf_dev_find(f->file_name, o->dev, &a->dev, &is_bdev, a->how,
 			  sizeof(a->how), why, sizeof(why));
 	if (ret)
