@@ -801,7 +801,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		return generic_close_file(td, f);
 	if (bd && bd->sub->file_closing)
 		bd->sub->file_closing(td, bd->priv, f);
-	if (!bf->identity && !bf->failed) {
+	if (!bf->identity && !bf->failed && !bf->unlinked) {
 		char why[PATH_MAX + 1024];
 		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 
@@ -832,6 +832,29 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		}
 	}
 	return bf_file_free(td, f, bf) ?: ret;
+}
+
+/*
+ * fio's unlink=1 removes the name before it closes the file
+ * (close_and_free_files()), after the job's last I/O: the last
+ * re-verification, which checks that the name still leads to the file the
+ * device I/O went to, is run here, before the name goes, not at close.
+ */
+static int fio_blkfile_unlink_file(struct thread_data *td, struct fio_file *f)
+{
+	struct bf_file *bf = fio_file_open(f) ? FILE_ENG_DATA(f) : NULL;
+
+	if (bf && !bf->identity && !bf->failed && !bf->unlinked) {
+		char why[PATH_MAX + 1024];
+		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
+
+		if (err)
+			lose_authority(td, f, bf, -err, why);
+		bf->unlinked = 1;
+	}
+	if (unlink(f->file_name) < 0)
+		return errno;
+	return 0;
 }
 
 /*
@@ -879,6 +902,7 @@ PP_EXPORT struct ioengine_ops ioengine = {
 	.open_file		= fio_blkfile_open_file,
 	.close_file		= fio_blkfile_close_file,
 	.invalidate		= fio_blkfile_invalidate,
+	.unlink_file		= fio_blkfile_unlink_file,
 	.get_file_size		= generic_get_file_size,
 	.options		= options,
 	.option_struct_size	= sizeof(struct blkfile_options),
