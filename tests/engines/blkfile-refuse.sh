@@ -81,6 +81,15 @@ NAMED=0 refused "verify's trim_percentage" "$BF_MNT/data" "trim is not supported
 # fio's pre_read reads its own descriptor, the device, at the file's offsets
 refused "pre_read" "$BF_MNT/data" "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's offsets" \
 	"${read_job[@]}" --size=2m --pre_read=1
+# io_submit_mode=offload: fio's submit threads keep references on the file,
+# so fio never called the engine's close: the device writes were not synced
+# nor the file's stale page cache dropped (a verify_only read through the
+# file after the job found the old bytes, 'bad magic header 0'), err= 0
+refused "io_submit_mode=offload, write" "$BF_MNT/data" \
+	"io_submit_mode=offload with blkfile_via=bdev: fio never closes the file" \
+	"${write_job[@]}" --size=2m --io_submit_mode=offload --iodepth=4
+refused "io_submit_mode=offload, read" "$BF_MNT/data" "io_submit_mode=offload with blkfile_via=bdev" \
+	"${read_job[@]}" --size=2m --io_submit_mode=offload
 # fio's write_hint= is an fcntl() on the job's descriptor, here the device's:
 # it set the hint on the device's inode (F_GET_RW_HINT on a new descriptor
 # of the device read 3 after the job, 0 before), never on the file's.
