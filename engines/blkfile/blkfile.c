@@ -405,7 +405,22 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 		lo = dev_off / page * page;
 		hi = (dev_off + n + page - 1) / page * page;
 		for (tries = 0; ; tries++) {
-			ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
+			/*
+			 * The device's page cache holds large folios (a
+			 * buffered read of the device, by dd, blkid or an
+			 * earlier job, reads ahead into them), and DONTNEED
+			 * drops no folio that begins before the range: one
+			 * across an extent's start stayed, and the job was
+			 * refused.  The second try covers every folio of up
+			 * to a PMD (512 pages: 2 MiB here, the page cache's
+			 * largest) that holds a byte of the range; what it
+			 * drops besides is the device's clean cache.
+			 */
+			uint64_t span = tries ? page * 512 : page;
+			uint64_t dlo = lo / span * span;
+			uint64_t dhi = (hi + span - 1) / span * span;
+
+			ret = posix_fadvise(f->fd, dlo, dhi - dlo, POSIX_FADV_DONTNEED);
 			if (ret)
 				return -ret;
 			*stays = resident_at(f->fd, lo, hi);
