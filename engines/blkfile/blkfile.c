@@ -192,6 +192,29 @@ static int fio_blkfile_init(struct thread_data *td)
 		td_verror(td, EINVAL, "blkfile trim");
 		return 1;
 	}
+	/*
+	 * io_submit_mode=offload: fio's submit threads take references on the
+	 * file they never put (IO_U_F_NO_FILE_PUT), so fio never calls
+	 * ->close_file: the device writes were not synced, the map not
+	 * re-verified at the end, the file's stale page cache not dropped
+	 * (a read through the file after the job saw the old bytes, err= 0).
+	 * Refused here, before fio starts its submit threads: refused at
+	 * open, a job process was once left waiting in them.
+	 */
+	if (o->via == BF_VIA_BDEV && td->o.io_submit_mode == IO_MODE_OFFLOAD) {
+		struct fio_file *f;
+		unsigned int i;
+
+		for_each_file(td, f, i) {
+			if (f->filetype != FIO_TYPE_FILE)
+				continue;
+			pp_err(BF_ENGINE, "%s: io_submit_mode=offload with blkfile_via=bdev: fio never closes the file "
+			       "then, so the close that syncs the device writes, re-verifies the file's map and drops "
+			       "its stale page cache would not run; refused", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile open");
+			return 1;
+		}
+	}
 	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
 		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
 		td_verror(td, EINVAL, "blkfile options");
@@ -473,18 +496,6 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		return refuse(td, f, EOPNOTSUPP,
 			      "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's "
 			      "offsets, not at its extents (other data); refused");
-	/*
-	 * io_submit_mode=offload: fio's submit threads take references on the
-	 * file they never put (IO_U_F_NO_FILE_PUT), so fio never calls
-	 * ->close_file: the device writes were not synced, the map not
-	 * re-verified at the end, the file's stale page cache not dropped
-	 * (a read through the file after the job saw the old bytes, err= 0).
-	 */
-	if (td->o.io_submit_mode == IO_MODE_OFFLOAD)
-		return refuse(td, f, EOPNOTSUPP,
-			      "io_submit_mode=offload with blkfile_via=bdev: fio never closes the file then, so the "
-			      "close that syncs the device writes, re-verifies the file's map and drops its stale page "
-			      "cache would not run; refused");
 #ifdef FIO_HAVE_WRITE_HINT
 	/*
 	 * fio's write_hint= is an fcntl() on f->fd after the open, here the

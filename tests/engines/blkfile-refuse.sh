@@ -90,6 +90,9 @@ refused "io_submit_mode=offload, write" "$BF_MNT/data" \
 	"${write_job[@]}" --size=2m --io_submit_mode=offload --iodepth=4
 refused "io_submit_mode=offload, read" "$BF_MNT/data" "io_submit_mode=offload with blkfile_via=bdev" \
 	"${read_job[@]}" --size=2m --io_submit_mode=offload
+# refused at open, a randwrite with verify at iodepth 8 hung in fio's submit threads
+refused "io_submit_mode=offload, randwrite, verify" "$BF_MNT/data" "io_submit_mode=offload with blkfile_via=bdev" \
+	"${write_job[@]}" --size=2m --rw=randwrite --verify=crc32c --io_submit_mode=offload --iodepth=8
 # fio's write_hint= is an fcntl() on the job's descriptor, here the device's:
 # it set the hint on the device's inode (F_GET_RW_HINT on a new descriptor
 # of the device read 3 after the job, 0 before), never on the file's.
