@@ -192,6 +192,29 @@ static int fio_blkfile_init(struct thread_data *td)
 		td_verror(td, EINVAL, "blkfile trim");
 		return 1;
 	}
+	/*
+	 * io_submit_mode=offload: fio's submit threads take references on the
+	 * file they never put (IO_U_F_NO_FILE_PUT), so fio never calls
+	 * ->close_file: the device writes were not synced, the map not
+	 * re-verified at the end, the file's stale page cache not dropped
+	 * (a read through the file after the job saw the old bytes, err= 0).
+	 * Refused here, before fio starts its submit threads: refused at
+	 * open, a job process was once left waiting in them.
+	 */
+	if (o->via == BF_VIA_BDEV && td->o.io_submit_mode == IO_MODE_OFFLOAD) {
+		struct fio_file *f;
+		unsigned int i;
+
+		for_each_file(td, f, i) {
+			if (f->filetype != FIO_TYPE_FILE)
+				continue;
+			pp_err(BF_ENGINE, "%s: io_submit_mode=offload with blkfile_via=bdev: fio never closes the file "
+			       "then, so the close that syncs the device writes, re-verifies the file's map and drops "
+			       "its stale page cache would not run; refused", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile open");
+			return 1;
+		}
+	}
 	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
 		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
 		td_verror(td, EINVAL, "blkfile options");
@@ -405,7 +428,22 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 		lo = dev_off / page * page;
 		hi = (dev_off + n + page - 1) / page * page;
 		for (tries = 0; ; tries++) {
-			ret = posix_fadvise(f->fd, lo, hi - lo, POSIX_FADV_DONTNEED);
+			/*
+			 * The device's page cache holds large folios (a
+			 * buffered read of the device, by dd, blkid or an
+			 * earlier job, reads ahead into them), and DONTNEED
+			 * drops no folio that begins before the range: one
+			 * across an extent's start stayed, and the job was
+			 * refused.  The second try covers every folio of up
+			 * to a PMD (512 pages: 2 MiB here, the page cache's
+			 * largest) that holds a byte of the range; what it
+			 * drops besides is the device's clean cache.
+			 */
+			uint64_t span = tries ? page * 512 : page;
+			uint64_t dlo = lo / span * span;
+			uint64_t dhi = (hi + span - 1) / span * span;
+
+			ret = posix_fadvise(f->fd, dlo, dhi - dlo, POSIX_FADV_DONTNEED);
 			if (ret)
 				return -ret;
 			*stays = resident_at(f->fd, lo, hi);
@@ -458,6 +496,17 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		return refuse(td, f, EOPNOTSUPP,
 			      "pre_read=1 with blkfile_via=bdev: fio would read the device at the file's "
 			      "offsets, not at its extents (other data); refused");
+#ifdef FIO_HAVE_WRITE_HINT
+	/*
+	 * fio's write_hint= is an fcntl() on f->fd after the open, here the
+	 * device's: F_SET_RW_HINT would set it on the device's inode, for
+	 * every writer of the device and past the job, and never on the file's.
+	 */
+	if (fio_option_is_set(&td->o, write_hint))
+		return refuse(td, f, EOPNOTSUPP,
+			      "write_hint= with blkfile_via=bdev: fio would set the hint on the block device's "
+			      "inode (every writer of the device, kept after the job), not on the file's; refused");
+#endif
 	ret = bf_dev_find(f->file_name, o->dev, &a->dev, &is_bdev, a->how,
 			  sizeof(a->how), why, sizeof(why));
 	if (ret)
@@ -790,7 +839,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		return generic_close_file(td, f);
 	if (bd && bd->sub->file_closing)
 		bd->sub->file_closing(td, bd->priv, f);
-	if (!bf->identity && !bf->failed) {
+	if (!bf->identity && !bf->failed && !bf->unlinked) {
 		char why[PATH_MAX + 1024];
 		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
 
@@ -821,6 +870,29 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		}
 	}
 	return bf_file_free(td, f, bf) ?: ret;
+}
+
+/*
+ * fio's unlink=1 removes the name before it closes the file
+ * (close_and_free_files()), after the job's last I/O: the last
+ * re-verification, which checks that the name still leads to the file the
+ * device I/O went to, is run here, before the name goes, not at close.
+ */
+static int fio_blkfile_unlink_file(struct thread_data *td, struct fio_file *f)
+{
+	struct bf_file *bf = fio_file_open(f) ? FILE_ENG_DATA(f) : NULL;
+
+	if (bf && !bf->identity && !bf->failed && !bf->unlinked) {
+		char why[PATH_MAX + 1024];
+		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
+
+		if (err)
+			lose_authority(td, f, bf, -err, why);
+		bf->unlinked = 1;
+	}
+	if (unlink(f->file_name) < 0)
+		return errno;
+	return 0;
 }
 
 /*
@@ -868,6 +940,7 @@ PP_EXPORT struct ioengine_ops ioengine = {
 	.open_file		= fio_blkfile_open_file,
 	.close_file		= fio_blkfile_close_file,
 	.invalidate		= fio_blkfile_invalidate,
+	.unlink_file		= fio_blkfile_unlink_file,
 	.get_file_size		= generic_get_file_size,
 	.options		= options,
 	.option_struct_size	= sizeof(struct blkfile_options),

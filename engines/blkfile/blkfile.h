@@ -63,6 +63,7 @@ struct bf_file {
 	int leased;		/* holds a read lease on file_fd (device writes) */
 	unsigned int lease_seen; /* lease breaks of the process seen so far */
 	int failed;		/* the authority was lost: every further I/O fails */
+	int unlinked;		/* fio's unlink=1 removed the name, after the last re-verification */
 	uint64_t next_check_ns;	/* CLOCK_MONOTONIC time of the next re-verification */
 	uint64_t bytes_since_check; /* a pass over [lo, hi) done: re-verify */
 	size_t piece_hint;	/* extent last authorized or resolved: search hint */

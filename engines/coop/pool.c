@@ -290,6 +290,20 @@ int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
 	return 0;
 }
 
+int coop_pool_file_advise(struct coop_pool *p, struct coop_file *cf,
+			  uint64_t off, uint64_t len, int advice)
+{
+	unsigned int i;
+	int ret = 0, r;
+
+	for (i = 0; cf->wfd && i < p->cfg.threads; i++) {
+		r = posix_fadvise(cf->wfd[i], (off_t)off, (off_t)len, advice);
+		if (r && !ret)
+			ret = -r;
+	}
+	return ret;
+}
+
 void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf)
 {
 	unsigned int i;

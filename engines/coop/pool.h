@@ -175,6 +175,13 @@ void coop_pool_destroy(struct coop_pool *p);
 int coop_pool_file_open(struct coop_pool *p, struct coop_file *cf,
 			const char *path, int flags, int fd, int is_bdev,
 			char *err, size_t errlen);
+/*
+ * posix_fadvise(@off, @len, @advice) on the workers' own descriptors
+ * (coop_fd=per-thread; nothing otherwise): fio's fadvise_hint reaches only
+ * the descriptor it opened.  0, or the first error as -errno.
+ */
+int coop_pool_file_advise(struct coop_pool *p, struct coop_file *cf,
+			  uint64_t off, uint64_t len, int advice);
 /* Close what coop_pool_file_open() opened (not @fd). */
 void coop_pool_file_close(struct coop_pool *p, struct coop_file *cf);
 

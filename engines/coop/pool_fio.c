@@ -211,6 +211,33 @@ static int coop_pool_open_file(struct thread_data *td, void *priv,
 		free(cf);
 		return -ret;
 	}
+	/*
+	 * fio applies its fadvise_hint to f->fd after this open
+	 * (td_io_open_file()): the workers' own descriptors get the same
+	 * advice here, else rw=read (fadvise_hint=1: POSIX_FADV_SEQUENTIAL,
+	 * twice the readahead window) or fadvise_hint=random (no readahead)
+	 * would apply to a descriptor no worker reads through.
+	 */
+	if (td->o.fadvise_hint != F_ADV_NONE &&
+	    (f->filetype == FIO_TYPE_BLOCK || f->filetype == FIO_TYPE_FILE)) {
+		int advice = POSIX_FADV_NORMAL;
+
+		if (td->o.fadvise_hint == F_ADV_TYPE)
+			advice = td_random(td) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+		else if (td->o.fadvise_hint == F_ADV_RANDOM)
+			advice = POSIX_FADV_RANDOM;
+		else if (td->o.fadvise_hint == F_ADV_SEQUENTIAL)
+			advice = POSIX_FADV_SEQUENTIAL;
+		ret = coop_pool_file_advise(j->pool, cf, f->file_offset, f->io_size, advice);
+		if (ret) {
+			pp_err("coop", "%s: coop_fd=per-thread: fadvise_hint on a worker's descriptor: %s",
+			       f->file_name, strerror(-ret));
+			td_verror(td, -ret, "coop open");
+			coop_pool_file_close(j->pool, cf);
+			free(cf);
+			return -ret;
+		}
+	}
 	if (j->o->stats)
 		coop_devstats_add(&j->dev, f->file_name);
 	FILE_SET_ENG_DATA(f, cf);

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fio's unlink=1 through the device: fio removes the name after the job's
+# last I/O but before it closes the file (close_and_free_files()), so the
+# last re-verification of blkfile_via=bdev, at close, found the name gone and
+# failed a job that had done nothing wrong, as psync's passes ("the file's name
+# no longer leads to the file that was checked (removed or replaced during the
+# job); device reads may have returned other data", err=116).  It runs before
+# the unlink now: read and write jobs (sync and uring) pass as psync's and the
+# file is gone; a write job's verify= reads pass; the device outside the
+# file's extents is unchanged.
+source "$TOP/tests/lib.sh"
+source "$TOP/tests/engines/blkfile-lib.sh"
+need_root
+need_cmd filefrag
+
+bf_fs ext4 64
+for sub in sync uring; do
+	for rw in read write; do
+		what="$rw, submit=$sub"
+		f=$BF_MNT/data-$rw-$sub
+		dd if=/dev/urandom of="$f" bs=1M count=2 conv=fsync status=none
+		# psync, the control
+		cp "$f" "$f.psync"
+		sync
+		out=$(run_fio --name=p --ioengine=psync --filename="$f.psync" --rw=$rw --bs=64k \
+			--size=2m --unlink=1 2>&1) || fail "$what: psync failed: $out"
+		echo "$out" | grep -q "err= 0" || fail "$what: psync: job error: $out"
+		[ -e "$f.psync" ] && fail "$what: psync left the file"
+		bf_extents "$f" >"$T/ext"
+		s0=$(bf_sum_outside "$BF_DEV" "$T/ext")
+		args=(--name=u --filename="$f" --rw=$rw --bs=64k --size=2m --blkfile_via=bdev
+			--blkfile_submit=$sub --unlink=1)
+		[ $rw = write ] && args+=(--blkfile_allow_bdev_write=1 --verify=crc32c)
+		# the jobs before may have left device pages (large folios) over this file
+		drop_caches
+		bf_fio_ok "$what" "${args[@]}"
+		[ -e "$f" ] && fail "$what: the file is still there"
+		s1=$(bf_sum_outside "$BF_DEV" "$T/ext")
+		assert_eq "$what: device outside the file's extents" "$s0" "$s1"
+		note "$what: passed, file removed"
+	done
+done
