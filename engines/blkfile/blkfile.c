@@ -828,6 +828,23 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 	return 0;
 }
 
+/*
+ * The last re-verification, once per file (at close, or before fio's
+ * unlink=1 removes the name): the job fails if the map did not hold to
+ * the end.
+ */
+static void last_check(struct thread_data *td, struct fio_file *f, struct bf_file *bf)
+{
+	char why[PATH_MAX + 1024];
+	int err;
+
+	if (bf->identity || bf->failed || bf->unlinked)
+		return;
+	err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
+	if (err)
+		lose_authority(td, f, bf, -err, why);
+}
+
 static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_data *bd = td->io_ops_data;
@@ -839,14 +856,7 @@ static int fio_blkfile_close_file(struct thread_data *td, struct fio_file *f)
 		return generic_close_file(td, f);
 	if (bd && bd->sub->file_closing)
 		bd->sub->file_closing(td, bd->priv, f);
-	if (!bf->identity && !bf->failed && !bf->unlinked) {
-		char why[PATH_MAX + 1024];
-		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
-
-		/* The last check: the job fails if the map did not hold to the end. */
-		if (err)
-			lose_authority(td, f, bf, -err, why);
-	}
+	last_check(td, f, bf);
 	if (bf->wrote) {
 		/*
 		 * The file's page cache knows nothing of what we wrote under
@@ -882,12 +892,8 @@ static int fio_blkfile_unlink_file(struct thread_data *td, struct fio_file *f)
 {
 	struct bf_file *bf = fio_file_open(f) ? FILE_ENG_DATA(f) : NULL;
 
-	if (bf && !bf->identity && !bf->failed && !bf->unlinked) {
-		char why[PATH_MAX + 1024];
-		int err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
-
-		if (err)
-			lose_authority(td, f, bf, -err, why);
+	if (bf) {
+		last_check(td, f, bf);
 		bf->unlinked = 1;
 	}
 	if (unlink(f->file_name) < 0)
