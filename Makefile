@@ -9,7 +9,7 @@
 #   ENGINES      engine names; NAME_SRCS, NAME_LIBS -> engines/fio-NAME.so
 #   PROGS        host programs; PROG_SRCS, PROG_LIBS -> PROG (path relative to top)
 #   TESTS        test scripts/programs run by 'make check', in order   } read from
-#   SAN_TESTS    the subset run again under ASan/UBSan and TSan        } tests/*/tests.list
+#   SAN_TESTS    the subset run again under ASan/UBSan (and TSan)      } tests/*/tests.list
 #   BENCHES      benchmark scripts run by 'make bench'                 } (see below)
 #   CHECK_DEPS   extra files the tests need built first
 #
@@ -70,17 +70,23 @@ include $(sort $(wildcard engines/*/*.mk)) $(sort $(wildcard analysis/*.mk))
 include $(sort $(wildcard tests/*.mk tests/*/*.mk))
 
 # The test registry: tests/DIR/tests.list names each test once, a line each,
-# "NAME" or "NAME san" (also run under ASan/UBSan and TSan); '#' comments.
+# "NAME", "NAME san" (also run under ASan/UBSan and TSan) or "NAME asan"
+# (also under ASan/UBSan only: the code it runs starts no threads of its own,
+# so TSan has nothing to find there); '#' comments.
 # Folders run in this order; TESTS=... on the command line runs just those.
 TEST_DIRS := unit engines analysis build fuzz profiles
 read_tests = $(shell awk -v d=tests/$(1) -v want='$(2)' '{ sub(/\#.*/, "") } \
-	NF > 2 || (NF == 2 && $$2 != "san") { print "BAD:" FILENAME ":" FNR; next } \
-	NF && (want == "" || $$2 == want) { print d "/" $$1 }' tests/$(1)/tests.list)
+	NF > 2 || (NF == 2 && $$2 != "san" && $$2 != "asan") { print "BAD:" FILENAME ":" FNR; next } \
+	NF && (want == "" || (NF == 2 && index(" " want " ", " " $$2 " "))) { print d "/" $$1 }' tests/$(1)/tests.list)
 TESTS := $(foreach d,$(TEST_DIRS),$(call read_tests,$(d),))
+ifneq ($(filter thread,$(subst $(comma), ,$(SANITIZE))),)
 SAN_TESTS := $(foreach d,$(TEST_DIRS),$(call read_tests,$(d),san))
+else
+SAN_TESTS := $(foreach d,$(TEST_DIRS),$(call read_tests,$(d),san asan))
+endif
 BENCHES := $(call read_tests,bench,)
 ifneq ($(filter BAD:%,$(TESTS) $(BENCHES)),)
-$(error test registry: a line is neither "NAME" nor "NAME san": $(patsubst BAD:%,%,$(filter BAD:%,$(TESTS) $(BENCHES))))
+$(error test registry: a line is neither "NAME", "NAME san" nor "NAME asan": $(patsubst BAD:%,%,$(filter BAD:%,$(TESTS) $(BENCHES))))
 endif
 
 ENGINE_SOS := $(foreach e,$(ENGINES),$(B)/engines/fio-$(e).so)
@@ -126,9 +132,15 @@ TEST_ENV = TOP=$(CURDIR) B=$(abspath $(B)) SANITIZE=$(SANITIZE) \
 	FIOTAB=$(abspath $(B))/analysis/fiotab ENGDIR=$(abspath $(B))/engines \
 	CC=$(CC) MISMATCH_VERSION=$(MISMATCH_VERSION) ENGINES="$(ENGINES)"
 
+# The two sanitizer passes run side by side (their tests mostly wait for
+# fio and the devices; each has its own build and scratch space), each
+# into its own file, printed whole when both are done.
 check: check-default
-	$(MAKE) --no-print-directory SANITIZE=address,undefined check-san
-	$(MAKE) --no-print-directory SANITIZE=thread check-san
+	@mkdir -p build; rc=0; \
+	$(MAKE) --no-print-directory SANITIZE=address,undefined check-san >build/check-asan.out 2>&1 & a=$$!; \
+	$(MAKE) --no-print-directory SANITIZE=thread check-san >build/check-tsan.out 2>&1 & t=$$!; \
+	wait $$a || rc=1; wait $$t || rc=1; \
+	cat build/check-asan.out build/check-tsan.out; exit $$rc
 
 check-default: all $(CHECK_DEPS)
 	@$(TEST_ENV) tests/harness.sh $(TESTS)
