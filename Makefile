@@ -132,15 +132,24 @@ TEST_ENV = TOP=$(CURDIR) B=$(abspath $(B)) SANITIZE=$(SANITIZE) \
 	FIOTAB=$(abspath $(B))/analysis/fiotab ENGDIR=$(abspath $(B))/engines \
 	CC=$(CC) MISMATCH_VERSION=$(MISMATCH_VERSION) ENGINES="$(ENGINES)"
 
-# The two sanitizer passes run side by side (their tests mostly wait for
-# fio and the devices; each has its own build and scratch space), each
-# into its own file, printed whole when both are done.
-check: check-default
+# The sanitizer builds are made while the default tests run, then the two
+# sanitizer passes run side by side (their tests mostly wait for fio and the
+# devices; each has its own build and scratch space), each into its own file,
+# printed whole when both are done.  A sanitizer build that fails is made
+# again, and reported, by its pass.
+SAN_PASSES := address,undefined thread
+check: all $(CHECK_DEPS)
 	@mkdir -p build; rc=0; \
-	$(MAKE) --no-print-directory SANITIZE=address,undefined check-san >build/check-asan.out 2>&1 & a=$$!; \
-	$(MAKE) --no-print-directory SANITIZE=thread check-san >build/check-tsan.out 2>&1 & t=$$!; \
-	wait $$a || rc=1; wait $$t || rc=1; \
-	cat build/check-asan.out build/check-tsan.out; exit $$rc
+	for s in $(SAN_PASSES); do $(MAKE) --no-print-directory SANITIZE=$$s all; done \
+		>build/check-san-build.out 2>&1 & b=$$!; \
+	$(MAKE) --no-print-directory check-default || rc=1; \
+	wait $$b; \
+	pids=; for s in $(SAN_PASSES); do \
+		$(MAKE) --no-print-directory SANITIZE=$$s check-san >build/check-$$s.out 2>&1 & \
+		pids="$$pids $$!"; \
+	done; \
+	for p in $$pids; do wait $$p || rc=1; done; \
+	for s in $(SAN_PASSES); do cat build/check-$$s.out; done; exit $$rc
 
 check-default: all $(CHECK_DEPS)
 	@$(TEST_ENV) tests/harness.sh $(TESTS)
