@@ -242,6 +242,58 @@ static int fio_blkfile_init(struct thread_data *td)
 	return 0;
 }
 
+/*
+ * ->setup: fio's setup_files() calls it in place of its get_file_sizes(),
+ * in the parent process, before it works out each file's range and lays
+ * out the files the job needs larger (extend_file()).  A via=bdev job
+ * that writes and does not read, without overwrite=1 or with
+ * file_append=1, cannot run on a file fio lays out: fio unlinks the
+ * user's file and fallocates a new one (unwritten extents, or none with
+ * fallocate=none), or grows it by fallocate (file_append), and the
+ * device holds none of those bytes.  The job was refused at open, after
+ * the user's file was gone (a write job on a file smaller than its size)
+ * or grown (file_append).  So file_append is refused here, before fio
+ * looks at the file, and such jobs take create_on_open's path, on which
+ * fio lays nothing out: a file smaller than the job's range is refused
+ * at open as it is ("ends past the end of the file").
+ */
+static int fio_blkfile_setup(struct thread_data *td)
+{
+	struct blkfile_options *o = td->eo;
+	struct fio_file *f;
+	unsigned int i;
+
+	/* What fio's get_file_sizes() does, which ->setup replaces. */
+	for_each_file(td, f, i) {
+		if (td_io_get_file_size(td, f)) {
+			if (td->error != ENOENT) {
+				log_err("%s\n", td->verror);
+				return 1;
+			}
+			td->error = 0;
+			td->verror[0] = '\0';
+		}
+		if (f->real_file_size == -1ULL && td->o.size)
+			f->real_file_size = td->o.size / td->o.nr_files;
+	}
+	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
+	    (td->o.overwrite && !td->o.file_append))
+		return 0;
+	for_each_file(td, f, i) {
+		if (f->filetype != FIO_TYPE_FILE)
+			continue;
+		if (td->o.file_append) {
+			pp_err(BF_ENGINE, "%s: file_append=1 with blkfile_via=bdev: the job writes past the "
+			       "file's end, where the device holds none of its bytes; refused before fio "
+			       "grows the file", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile setup");
+			return 1;
+		}
+	}
+	td->o.create_on_open = 1;
+	return 0;
+}
+
 static int fio_blkfile_post_init(struct thread_data *td)
 {
 	struct bf_data *bd = td->io_ops_data;
@@ -934,6 +986,7 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 PP_EXPORT struct ioengine_ops ioengine = {
 	.name			= BF_ENGINE,
 	.version		= FIO_IOOPS_VERSION,
+	.setup			= fio_blkfile_setup,
 	.init			= fio_blkfile_init,
 	.post_init		= fio_blkfile_post_init,
 	.io_u_init		= fio_blkfile_io_u_init,
