@@ -624,6 +624,16 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		 */
 		lo = 0;
 		io_end = reach = a->map.file_size;
+	} else if (td->o.zone_mode == ZONE_MODE_STRIDED) {
+		/*
+		 * zonemode=strided: fio moves the file's offset on by
+		 * zonerange (+ zoneskip) after each zone and wraps only at
+		 * the file's end (io_u.c, __fill_io_u_zone()), so the I/O
+		 * goes from the job's offset to the end of the file, not
+		 * to offset + size.
+		 */
+		lo = f->file_offset;
+		io_end = reach = a->map.file_size > lo ? a->map.file_size : lo;
 	} else {
 		lo = f->file_offset;
 		io_end = f->file_offset + f->io_size;
@@ -957,7 +967,11 @@ static int fio_blkfile_unlink_file(struct thread_data *td, struct fio_file *f)
  * fio's invalidate=1: drop the cached pages of the bytes the job will
  * touch, on the path it will touch them (the device's page cache at the
  * file's extents for via=bdev, rounded out to whole pages; the file's own
- * cache too, so neither side of a comparison starts warm).
+ * cache too, so neither side of a comparison starts warm).  For via=bdev
+ * that is the range checked at open, auth.lo..auth.hi, not fio's
+ * file_offset..+io_size: a replayed read_iolog (io_size 0), the zones of
+ * zonemode=strided past offset + size and the last I/O's overrun go
+ * there too, and a device page left there may be older than the file.
  */
 static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 {
@@ -969,8 +983,8 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);
-	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
-	ret = drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size, &stays);
+	posix_fadvise(bf->file_fd, bf->auth.lo, bf->auth.hi - bf->auth.lo, POSIX_FADV_DONTNEED);
+	ret = drop_dev_pages(f, bf, bf->auth.lo, bf->auth.hi, &stays);
 	/* direct=1 reads and writes the disk: a page that stays is not read */
 	if (ret == -EBUSY && td->o.odirect)
 		ret = 0;
