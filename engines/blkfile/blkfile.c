@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -511,10 +512,37 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 }
 
 /* Why drop_dev_pages() failed with @err, into @why. */
-static void dev_pages_why(const struct bf_file *bf, int err, int64_t stays,
+/*
+ * Every via=bdev job holds a shared flock() on the file (taken at open, on
+ * bf->file_fd, let go at close), so that a page that stays when dropped
+ * can be blamed on the right cause: another blkfile job doing device I/O
+ * on the file, in this fio or another (its own buffered device writes,
+ * dirty in the device's cache, and the file pages its checks touch stay
+ * when dropped).  True if one holds it.  Only on the way to a refusal:
+ * it lets this job's own lock go to ask.
+ */
+static __attribute__((cold)) bool other_bdev_job(struct bf_file *bf)
+{
+	bool other;
+
+	if (bf->file_fd < 0 || flock(bf->file_fd, LOCK_UN) < 0)
+		return false;
+	other = flock(bf->file_fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	flock(bf->file_fd, LOCK_UN);
+	return other;
+}
+
+#define BF_OTHER_JOB "another blkfile_via=bdev job (of this fio or another) is doing I/O on this file " \
+	"through the device: its cached pages under the file cannot be dropped, and a page that stays " \
+	"may be older than the file; run such jobs one after another (stonewall)"
+
+static void dev_pages_why(struct bf_file *bf, int err, int64_t stays,
 			  char *why, size_t whylen)
 {
-	if (err == -EBUSY)
+	if (err == -EBUSY && other_bdev_job(bf))
+		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
+			 "when dropped: " BF_OTHER_JOB, bf->dev_path, (long long)stays);
+	else if (err == -EBUSY)
 		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
 			 "when dropped (mapped by another process, or busy filesystem metadata): a buffered device "
 			 "write would read its bytes, older than the file's, and write them back over the file, "
@@ -576,6 +604,8 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "open: %s", strerror(ret));
 		return refuse(td, f, ret, why);
 	}
+	/* Shared by every via=bdev job of the file: see other_bdev_job(). */
+	flock(bf->file_fd, LOCK_SH | LOCK_NB);
 	/* Before the lease: an active swap file would fail it for another reason. */
 	ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
 	if (ret)
@@ -652,6 +682,11 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	if (a->use == BF_USE_WRITE) {
 		int64_t stays = file_pages_stay(bf->file_fd, a->map.file_size);
 
+		if (stays >= 0 && other_bdev_job(bf)) {
+			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped: "
+				 BF_OTHER_JOB, (long long)stays);
+			return refuse(td, f, EBUSY, why);
+		}
 		if (stays >= 0) {
 			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped "
 				 "(mapped by another process?): device writes would not show through the file, "
