@@ -338,6 +338,16 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	if (ddir_sync(io_u->ddir)) {
 		coop_pool_submit_wait(j->pool, req);
 		io_u->error = req->error;
+		/*
+		 * fio names a failed I/O's file, operation and offset only
+		 * where it reaps one (io_completed()), which returns before
+		 * that for a sync; psync's queue() names it itself
+		 * (fio_io_end()), and so does this one, or the job ended
+		 * "err=5, func=td_io_queue" with no word of which file's
+		 * sync failed.
+		 */
+		if (io_u->error)
+			io_u_log_error(td, io_u);
 		return FIO_Q_COMPLETED;
 	}
 	coop_pool_submit(j->pool, req);
