@@ -24,7 +24,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -451,8 +450,22 @@ static int64_t resident_at(int fd, uint64_t off, uint64_t end)
  */
 static int64_t file_pages_stay(int fd, uint64_t size)
 {
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return resident_at(fd, 0, size);
+	int64_t stays;
+	int tries;
+
+	/*
+	 * A few tries, 1 to 8 ms apart: a folio another job is dropping at
+	 * the same moment is locked, and skipped, while it goes (two
+	 * via=bdev writers of one file opened together: 'its page at
+	 * offset 1048576 stays'); one that is mapped stays through them.
+	 */
+	for (tries = 0; ; tries++) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		stays = resident_at(fd, 0, size);
+		if (stays < 0 || tries == 3)
+			return stays;
+		usleep(1000U << tries);
+	}
 }
 
 /*
@@ -511,38 +524,53 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 	return 0;
 }
 
-/* Why drop_dev_pages() failed with @err, into @why. */
 /*
- * Every via=bdev job holds a shared flock() on the file (taken at open, on
- * bf->file_fd, let go at close), so that a page that stays when dropped
- * can be blamed on the right cause: another blkfile job doing device I/O
- * on the file, in this fio or another (its own buffered device writes,
- * dirty in the device's cache, and the file pages its checks touch stay
- * when dropped).  True if one holds it.  Only on the way to a refusal:
- * it lets this job's own lock go to ask.
+ * Every via=bdev job holds a read lock (F_OFD_SETLK) on one byte of the
+ * file far past any file's end, from its open to its close, on
+ * bf->file_fd: no other program locks that byte, so a lock there that
+ * another open file holds is another blkfile via=bdev job of the file, in
+ * this fio or another.  Taken before this job drops anything.
  */
-static __attribute__((cold)) bool other_bdev_job(struct bf_file *bf)
-{
-	bool other;
+#define BF_JOB_LOCK_AT (1LL << 62)
 
-	if (bf->file_fd < 0 || flock(bf->file_fd, LOCK_UN) < 0)
+static void take_job_lock(int fd)
+{
+	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+			   .l_start = BF_JOB_LOCK_AT, .l_len = 1 };
+
+	fcntl(fd, F_OFD_SETLK, &l);
+}
+
+/*
+ * True if another via=bdev job of the file holds its lock.  Its device
+ * I/O keeps re-filling the device's cache under the file (its reads, in
+ * flight while this job drops, come back cached; its buffered writes are
+ * dirty), so pages this job drops seem to stay.  They are that job's,
+ * read from the disk or written by it after it dropped the stale ones at
+ * its own open (a page that stayed there refused it): the cache is as
+ * true for this job as for that one, and refusing it refused every
+ * numjobs=2 buffered device job of a file (readers with invalidate=1
+ * too), with a mapping by another process, which did not exist, as the
+ * reason.
+ */
+static __attribute__((cold)) bool other_bdev_job(const struct bf_file *bf)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			   .l_start = BF_JOB_LOCK_AT, .l_len = 1 };
+
+	if (bf->file_fd < 0 || fcntl(bf->file_fd, F_OFD_GETLK, &l) < 0)
 		return false;
-	other = flock(bf->file_fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
-	flock(bf->file_fd, LOCK_UN);
-	return other;
+	return l.l_type != F_UNLCK;
 }
 
 #define BF_OTHER_JOB "another blkfile_via=bdev job (of this fio or another) is doing I/O on this file " \
-	"through the device: its cached pages under the file cannot be dropped, and a page that stays " \
-	"may be older than the file; run such jobs one after another (stonewall)"
+	"through the device"
 
-static void dev_pages_why(struct bf_file *bf, int err, int64_t stays,
+/* Why drop_dev_pages() failed with @err, into @why. */
+static void dev_pages_why(const struct bf_file *bf, int err, int64_t stays,
 			  char *why, size_t whylen)
 {
-	if (err == -EBUSY && other_bdev_job(bf))
-		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
-			 "when dropped: " BF_OTHER_JOB, bf->dev_path, (long long)stays);
-	else if (err == -EBUSY)
+	if (err == -EBUSY)
 		snprintf(why, whylen, "%s: its page at device offset %lld, under the file, stays in the page cache "
 			 "when dropped (mapped by another process, or busy filesystem metadata): a buffered device "
 			 "write would read its bytes, older than the file's, and write them back over the file, "
@@ -604,8 +632,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "open: %s", strerror(ret));
 		return refuse(td, f, ret, why);
 	}
-	/* Shared by every via=bdev job of the file: see other_bdev_job(). */
-	flock(bf->file_fd, LOCK_SH | LOCK_NB);
+	take_job_lock(bf->file_fd);
 	/* Before the lease: an active swap file would fail it for another reason. */
 	ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
 	if (ret)
@@ -683,8 +710,9 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		int64_t stays = file_pages_stay(bf->file_fd, a->map.file_size);
 
 		if (stays >= 0 && other_bdev_job(bf)) {
-			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped: "
-				 BF_OTHER_JOB, (long long)stays);
+			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped, "
+				 "while " BF_OTHER_JOB ": device writes would not show through the file; run "
+				 "such jobs one after the other (stonewall)", (long long)stays);
 			return refuse(td, f, EBUSY, why);
 		}
 		if (stays >= 0) {
@@ -699,6 +727,8 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		int64_t stays;
 
 		ret = drop_dev_pages(f, bf, a->lo, a->hi, &stays);
+		if (ret == -EBUSY && other_bdev_job(bf))
+			ret = 0;	/* that job's pages: see other_bdev_job() */
 		if (ret) {
 			dev_pages_why(bf, ret, stays, why, sizeof(why));
 			return refuse(td, f, -ret, why);
@@ -1021,8 +1051,8 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 	posix_fadvise(bf->file_fd, bf->auth.lo, bf->auth.hi - bf->auth.lo, POSIX_FADV_DONTNEED);
 	ret = drop_dev_pages(f, bf, bf->auth.lo, bf->auth.hi, &stays);
 	/* direct=1 reads and writes the disk: a page that stays is not read */
-	if (ret == -EBUSY && td->o.odirect)
-		ret = 0;
+	if (ret == -EBUSY && (td->o.odirect || other_bdev_job(bf)))
+		ret = 0;	/* or another job's page: see other_bdev_job() */
 	if (ret) {
 		/* fio only warns when invalidation fails: the job must fail. */
 		dev_pages_why(bf, ret, stays, why, sizeof(why));
