@@ -242,6 +242,58 @@ static int fio_blkfile_init(struct thread_data *td)
 	return 0;
 }
 
+/*
+ * ->setup: fio's setup_files() calls it in place of its get_file_sizes(),
+ * in the parent process, before it works out each file's range and lays
+ * out the files the job needs larger (extend_file()).  A via=bdev job
+ * that writes and does not read, without overwrite=1 or with
+ * file_append=1, cannot run on a file fio lays out: fio unlinks the
+ * user's file and fallocates a new one (unwritten extents, or none with
+ * fallocate=none), or grows it by fallocate (file_append), and the
+ * device holds none of those bytes.  The job was refused at open, after
+ * the user's file was gone (a write job on a file smaller than its size)
+ * or grown (file_append).  So file_append is refused here, before fio
+ * looks at the file, and such jobs take create_on_open's path, on which
+ * fio lays nothing out: a file smaller than the job's range is refused
+ * at open as it is ("ends past the end of the file").
+ */
+static int fio_blkfile_setup(struct thread_data *td)
+{
+	struct blkfile_options *o = td->eo;
+	struct fio_file *f;
+	unsigned int i;
+
+	/* What fio's get_file_sizes() does, which ->setup replaces. */
+	for_each_file(td, f, i) {
+		if (td_io_get_file_size(td, f)) {
+			if (td->error != ENOENT) {
+				log_err("%s\n", td->verror);
+				return 1;
+			}
+			td->error = 0;
+			td->verror[0] = '\0';
+		}
+		if (f->real_file_size == -1ULL && td->o.size)
+			f->real_file_size = td->o.size / td->o.nr_files;
+	}
+	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
+	    (td->o.overwrite && !td->o.file_append))
+		return 0;
+	for_each_file(td, f, i) {
+		if (f->filetype != FIO_TYPE_FILE)
+			continue;
+		if (td->o.file_append) {
+			pp_err(BF_ENGINE, "%s: file_append=1 with blkfile_via=bdev: the job writes past the "
+			       "file's end, where the device holds none of its bytes; refused before fio "
+			       "grows the file", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile setup");
+			return 1;
+		}
+	}
+	td->o.create_on_open = 1;
+	return 0;
+}
+
 static int fio_blkfile_post_init(struct thread_data *td)
 {
 	struct bf_data *bd = td->io_ops_data;
@@ -398,8 +450,22 @@ static int64_t resident_at(int fd, uint64_t off, uint64_t end)
  */
 static int64_t file_pages_stay(int fd, uint64_t size)
 {
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	return resident_at(fd, 0, size);
+	int64_t stays;
+	int tries;
+
+	/*
+	 * A few tries, 1 to 8 ms apart: a folio another job is dropping at
+	 * the same moment is locked, and skipped, while it goes (two
+	 * via=bdev writers of one file opened together: 'its page at
+	 * offset 1048576 stays'); one that is mapped stays through them.
+	 */
+	for (tries = 0; ; tries++) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		stays = resident_at(fd, 0, size);
+		if (stays < 0 || tries == 3)
+			return stays;
+		usleep(1000U << tries);
+	}
 }
 
 /*
@@ -457,6 +523,48 @@ static int drop_dev_pages(struct fio_file *f, struct bf_file *bf,
 	}
 	return 0;
 }
+
+/*
+ * Every via=bdev job holds a read lock (F_OFD_SETLK) on one byte of the
+ * file far past any file's end, from its open to its close, on
+ * bf->file_fd: no other program locks that byte, so a lock there that
+ * another open file holds is another blkfile via=bdev job of the file, in
+ * this fio or another.  Taken before this job drops anything.
+ */
+#define BF_JOB_LOCK_AT (1LL << 62)
+
+static void take_job_lock(int fd)
+{
+	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET,
+			   .l_start = BF_JOB_LOCK_AT, .l_len = 1 };
+
+	fcntl(fd, F_OFD_SETLK, &l);
+}
+
+/*
+ * True if another via=bdev job of the file holds its lock.  Its device
+ * I/O keeps re-filling the device's cache under the file (its reads, in
+ * flight while this job drops, come back cached; its buffered writes are
+ * dirty), so pages this job drops seem to stay.  They are that job's,
+ * read from the disk or written by it after it dropped the stale ones at
+ * its own open (a page that stayed there refused it): the cache is as
+ * true for this job as for that one, and refusing it refused every
+ * numjobs=2 buffered device job of a file (readers with invalidate=1
+ * too), with a mapping by another process, which did not exist, as the
+ * reason.
+ */
+static __attribute__((cold)) bool other_bdev_job(const struct bf_file *bf)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			   .l_start = BF_JOB_LOCK_AT, .l_len = 1 };
+
+	if (bf->file_fd < 0 || fcntl(bf->file_fd, F_OFD_GETLK, &l) < 0)
+		return false;
+	return l.l_type != F_UNLCK;
+}
+
+#define BF_OTHER_JOB "another blkfile_via=bdev job (of this fio or another) is doing I/O on this file " \
+	"through the device"
 
 /* Why drop_dev_pages() failed with @err, into @why. */
 static void dev_pages_why(const struct bf_file *bf, int err, int64_t stays,
@@ -524,6 +632,7 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		snprintf(why, sizeof(why), "open: %s", strerror(ret));
 		return refuse(td, f, ret, why);
 	}
+	take_job_lock(bf->file_fd);
 	/* Before the lease: an active swap file would fail it for another reason. */
 	ret = bf_file_attrs_allow(bf->file_fd, a->use == BF_USE_WRITE, why, sizeof(why));
 	if (ret)
@@ -572,6 +681,16 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		 */
 		lo = 0;
 		io_end = reach = a->map.file_size;
+	} else if (td->o.zone_mode == ZONE_MODE_STRIDED) {
+		/*
+		 * zonemode=strided: fio moves the file's offset on by
+		 * zonerange (+ zoneskip) after each zone and wraps only at
+		 * the file's end (io_u.c, __fill_io_u_zone()), so the I/O
+		 * goes from the job's offset to the end of the file, not
+		 * to offset + size.
+		 */
+		lo = f->file_offset;
+		io_end = reach = a->map.file_size > lo ? a->map.file_size : lo;
 	} else {
 		lo = f->file_offset;
 		io_end = f->file_offset + f->io_size;
@@ -590,6 +709,12 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	if (a->use == BF_USE_WRITE) {
 		int64_t stays = file_pages_stay(bf->file_fd, a->map.file_size);
 
+		if (stays >= 0 && other_bdev_job(bf)) {
+			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped, "
+				 "while " BF_OTHER_JOB ": device writes would not show through the file; run "
+				 "such jobs one after the other (stonewall)", (long long)stays);
+			return refuse(td, f, EBUSY, why);
+		}
 		if (stays >= 0) {
 			snprintf(why, sizeof(why), "its page at offset %lld stays in the page cache when dropped "
 				 "(mapped by another process?): device writes would not show through the file, "
@@ -602,6 +727,8 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 		int64_t stays;
 
 		ret = drop_dev_pages(f, bf, a->lo, a->hi, &stays);
+		if (ret == -EBUSY && other_bdev_job(bf))
+			ret = 0;	/* that job's pages: see other_bdev_job() */
 		if (ret) {
 			dev_pages_why(bf, ret, stays, why, sizeof(why));
 			return refuse(td, f, -ret, why);
@@ -905,7 +1032,11 @@ static int fio_blkfile_unlink_file(struct thread_data *td, struct fio_file *f)
  * fio's invalidate=1: drop the cached pages of the bytes the job will
  * touch, on the path it will touch them (the device's page cache at the
  * file's extents for via=bdev, rounded out to whole pages; the file's own
- * cache too, so neither side of a comparison starts warm).
+ * cache too, so neither side of a comparison starts warm).  For via=bdev
+ * that is the range checked at open, auth.lo..auth.hi, not fio's
+ * file_offset..+io_size: a replayed read_iolog (io_size 0), the zones of
+ * zonemode=strided past offset + size and the last I/O's overrun go
+ * there too, and a device page left there may be older than the file.
  */
 static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 {
@@ -917,11 +1048,11 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);
-	posix_fadvise(bf->file_fd, f->file_offset, f->io_size, POSIX_FADV_DONTNEED);
-	ret = drop_dev_pages(f, bf, f->file_offset, f->file_offset + f->io_size, &stays);
+	posix_fadvise(bf->file_fd, bf->auth.lo, bf->auth.hi - bf->auth.lo, POSIX_FADV_DONTNEED);
+	ret = drop_dev_pages(f, bf, bf->auth.lo, bf->auth.hi, &stays);
 	/* direct=1 reads and writes the disk: a page that stays is not read */
-	if (ret == -EBUSY && td->o.odirect)
-		ret = 0;
+	if (ret == -EBUSY && (td->o.odirect || other_bdev_job(bf)))
+		ret = 0;	/* or another job's page: see other_bdev_job() */
 	if (ret) {
 		/* fio only warns when invalidation fails: the job must fail. */
 		dev_pages_why(bf, ret, stays, why, sizeof(why));
@@ -934,6 +1065,7 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 PP_EXPORT struct ioengine_ops ioengine = {
 	.name			= BF_ENGINE,
 	.version		= FIO_IOOPS_VERSION,
+	.setup			= fio_blkfile_setup,
 	.init			= fio_blkfile_init,
 	.post_init		= fio_blkfile_post_init,
 	.io_u_init		= fio_blkfile_io_u_init,

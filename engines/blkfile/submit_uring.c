@@ -234,6 +234,12 @@ static enum fio_q_status uring_queue(struct thread_data *td, void *priv,
 			return FIO_Q_BUSY;
 		if (bf_do_sync(td, io_u) < 0 && !io_u->error)
 			io_u->error = errno;
+		/*
+		 * Named here, as submit=sync and psync name it: fio names a
+		 * failed I/O where it reaps one, and returns first for a sync.
+		 */
+		if (io_u->error)
+			io_u_log_error(td, io_u);
 		io_u_mark_submit(td, 1);
 		io_u_mark_complete(td, 1);
 		return FIO_Q_COMPLETED;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fio.h"
+#include "verify.h"
 #include "engines/common/blkdev.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
@@ -94,6 +95,9 @@ static void note_idle_pool(struct thread_data *td, const struct coop_options *o,
 	if (o->ra != COOP_RA_KERNEL && td->o.odirect)
 		pp_err("coop", "%s: coop_ra=%s has no effect on readahead with direct=1 (O_DIRECT "
 		       "reads bypass the page cache)", td->o.name, o->ra_str);
+	else if (o->ra != COOP_RA_KERNEL && !td_read(td) && td->o.verify == VERIFY_NONE)
+		pp_err("coop", "%s: coop_ra=%s has no effect on readahead in a job that does not read "
+		       "(rw=%s, no verify=)", td->o.name, o->ra_str, ddir_str(td->o.td_ddir));
 	if (o->dispatch == COOP_DISPATCH_RR && o->threads == 1)
 		pp_err("coop", "%s: coop_dispatch=rr has no effect with coop_threads=1", td->o.name);
 }
@@ -338,6 +342,16 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	if (ddir_sync(io_u->ddir)) {
 		coop_pool_submit_wait(j->pool, req);
 		io_u->error = req->error;
+		/*
+		 * fio names a failed I/O's file, operation and offset only
+		 * where it reaps one (io_completed()), which returns before
+		 * that for a sync; psync's queue() names it itself
+		 * (fio_io_end()), and so does this one, or the job ended
+		 * "err=5, func=td_io_queue" with no word of which file's
+		 * sync failed.
+		 */
+		if (io_u->error)
+			io_u_log_error(td, io_u);
 		return FIO_Q_COMPLETED;
 	}
 	coop_pool_submit(j->pool, req);

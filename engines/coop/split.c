@@ -30,12 +30,12 @@ void coop_split_part(uint64_t off, uint64_t len, uint64_t split, unsigned int i,
 void coop_split_begin(struct coop_split_state *s, unsigned int nparts)
 {
 	atomic_store_explicit(&s->error, 0, memory_order_relaxed);
-	atomic_store_explicit(&s->resid, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->moved, COOP_SPLIT_WHOLE, memory_order_relaxed);
 	/* Release: whoever sees the count also sees the reset fields. */
 	atomic_store_explicit(&s->left, nparts, memory_order_release);
 }
 
-bool coop_split_done(struct coop_split_state *s, int error, uint64_t resid)
+bool coop_split_done(struct coop_split_state *s, int error, uint64_t short_at)
 {
 	if (error) {
 		int zero = 0;
@@ -45,8 +45,16 @@ bool coop_split_done(struct coop_split_state *s, int error, uint64_t resid)
 							memory_order_relaxed,
 							memory_order_relaxed);
 	}
-	if (resid)
-		atomic_fetch_add_explicit(&s->resid, resid, memory_order_relaxed);
+	if (short_at != COOP_SPLIT_WHOLE) {
+		uint64_t cur = atomic_load_explicit(&s->moved, memory_order_relaxed);
+
+		/* The lowest such byte: the I/O moved everything before it. */
+		while (short_at < cur &&
+		       !atomic_compare_exchange_weak_explicit(&s->moved, &cur, short_at,
+							      memory_order_relaxed,
+							      memory_order_relaxed))
+			;
+	}
 	/*
 	 * acq_rel: the last part's thread must see every other part's error,
 	 * residual and data before it completes the I/O.
@@ -59,7 +67,9 @@ int coop_split_error(struct coop_split_state *s)
 	return atomic_load_explicit(&s->error, memory_order_relaxed);
 }
 
-uint64_t coop_split_resid(struct coop_split_state *s)
+uint64_t coop_split_resid(struct coop_split_state *s, uint64_t len)
 {
-	return atomic_load_explicit(&s->resid, memory_order_relaxed);
+	uint64_t moved = atomic_load_explicit(&s->moved, memory_order_relaxed);
+
+	return moved >= len ? 0 : len - moved;
 }

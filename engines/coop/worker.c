@@ -224,9 +224,11 @@ static void finish(struct coop_worker *w, struct coop_part *part, long res,
 		w->st.bytes += (uint64_t)res;
 	if (req->nparts == 1)
 		complete_req(w, req, error, resid, defer);
-	else if (coop_split_done(&req->st, error, resid))
+	else if (coop_split_done(&req->st, error,
+				 resid ? part->off + part->len - resid - req->off :
+				 COOP_SPLIT_WHOLE))
 		complete_req(w, req, coop_split_error(&req->st),
-			     coop_split_resid(&req->st), defer);
+			     coop_split_resid(&req->st, req->len), defer);
 	else if (!defer)
 		flush_done(w);
 }

@@ -37,4 +37,18 @@ for submit in sync uring; do
 	assert_match "$submit: job error" "err= *5" "$BF_OUT"
 	assert_match "$submit: message" "blkfile: $f: the job's writes to [^ ]* did not reach the disk: fsync at close" "$BF_OUT"
 done
+
+# fsync=N and fdatasync=N get the write-back error first: the job fails
+# naming the file and the sync, as psync names it (submit=uring said only
+# 'err= 5 (func=td_io_queue)').
+for sync in --fsync=4 --fdatasync=4; do
+	for submit in sync uring; do
+		bf_fio --name=w --filename="$f" --rw=randwrite --bs=16k --size=8m --iodepth=16 \
+			--blkfile_via=bdev --blkfile_allow_bdev_write=1 --blkfile_submit=$submit --direct=0 $sync
+		[ $? != 0 ] || fail "$submit $sync: fio exited 0 although the writes never reached the disk: $BF_OUT"
+		assert_match "$submit $sync: job error" "err= *5" "$BF_OUT"
+		assert_match "$submit $sync: the failed sync named" \
+			"io_u error on file $f: Input/output error: (sync|datasync) offset=" "$BF_OUT"
+	done
+done
 exit 0

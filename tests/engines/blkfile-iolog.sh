@@ -31,6 +31,12 @@ bf_fragment "$f" 64 16
 size=$((16 * 65536))
 vfy=(--bs=4k --verify_interval=4096)
 
+# The device's cache holds the file's zeros (a buffered read of the whole
+# device), stale once the layout below rewrites the file through the
+# filesystem: invalidate=1 of a replayed job must drop it over the whole
+# file (it dropped fio's offset..offset+size, 0..0 for a replayed log, and
+# the buffered replays read the zeros: 'bad magic header').
+dd if="$BF_DEV" of=/dev/null bs=1M status=none
 bf_fio_ok "lay out crc32c" --name=lay --filename="$f" --ioengine=psync --rw=write \
 	--size=$size "${vfy[@]}" --verify=crc32c --do_verify=0
 # log FILE NAME OP "OFFSET LEN"...: a version 2 iolog of OP on FILE.

@@ -146,6 +146,13 @@ noted 'coop: n: coop_inline has no effect' -- --coop_inline=1 --coop_threads=2
 noted 'coop: n: coop_ra=context has no effect on readahead with direct=1' -- --coop_ra=context --direct=1
 noted 'coop: n: coop_ra=off has no effect on readahead with direct=1' -- --coop_ra=off --direct=1
 noted 'coop: n: coop_dispatch=rr has no effect with coop_threads=1' -- --coop_dispatch=rr --coop_threads=1
+# readahead modes in a job that never reads (a write job's verify reads)
+noted 'coop: n: coop_ra=context has no effect on readahead in a job that does not read \(rw=write, no verify=\)' \
+	-- --coop_ra=context --rw=write
+noted 'coop: n: coop_ra=off has no effect on readahead in a job that does not read \(rw=randwrite' \
+	-- --coop_ra=off --rw=randwrite
+noted '' -- --coop_ra=context --rw=write --verify=crc32c
+noted '' -- --coop_ra=off --rw=randrw
 noted '' -- --coop_inline=0 --coop_threads=1 --direct=1
 noted '' -- --coop_inline=1 --coop_threads=1 --coop_fd=per-thread
 noted '' -- --coop_dispatch=rr --coop_threads=2

@@ -26,7 +26,7 @@ job() {
 	local out=$T/job$n.json rc
 	run_fio $mode --output-format=json --output="$out" --name=sync \
 		--filename="$dev" --rw=write --bs=64k --size=1m --offset=$((n++ * 2))m \
-		--iodepth=8 "$@" >/dev/null 2>&1
+		--iodepth=8 "$@" >"$out.stderr" 2>&1
 	rc=$?
 	# In thread mode fio's error lines precede the document in the file.
 	err=$(sed -n '/^{/,$p' "$out" | "$JQ" '.jobs[0].error' 2>/dev/null) ||
@@ -35,6 +35,10 @@ job() {
 		[ $rc = 0 ] || fail "$*: error 0 but exit $rc"
 	else
 		[ $rc != 0 ] || fail "$*: error $err but exit 0"
+		# The failed sync is named, file and operation, as psync names it
+		# (coop said only 'err=5, func=td_io_queue').
+		cat "$out.stderr" "$out" | grep -Eq "io_u error on file $dev: Input/output error: (sync|datasync|sync_file_range) offset=" ||
+			fail "$*: the failed sync is not named: $(cat "$out.stderr") $(sed '/^{/,$d' "$out")"
 	fi
 }
 

@@ -84,11 +84,34 @@ static void test_split(void)
 	      (unsigned long long)off, (unsigned long long)len);
 
 	coop_split_begin(&st, 3);
-	CHECK(!coop_split_done(&st, 0, 0), "1st of 3 not last");
-	CHECK(!coop_split_done(&st, EIO, 100), "2nd of 3 not last");
-	CHECK(coop_split_done(&st, ENOSPC, 50), "3rd of 3 is last");
+	CHECK(!coop_split_done(&st, 0, COOP_SPLIT_WHOLE), "1st of 3 not last");
+	CHECK(!coop_split_done(&st, EIO, COOP_SPLIT_WHOLE), "2nd of 3 not last");
+	CHECK(coop_split_done(&st, ENOSPC, COOP_SPLIT_WHOLE), "3rd of 3 is last");
 	CHECK(coop_split_error(&st) == EIO, "first error wins: %d", coop_split_error(&st));
-	CHECK(coop_split_resid(&st) == 150, "residuals add up");
+	CHECK(coop_split_resid(&st, 12288) == 0, "whole parts: no residual");
+
+	/* Short at the end (the file ends in the 2nd part, the 3rd moved nothing). */
+	coop_split_begin(&st, 3);
+	CHECK(!coop_split_done(&st, 0, 8192), "3rd, moved nothing");
+	CHECK(!coop_split_done(&st, 0, COOP_SPLIT_WHOLE), "1st, whole");
+	CHECK(coop_split_done(&st, 0, 5000), "2nd, short, last");
+	CHECK(coop_split_error(&st) == 0, "short parts are no error");
+	CHECK(coop_split_resid(&st, 12288) == 12288 - 5000, "residual from the 2nd part's end: %llu",
+	      (unsigned long long)coop_split_resid(&st, 12288));
+
+	/*
+	 * Short in the middle, a later part whole (a write out of space
+	 * while the next part overwrote allocated blocks): the residual is
+	 * everything from the first byte not moved, not the 1000 bytes
+	 * missing, which fio would requeue at the I/O's end and count the
+	 * middle as written.
+	 */
+	coop_split_begin(&st, 3);
+	CHECK(!coop_split_done(&st, 0, COOP_SPLIT_WHOLE), "3rd, whole");
+	CHECK(!coop_split_done(&st, 0, 3096), "1st, short by 1000");
+	CHECK(coop_split_done(&st, 0, COOP_SPLIT_WHOLE), "2nd, whole, last");
+	CHECK(coop_split_resid(&st, 12288) == 12288 - 3096, "residual from the short middle: %llu",
+	      (unsigned long long)coop_split_resid(&st, 12288));
 }
 
 /*
