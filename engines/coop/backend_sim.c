@@ -71,6 +71,17 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       t->numjobs);
 		return true;
 	}
+	/*
+	 * The thread's reader is blockdev-perftest's dd: one read(2) at a
+	 * time.  Deeper, the model would run several reads of one file at
+	 * once through one page cache and readahead state, which nothing in
+	 * the thread measured.
+	 */
+	if (t->iodepth > 1) {
+		pp_err("coop", "coop_backend=sim: iodepth=%u is not modelled (the model's reader is "
+		       "blockdev-perftest's dd, one read(2) at a time): use iodepth=1", t->iodepth);
+		return true;
+	}
 	if (t->odirect) {
 		pp_err("coop", "coop_backend=sim models buffered reads (dd through the initiator's page cache): direct=1 is not modelled");
 		return true;
