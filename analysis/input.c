@@ -381,11 +381,37 @@ static int doc_checks(const cJSON *doc, char **why)
 	return dup_keys(&p, doc, why);
 }
 
+/*
+ * fio stopped by a signal (SIGINT, SIGTERM: a ^C, a timeout(1), a killed
+ * runner) says "fio: terminating on signal N" (backend.c, and a server's
+ * through its client, "<host> " before it), stops every job where it is and
+ * still writes its whole JSON, with error 0: a size-based job that moved a
+ * quarter of its size reads as a complete run, nothing in the document
+ * telling it apart.  The line is in the text fio wrote before the document
+ * (@from .. @to: since the file's start or the previous document's end), so
+ * that document is refused, -1 with *@why set, naming the line.
+ */
+static int stopped_by_signal(struct lines *lt, const char *from, const char *to, char **why)
+{
+	static const char mark[] = "fio: terminating on signal ";
+	const char *m = from < to ? memmem(from, (size_t)(to - from), mark, sizeof(mark) - 1) : NULL;
+	unsigned long line, col;
+	int sig;
+
+	if (!m)
+		return 0;
+	position(lt, (size_t)(m - lt->buf), &line, &col);
+	sig = atoi(m + sizeof(mark) - 1);
+	*why = xasprintf("fio was stopped by signal %d before it wrote this document ('fio: terminating on signal %d' at line %lu): its jobs ended where the signal found them, so their bytes and times are not the runs their options describe (run them again)",
+			 sig, sig, line);
+	return -1;
+}
+
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
 static int parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		 int padded, int keep_going)
 {
-	const char *p, *end = buf + len;
+	const char *p, *end = buf + len, *from = buf;	/* @from: the text before the document */
 	struct lines lt = { buf, buf, buf, 1 };
 	struct jsonread jr = { .skip = keep_all ? NULL : skip_names };
 	int ndocs = 0, nskip = 0, rc = 0, fast_tries = 4;
@@ -418,11 +444,13 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			}
 			nskip++;
 			/* resume at the next document start after the error */
-			p = next_doc(buf, stop > p ? stop : p + 1, end);
+			from = stop > p ? stop : p + 1;
+			p = next_doc(buf, from, end);
 			continue;
 		}
 		js->docidx = (unsigned)(ndocs + nskip + 1);
-		if (doc_checks(doc, &why) || jobs_from_doc(js, doc, name, &why)) {
+		if (stopped_by_signal(&lt, from, p, &why) || doc_checks(doc, &why) ||
+		    jobs_from_doc(js, doc, name, &why)) {
 			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);
 			arena_reset();	/* the document's nodes, all at once */
@@ -435,7 +463,8 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			arena_reset();
 			ndocs++;
 		}
-		p = after_doc(name, &lt, len, buf + jr.end);
+		from = buf + jr.end;
+		p = after_doc(name, &lt, len, from);
 	}
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {

@@ -137,6 +137,34 @@ printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nrw=read\ntime_based\n
 refused 2 "tb.json:1:1: job 'tb': moved [0-9]+ bytes, more than its options let it .*or it ran time_based written bare \('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\"\)" summary "$T/tb.json"
 "$JQ" '.jobs[0]."job options".time_based = "1"' "$T/tb.json" > "$T/tb1.json"
 "$FIOTAB" summary "$T/tb1.json" > /dev/null 2> "$T/err" || fail "the mend the message names is refused: $(cat "$T/err")"
+# ... and a fio stopped by a signal (^C, SIGTERM): it still writes its whole
+# JSON, error 0, its jobs cut short where the signal found them; only its
+# "fio: terminating on signal N" before the document tells (the old code
+# tabled a 64 MiB job that moved 1 MiB as a complete run, nothing on stderr)
+printf '[global]\nioengine=null\nsize=64m\nrate=1m\nbs=64k\n[sig]\nrw=read\n' > "$T/sig.fio"
+for s in INT TERM; do
+	(cd "$T" && exec "$FIO" --output-format=json --output=sig-$s.json sig.fio > fio.out 2> fio.err) &
+	sleep 1.5
+	kill -$s $!
+	wait $! && fail "premise: fio exited 0 after SIG$s"
+	"$JQ" -e '.jobs[0] | .error == 0 and .read.io_bytes < 67108864' <(sed '/^{/,$!d' "$T/sig-$s.json") > /dev/null ||
+		fail "premise: fio's JSON after SIG$s is not a cut-short job with error 0: $(head -5 "$T/sig-$s.json")"
+	n=$(kill -l $s)
+	for cmd in summary perftest dd; do
+		refused 2 "sig-$s.json:[0-9]+:1: fio was stopped by signal $n before it wrote this document \('fio: terminating on signal $n' at line 2\)" $cmd "$T/sig-$s.json"
+	done
+done
+# ... after an earlier run in one file (the signal's line is the later
+# document's), and said by a server through its client ('<host> ' before it)
+"$FIOTAB" summary "$T/tb1.json" > "$T/out1" 2> "$T/err" || fail "tb1.json: $(cat "$T/err")"
+cat "$T/tb1.json" "$T/sig-INT.json" > "$T/sig2.json"
+refused 2 "sig2.json:[0-9]+:1: fio was stopped by signal 2 " summary "$T/sig2.json"
+"$FIOTAB" summary --keep-going "$T/sig2.json" > "$T/out" 2> "$T/err" || fail "--keep-going: $(cat "$T/err")"
+grep -q "fio was stopped by signal 2 .*(document skipped)" "$T/err" || fail "--keep-going: $(cat "$T/err")"
+grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
+[ "$(grep -c '^tb ' "$T/out")" = 1 ] && ! grep -q '^sig ' "$T/out" || fail "--keep-going: $(cat "$T/out")"
+{ printf '<127.0.0.1> \nfio: terminating on signal 15\n'; sed '/^{/,$!d' "$T/sig-INT.json"; } > "$T/sig3.json"
+refused 2 "sig3.json:3:1: fio was stopped by signal 15 .* at line 2\)" summary "$T/sig3.json"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
