@@ -121,9 +121,39 @@ ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" 
 grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
 refuses "second run into o2" "o2: exists and is not empty" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
-touch "$T/o2/raw/mark"
+# --overwrite replaces what a run wrote, never a file the user put beside
+# it (the old runner removed o2/notes/mine and o2/raw/mark with the run)
+mkdir "$T/o2/notes" && echo keep >"$T/o2/notes/mine"
+refuses "--overwrite of a run holding a user's directory" "o2 --overwrite: $T/o2/notes/ is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+rm -r "$T/o2/notes"
+echo keep >"$T/o2/raw/mark"
+refuses "--overwrite of a run holding a user's file" "o2 --overwrite: $T/o2/raw/mark is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+mkdir "$T/o2/tables" && echo keep >"$T/o2/tables/notes.txt"
+rm "$T/o2/raw/mark"
+refuses "--overwrite of a run holding a user's file in tables/" "o2/tables/notes.txt is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ "$(cat "$T/o2/tables/notes.txt" 2>/dev/null)" = keep ] || bad "--overwrite removed a user's file"
+rm "$T/o2/tables/notes.txt"
+mv "$T/o2/.perfpack-files" "$T/o2.files"
+refuses "--overwrite of a run with no list of its files" "o2 --overwrite: it has no readable .perfpack-files" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+mv "$T/o2.files" "$T/o2/.perfpack-files"
+# ... the run's own files go, a render of its tables (perfpack tables) too
+echo '<svg/>' >"$T/o2/tables/plot.svg"
 ok "--overwrite of a run directory" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
-[ -e "$T/o2/raw/mark" ] && bad "--overwrite kept files of the old run"
+[ -e "$T/o2/tables" ] && bad "--overwrite kept files of the old run: $(ls "$T/o2/tables")"
+[ -s "$T/o2/.perfpack-files" ] || bad "no .perfpack-files in a complete run"
+# ... and a file put there while the run ran is not replaced with it
+printf '#!/bin/bash\nfor a; do case $a in --section=*) echo late >"%s/o2/raw/late" ;; esac; done\nexec "%s" "$@"\n' \
+	"$T" "$T/fakefio" >"$T/latefio"
+chmod +x "$T/latefio"
+refuses "--overwrite of a run given a user's file during the run" \
+	"o2 --overwrite: $T/o2/raw/late is not a file the run wrote \(since this run started\); left as is: the complete run is in $T/o2\.partial\." \
+	env FIO="$T/latefio" "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ "$(cat "$T/o2/raw/late" 2>/dev/null)" = late ] || bad "--overwrite removed a file put in the run during the run"
+rm -r "$T"/o2.partial.* "$T/o2/raw/late"
 ls -d "$T"/o2.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o2.*)"
 # a DIR that appears during the run (another run with the same name) is
 # left alone; the complete run stays DIR.partial.* and is named

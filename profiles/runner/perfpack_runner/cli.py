@@ -45,8 +45,9 @@ run options:
                   when every fio run is done (a failed or interrupted run stays
                   DIR.partial.XXXXXX, marked "status: incomplete" in its run.txt);
                   an existing non-empty DIR is refused
-  --overwrite     replace an existing DIR (an earlier perfpack run only), once
-                  this run has completed
+  --overwrite     replace an existing DIR (an earlier perfpack run only, holding
+                  nothing but the files it lists in DIR/.perfpack-files and its
+                  tables), once this run has completed
   --client LIST   run on fio servers (fio --server) through fio --client;
                   HOST or HOST:PORT, comma-separated or repeated; needs --target
                   (a path on the servers); engines must be at the same path there;
