@@ -100,7 +100,23 @@ refuses "--set TARGET" "--set TARGET: .*--target" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set TARGET=/dev/vda -o "$T/o1"
 refuses "--set ENGDIR" "--set ENGDIR: " \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set ENGDIR=/tmp -o "$T/o1"
+# ... and a runner variable nothing of the run reads: a filesystem recipe's
+# where no variant makes one, the scratch size with --target (the old runner
+# ran on the bare device, env/block.env saying PP_FS=btrfs)
+for set in PP_FS=btrfs PP_MKFS_OPTS=-m0 PP_MOUNT_OPTS=noatime PP_FILE_MB=4; do
+	refuses "--set $set on a variant without PP_SETUP=fs" \
+		"--set ${set%%=*}: no variant of this run makes a filesystem \(block: PP_SETUP=dev\)" \
+		pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set $set -o "$T/o1"
+done
+refuses "--set PP_FS in a profile without a target" "--set PP_FS: no variant of this run makes a filesystem \(the profile has no target\)" \
+	pp run scst-coop --set PP_FS=ext4 -o "$T/o1"
+refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of the scratch device, and this run has none \(--target $T/t.img\)" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set PP_SCRATCH_MB=64 -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
+[ -e "$T/o1" ] && bad "a refused --set left $T/o1"
+# ... but read where a variant makes a filesystem
+pp run blockdev-perftest --variant block,file --set PP_FS=ext4 --list >/dev/null 2>"$T/err" ||
+	bad "--set PP_FS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
 # ... and the TARGET fio gets is the one the progress line shows
 ok "plain --target run" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o1b"
 grep -q "^run .*TARGET=$T/t.img args=" "$T/fio.log" || bad "fio did not get TARGET=$T/t.img: $(cat "$T/fio.log")"
