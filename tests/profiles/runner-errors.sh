@@ -335,6 +335,19 @@ ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
 [ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+# ... and a render replaces tables/ whole: a file of the user's there is
+# refused by name, kept, nothing rendered (the old runner removed it)
+echo mine >"$T/o4/tables/my-notes.txt"
+sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
+refuses "tables over a user's file in tables/" "o4/tables/my-notes.txt is not a file a render of this run writes" \
+	"$PERFPACK" tables "$T/o4"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a refused render changed tables/"
+rm "$T/o4/tables/my-notes.txt"
+mkdir -p "$T/o4/tables.failed/mine"
+refuses "tables over a user's directory in tables.failed/" "o4/tables.failed/mine/ is not a file a render of this run writes" \
+	"$PERFPACK" tables "$T/o4"
+[ -d "$T/o4/tables.failed/mine" ] || bad "a refused render removed tables.failed/mine"
+rm -r "$T/o4/tables.failed"
 # ... a TABLES entry with fiotab's -o writes the file it names, outside
 # DIR/tables (hist -o: an SVG anywhere, then 'printed nothing'): refused in a
 # profile.conf, and in a run directory's own copy that perfpack tables reads

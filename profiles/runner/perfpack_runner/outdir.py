@@ -63,13 +63,20 @@ def _rendered_names(d):
     return names
 
 
+def _made(d):
+    """The paths D's inventory lists, or None."""
+    try:
+        with open(os.path.join(d, INVENTORY)) as f:
+            return set(json.load(f))
+    except (OSError, ValueError):
+        return None
+
+
 def foreign(d):
     """A path in run directory D that its run did not write (or the reason
     it cannot tell), else None: --overwrite removes a run's own files only."""
-    try:
-        with open(os.path.join(d, INVENTORY)) as f:
-            made = set(json.load(f))
-    except (OSError, ValueError):
+    made = _made(d)
+    if made is None:
         return ('it has no readable %s (the list of files a run writes when it completes: a run made by an '
                 'older perfpack, or not a completed run), so its files cannot be told from yours' % INVENTORY)
     rendered = _rendered_names(d)
@@ -78,6 +85,21 @@ def foreign(d):
         if e in made or (top in RENDERED and (rest in rendered or rest == '')):
             continue
         return '%s is not a file the run wrote' % os.path.join(d, e)
+    return None
+
+
+def foreign_rendered(d):
+    """A path in run directory D's tables/ or tables.failed/ that neither a
+    render of its TABLES writes nor its run wrote, else None: a render
+    replaces those directories whole (tables.py)."""
+    made, rendered = _made(d) or set(), _rendered_names(d)
+    for top in RENDERED:
+        if not os.path.isdir(os.path.join(d, top)) or os.path.islink(os.path.join(d, top)):
+            continue
+        for e in _entries(d, top):
+            rest = e.partition('/')[2]
+            if e not in made and rest not in rendered:
+                return os.path.join(d, e)
     return None
 
 
