@@ -166,7 +166,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_HOST:
 			if (!*optarg || control_byte(optarg)) {
-				warnx_("--host: %s", *optarg ? "a control character in the name (no table, label or plot can show one)" : "empty name");
+				if (*optarg)
+					warnx_("--host: %s in the name (no table, label or plot can show one)",
+					       text_fault(control_byte(optarg)));
+				else
+					warnx_("--host: empty name");
 				return -1;
 			}
 			local_host_opt = optarg;

@@ -783,15 +783,29 @@ static void file_size(const struct opts *o, unsigned kb_base, struct jconf *c)
 	free(t);
 }
 
-/* @s for a message: control bytes as \n, \t or \xHH, at most 60 bytes of it. */
+/*
+ * @s for a message: control bytes as \n, \t or \xHH, so are bytes not in a
+ * UTF-8 sequence; at most 60 bytes of it.
+ */
 static const char *shown(const char *s)
 {
 	static char buf[256];
-	size_t n = 0;
+	size_t n = 0, u;
 
 	for (; *s && n < 60; s++) {
 		unsigned char ch = (unsigned char)*s;
 
+		if (ch >= 0x80) {
+			u = utf8_seq(s);
+			if (u) {
+				memcpy(buf + n, s, u);
+				n += u;
+				s += u - 1;
+			} else {
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch);
+			}
+			continue;
+		}
 		n += ch == '\n' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\n") :
 		     ch == '\t' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\t") :
 		     ch < 0x20 || ch == 0x7f ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch) :
@@ -811,8 +825,9 @@ static void check_text(struct reader *r, const char *what, const char *s)
 	const char *c = control_byte(s);
 
 	if (c)
-		bad(r, "%s \"%s\" holds a control character (0x%02x), which no table, label or plot can show as it is: give it without one",
-		    what, shown(s), (unsigned char)*c);
+		bad(r, "%s \"%s\" holds %s (0x%02x), which no table, label or plot can show as it is: give it without one%s",
+		    what, shown(s), text_fault(c), (unsigned char)*c,
+		    (unsigned char)*c >= 0x80 ? " (a job file in another encoding than UTF-8?)" : "");
 }
 
 /*

@@ -313,6 +313,25 @@ done
 refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
 refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
 refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
+# ... and bytes that are not UTF-8: fio writes a Latin-1 job file's
+# 'caf\xe9' as it is, and every format fiotab writes is UTF-8 text (the
+# old fiotab wrote the byte into the tables, Influx tags, Prometheus labels,
+# JSON strings and SVG text, which their consumers refuse); valid UTF-8 stays
+printf '[r]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n[caf\xe9]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n' > "$T/l1.fio"
+(cd "$T" && "$FIO" --output-format=json --output=l1.json l1.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+grep -aq "\"caf$(printf '\xe9')\"" "$T/l1.json" || fail "premise: fio wrote 'caf\\xe9' as it is"
+for cmd in summary perftest "plot -o $T/l.svg" "summary --format=influx" "summary --format=prom" "summary --format=json" dd; do
+	refused 2 "l1.json:[0-9]+:[0-9]+: job name \"caf\\\\xe9\" holds a byte that is not UTF-8 \(0xe9\).*another encoding than UTF-8" $cmd "$T/l1.json"
+done
+sed -i "s/caf$(printf '\xe9')/caf$(printf '\xc3\xa9')/" "$T/l1.json"
+"$JQ" '.jobs[0]["job options"].description = "a\u00e9b" | .jobs[1]["job options"].filename = "/mnt/\u00e9t\u00e9/\u2192"' "$T/l1.json" > "$T/l2.json" ||
+	fail "jq on l1.json"
+"$FIOTAB" summary --format=csv "$T/l2.json" > "$T/out" 2> "$T/err" || fail "a UTF-8 job name refused: $(cat "$T/err")"
+grep -q "^summary,.*,café,-,/mnt/été/→," "$T/out" || fail "a UTF-8 job name or target not as it is: $(cat "$T/out")"
+printf '{\n  "fio version" : "fio-3.33",\n  "jobs" : [ { "jobname" : "a", "job options" : { "filename" : "/x/\xed\xa0\x80" } } ]\n}\n' > "$T/l3.json"
+refused 2 "l3.json:1:1: job 'a': option filename \"/x/\\\\xed\\\\xa0\\\\x80\" holds a byte that is not UTF-8 \(0xed\)" summary "$T/l3.json"
+refused 1 "--host: a byte that is not UTF-8" summary --host $'h\xffx' "$P/verify.json"
+refused 1 "VALUE not empty, UTF-8 and without control characters" summary --tag $'x=a\xc0\xafb' "$P/verify.json"
 
 # P13: bssplit (bsrange alike): each run's mean transfer size is another
 # number (bssplit.json: two repeats of 4k/50:64k/50, means 18641 and
