@@ -330,6 +330,35 @@ sed -i "s/caf$(printf '\xe9')/caf$(printf '\xc3\xa9')/" "$T/l1.json"
 grep -q "^summary,.*,café,-,/mnt/été/→," "$T/out" || fail "a UTF-8 job name or target not as it is: $(cat "$T/out")"
 printf '{\n  "fio version" : "fio-3.33",\n  "jobs" : [ { "jobname" : "a", "job options" : { "filename" : "/x/\xed\xa0\x80" } } ]\n}\n' > "$T/l3.json"
 refused 2 "l3.json:1:1: job 'a': option filename \"/x/\\\\xed\\\\xa0\\\\x80\" holds a byte that is not UTF-8 \(0xed\)" summary "$T/l3.json"
+# ... and a backslash in a Markdown cell: GFM splits a row at every '|' a
+# backslash does not escape, '\\' escaping a backslash: the old fiotab wrote
+# job 'x\|y' as 'x\\|y', two cells, every figure after it one column right
+# (its MB/s cell held the block size). Rows split as cmark-gfm splits them:
+gfm_rows() {
+	python3 -c '
+import sys
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if not line.startswith("|"):
+        continue
+    cells, cur, i = [], "", 1
+    while i < len(line):
+        if line[i] == "\\" and i + 1 < len(line):
+            cur, i = cur + line[i + 1], i + 2
+        elif line[i] == "|":
+            cells, cur, i = cells + [cur.strip()], "", i + 1
+        else:
+            cur, i = cur + line[i], i + 1
+    print("\t".join(cells))'
+}
+printf '[global]\nioengine=null\nrate=8m\nbs=64k\nrw=read\n[x\\|y]\nsize=1m\n[z\\]\nsize=2m\n' > "$T/bsl.fio"
+(cd "$T" && "$FIO" --output-format=json --output=bsl.json bsl.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$FIOTAB" summary --format=markdown "$T/bsl.json" | gfm_rows > "$T/md" || fail "summary --format=markdown"
+assert_eq "Markdown cells per row (job names with a backslash)" 11 "$(awk -F'\t' '{ print NF }' "$T/md" | sort -u)"
+assert_eq "Markdown job cells" 'x\|y z\' "$(awk -F'\t' 'NR > 2 { printf "%s%s", s, $1; s = " " }' "$T/md")"
+assert_eq "Markdown MB/s cells = jq's io_bytes / runtime" \
+	"$("$JQ" -r '.jobs[] | .read.io_bytes / .read.runtime * 1000 / 1048576 * 1000 | round / 1000' "$T/bsl.json" | tr '\n' ' ')" \
+	"$(awk -F'\t' 'NR > 2 { printf "%s ", $6 + 0 }' "$T/md")"
 refused 1 "--host: a byte that is not UTF-8" summary --host $'h\xffx' "$P/verify.json"
 refused 1 "VALUE not empty, UTF-8 and without control characters" summary --tag $'x=a\xc0\xafb' "$P/verify.json"
 
