@@ -381,30 +381,58 @@ static int doc_checks(const cJSON *doc, char **why)
 	return dup_keys(&p, doc, why);
 }
 
-/*
- * fio stopped by a signal (SIGINT, SIGTERM: a ^C, a timeout(1), a killed
- * runner) says "fio: terminating on signal N" (backend.c, and a server's
- * through its client, "<host> " before it), stops every job where it is and
- * still writes its whole JSON, with error 0: a size-based job that moved a
- * quarter of its size reads as a complete run, nothing in the document
- * telling it apart.  The line is in the text fio wrote before the document
- * (@from .. @to: since the file's start or the previous document's end), so
- * that document is refused, -1 with *@why set, naming the line.
- */
-static int stopped_by_signal(struct lines *lt, const char *from, const char *to, char **why)
-{
-	static const char mark[] = "fio: terminating on signal ";
-	const char *m = from < to ? memmem(from, (size_t)(to - from), mark, sizeof(mark) - 1) : NULL;
-	unsigned long line, col;
-	int sig;
+/* @l (@n bytes) starts with the string literal @lit */
+#define STARTS(l, n, lit) ((n) >= sizeof(lit) - 1 && !memcmp(l, lit, sizeof(lit) - 1))
+#define ENDS(l, n, lit) ((n) >= sizeof(lit) - 1 && !memcmp((l) + (n) - (sizeof(lit) - 1), lit, sizeof(lit) - 1))
 
-	if (!m)
-		return 0;
-	position(lt, (size_t)(m - lt->buf), &line, &col);
-	sig = atoi(m + sizeof(mark) - 1);
-	*why = xasprintf("fio was stopped by signal %d before it wrote this document ('fio: terminating on signal %d' at line %lu): its jobs ended where the signal found them, so their bytes and times are not the runs their options describe (run them again)",
-			 sig, sig, line);
-	return -1;
+/*
+ * What fio says before a document about the run it describes, when that
+ * run is not the one its jobs' options ask for and nothing in the document
+ * tells: -1 with *@why set, naming the line, else 0.  The text is what fio
+ * wrote before the document (@from .. @to: since the file's start or the
+ * previous document's end).
+ *
+ * - "fio: terminating on signal N" (backend.c; a server's through its
+ *   client, after "<host> "): fio stopped by SIGINT or SIGTERM (a ^C, a
+ *   timeout, a killed runner) stops every job where it is and still writes
+ *   its whole JSON, error 0: a size-based job that moved a quarter of its
+ *   size reads as a complete run.
+ * - "fio: failed to connect to HOST" and "fio: client HOST timed out"
+ *   (client.c): fio --client went on without that server and exits 0; the
+ *   document has no record of it (nor an "All clients" one, which would
+ *   say how many hosts fio summed).
+ */
+static int fio_said(struct lines *lt, const char *from, const char *to, char **why)
+{
+	static const char sig[] = "fio: terminating on signal ", conn[] = "fio: failed to connect to ",
+			  cl[] = "fio: client ", tout[] = " timed out";
+	const char *l, *nl, *m;
+	unsigned long line, col;
+	size_t n;
+
+	for (l = from; l < to; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(to - l));
+		if (!nl)
+			nl = to;
+		n = (size_t)(nl - l);
+		if (n && l[n - 1] == '\r')
+			n--;
+		m = memmem(l, n, sig, sizeof(sig) - 1);
+		if (!m && !STARTS(l, n, conn) && !(STARTS(l, n, cl) && ENDS(l, n, tout)))
+			continue;
+		position(lt, (size_t)(l - lt->buf), &line, &col);
+		if (m)
+			*why = xasprintf("fio was stopped by signal %d before it wrote this document ('fio: terminating on signal %d' at line %lu): its jobs ended where the signal found them, so their bytes and times are not the runs their options describe (run them again)",
+					 atoi(m + sizeof(sig) - 1), atoi(m + sizeof(sig) - 1), line);
+		else if (STARTS(l, n, conn))
+			*why = xasprintf("fio --client could not reach server %.*s ('%.*s' at line %lu) and went on without it: this document has no record of that host (run again with every server up)",
+					 (int)(n - (sizeof(conn) - 1)), l + sizeof(conn) - 1, (int)n, l, line);
+		else
+			*why = xasprintf("fio --client lost server %.*s during the run ('%.*s' at line %lu): this document has no record of that host (run again with every server up)",
+					 (int)(n - (sizeof(cl) - 1) - (sizeof(tout) - 1)), l + sizeof(cl) - 1, (int)n, l, line);
+		return -1;
+	}
+	return 0;
 }
 
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
@@ -449,7 +477,7 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			continue;
 		}
 		js->docidx = (unsigned)(ndocs + nskip + 1);
-		if (stopped_by_signal(&lt, from, p, &why) || doc_checks(doc, &why) ||
+		if (fio_said(&lt, from, p, &why) || doc_checks(doc, &why) ||
 		    jobs_from_doc(js, doc, name, &why)) {
 			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);

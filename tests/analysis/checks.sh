@@ -165,6 +165,10 @@ grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
 [ "$(grep -c '^tb ' "$T/out")" = 1 ] && ! grep -q '^sig ' "$T/out" || fail "--keep-going: $(cat "$T/out")"
 { printf '<127.0.0.1> \nfio: terminating on signal 15\n'; sed '/^{/,$!d' "$T/sig-INT.json"; } > "$T/sig3.json"
 refused 2 "sig3.json:3:1: fio was stopped by signal 15 .* at line 2\)" summary "$T/sig3.json"
+# ... and fio --client's lost server ("fio: client HOST timed out" after a
+# minute without its answers; client-logs.sh has one never reached)
+{ printf 'fio: client 10.0.0.2, timeout on cmd SEND_ETA\nfio: client 10.0.0.2 timed out\n\n'; sed '/^{/,$!d' "$T/sig-INT.json"; } > "$T/lost.json"
+refused 2 "lost.json:4:1: fio --client lost server 10.0.0.2 during the run \('fio: client 10.0.0.2 timed out' at line 2\)" summary "$T/lost.json"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
