@@ -837,7 +837,42 @@ static void check_text(struct reader *r, const char *what, const char *s)
  * read such as N%).  fio moves at most that: less with runtime=,
  * number_ios=, offsets, a smaller file.
  */
-static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
+/*
+ * The largest transfer a job's options let it make: its bs (each direction's),
+ * else the largest size in bsrange or bssplit (their percentages read as
+ * sizes too, which only makes it larger); 0 when none reads.
+ */
+static uint64_t largest_bs(const struct opts *o, const struct jconf *c, unsigned kb_base)
+{
+	static const char *const names[] = { "bsrange", "blocksize_range", "bssplit" };
+	uint64_t m = 0, v;
+	size_t i;
+
+	for (i = 0; i < NRWT; i++)
+		if (!c->mean_bs && c->bs[i] > m)
+			m = c->bs[i];
+	for (i = 0; c->mean_bs && i < sizeof(names) / sizeof(*names); i++) {
+		const char *s = opt(o, names[i]);
+		char *t, *tok, *save = NULL;
+
+		if (!s)
+			continue;
+		t = xstrdup(s);
+		for (tok = strtok_r(t, "-,:/", &save); tok; tok = strtok_r(NULL, "-,:/", &save))
+			if (!fio_parse_size(tok, kb_base, &v) && v > m)
+				m = v;
+		free(t);
+	}
+	return m;
+}
+
+/*
+ * ... and each pass over io_size (else size) ends with the I/O that reaches
+ * it, which may go past it: fio moved 263 I/Os of bs=4000 (kb_base=1024's
+ * "4KiB") for size=1m, 1052000 bytes.  So each loop of each job may move up
+ * to @maxbs - 1 bytes more.
+ */
+static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs, uint64_t maxbs)
 {
 	const char *tb = opt(o, "time_based"), *lp = opt(o, "loops");
 	const char *io = opt(o, "io_size") ? opt(o, "io_size") : opt(o, "io_limit");
@@ -850,7 +885,7 @@ static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
 	if (!io || fio_parse_size(io, kb_base, &v) || !v ||
 	    (lp && (fio_parse_size(lp, 1024, &loops) || !loops)))
 		return 0;
-	return (double)v * (double)loops * numjobs;
+	return ((double)v + (double)(maxbs ? maxbs - 1 : 0)) * (double)loops * numjobs;
 }
 
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
@@ -893,7 +928,7 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	file_size(o, kb_base, c);
 	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
 	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
-	c->max_bytes = max_bytes(o, kb_base, c->numjobs);
+	c->max_bytes = max_bytes(o, kb_base, c->numjobs, largest_bs(o, c, kb_base));
 
 	s = opt(o, "coop_backend");
 	c->modeled = s && !strcmp(s, "sim");
@@ -1003,7 +1038,7 @@ static void check_volume(struct reader *r, const struct opts *o, const struct jo
 	 * nor "global options", and the job reads as size-based.
 	 */
 	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
-		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size and the I/O that reaches it, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
 		    moved, j->conf->max_bytes,
 		    opt(o, "runtime") ? ", or it ran time_based written bare ('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\")" : "");
 }

@@ -125,8 +125,26 @@ refused 2 "gr-rw.json:1:1: job 'a': write: 1048576 bytes, but rw=read moves none
 # iodepth=4, one group, group_reporting: record 'a', b's options, 8 MiB):
 # more bytes than size x loops x numjobs of its options
 for cmd in summary perftest; do
-	refused 2 "gr-volume.json:1:1: job 'a': moved 8388608 bytes, more than its options let it \(4194304: io_size or size, times loops and numjobs\)" $cmd "$P/gr-volume.json"
+	refused 2 "gr-volume.json:1:1: job 'a': moved 8388608 bytes, more than its options let it \(4259839: io_size or size and the I/O that reaches it, times loops and numjobs\)" $cmd "$P/gr-volume.json"
 done
+# ... where the I/O that reaches size may go past it: kb_base=1024's
+# "4KiB" is 4000 bytes (fio's compatibility mode), and size=1m took 263 of
+# them from a larger file, 1052000 bytes, two loops 2104000 (the old fiotab
+# refused these runs as more than their options let them move)
+truncate -s 4m "$T/over.dat"
+for kb in 1024 1000; do
+	printf '[global]\nkb_base=%s\nfilename=over.dat\nrate=8m\nsize=1m\nbs=4KiB\nrw=read\n[over]\n[loop2]\nloops=2\n' $kb > "$T/over.fio"
+	(cd "$T" && "$FIO" --output-format=json --output=over.json over.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+	"$JQ" -e '.jobs[0].read.io_bytes > 1048576 or .jobs[0].read.io_bytes == 1003520' "$T/over.json" > /dev/null ||
+		fail "premise: fio's last I/O does not pass size (kb_base=$kb): $(jq -c '[.jobs[].read.io_bytes]' "$T/over.json")"
+	"$FIOTAB" summary --format=json "$T/over.json" > "$T/out" 2> "$T/err" || fail "kb_base=$kb size=1m bs=4KiB: $(cat "$T/err")"
+	assert_eq "bytes an I/O as fio moved them (kb_base=$kb)" \
+		"$("$JQ" -r '.jobs[].read | .io_bytes / .total_ios' "$T/over.json")" \
+		"$("$JQ" -r '.tables[0].rows[].bs' "$T/out")"
+done
+# ... but not by more than that I/O
+"$JQ" '.jobs[0]."job options".size = "990000"' "$T/over.json" > "$T/over2.json"
+refused 2 "over2.json:1:1: job 'over': moved 1003520 bytes, more than its options let it \(994095: " summary "$T/over2.json"
 # ... and a job file's bare 'time_based' (no =1), which fio 3.33's JSON
 # leaves out of "global options" and "job options": the refusal says so and
 # how to mend it (the old message named group_reporting and kb_base only)
