@@ -183,6 +183,19 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				warnx_("--start: '%s' is not a time in unix milliseconds", optarg);
 				return -1;
 			}
+			/*
+			 * fio ran after 2000 and before 2100: a start outside
+			 * is in other units, its points decades away (date
+			 * +%s's seconds: January 1970; microseconds: past
+			 * the year 50000, beyond Influx's int64 nanoseconds)
+			 */
+			if (c->logs.start_ms < 946684800000.0 || c->logs.start_ms >= 4102444800000.0) {
+				warnx_("--start: %s ms since 1970 is %s, no time fio ran: --start takes unix milliseconds (date +%%s%%3N), %s",
+				       optarg, c->logs.start_ms < 946684800000.0 ? "before 2000" : "after 2100",
+				       c->logs.start_ms < 946684800000.0 ?
+				       "not seconds (date +%s: append 000)" : "not micro- or nanoseconds");
+				return -1;
+			}
 			break;
 		case O_EPOCH:
 			c->logs.unix_epoch = 1;
