@@ -425,6 +425,16 @@ done
 for c in srv-a srv-a:8765 '[::1]:8765' ::1 sock:/run/fio.sock; do
 	ok "--client $c" "${l[@]}" --client "$c" --force
 done
+# ... two servers on one host (two ports) when a job writes a log: fio's
+# client names each server's log by the host alone (cache-raw-bs64k_bw.1.log.
+# 127.0.0.1), and the old runner let the second replace the first's
+refuses "two servers on one host, a job writing logs" \
+	"--client 127.0.0.1:18765 and 127.0.0.1:18766 are servers on one host, 127.0.0.1: job \[[a-z0-9-]+\] \(variant default\) sets write_(bw|iops)_log=[a-z0-9-]+, and fio names each server's log [a-z0-9-]+_\*\.log\.127\.0\.0\.1 by the host alone" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --client 127.0.0.1:18765,127.0.0.1:18766
+refuses "two servers on one host, by name, a job writing logs" "--client srv-a and srv-a:8766 are servers on one host, srv-a:" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --client srv-a,srv-a:8766
+ok "two servers on one host, no job writing logs" "${l[@]}" --client 127.0.0.1:18765,127.0.0.1:18766 --force
+ok "two hosts, jobs writing logs" pp run buffered-vs-raw --target "$T/t.img" --list --client 127.0.0.1:18765,localhost:18766
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
 # ... and values are understood, not passed on for fio to guess (F5): a

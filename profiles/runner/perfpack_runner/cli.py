@@ -54,7 +54,8 @@ run options:
                   a host missing from fio's results makes the run incomplete;
                   a plan that writes the target needs --force (the servers'
                   paths cannot be checked from here); one server named twice
-                  (localhost and 127.0.0.1, h and h:8765) is refused
+                  (localhost and 127.0.0.1, h and h:8765) is refused, and two
+                  servers on one host when a job writes fio logs
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
