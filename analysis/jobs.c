@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1044,6 +1045,61 @@ static void check_volume(struct reader *r, const struct opts *o, const struct jo
 }
 
 /*
+ * A time value as fio reads runtime= (parse.c, get_mult_time()): digits,
+ * then us/usec, ms/msec, s, m, h or d, any case, seconds without; in ms,
+ * or -1 when it is not one of those.
+ */
+static double fio_time_ms(const char *s)
+{
+	static const struct { const char *unit; size_t prefix; double ms; } units[] = {
+		{ "us", 2, 0.001 }, { "ms", 2, 1 }, { "s", 0, 1000 }, { "m", 0, 60000 },
+		{ "h", 0, 3600000 }, { "d", 0, 86400000 },
+	};
+	const char *p = s;
+	char low[8];
+	size_t i;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s || p - s > 15)
+		return -1;
+	if (!*p)
+		return strtod(s, NULL) * 1000;
+	for (i = 0; p[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)p[i]);
+	low[i] = '\0';
+	if (p[i])
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (units[i].prefix ? !strncmp(low, units[i].unit, units[i].prefix) : !strcmp(low, units[i].unit))
+			return strtod(s, NULL) * units[i].ms;
+	return -1;
+}
+
+/*
+ * A time_based job runs its runtime= to the ms (fio's job_runtime is the
+ * runtime, ramp_time and startdelay apart).  One that ran less was stopped
+ * by something its record does not show: another job's exitall (a bare
+ * flag, which fio's JSON leaves out), exit_what, a signal to a job process:
+ * its figures are of a shorter run than its options say, error 0.  Refused,
+ * unless steadystate= may have ended it (then fio ends it early on purpose).
+ */
+static void check_timed(struct reader *r, const struct opts *o, const struct job *j, const cJSON *jo)
+{
+	const char *tb = opt(o, "time_based"), *rt = opt(o, "runtime") ? opt(o, "runtime") : opt(o, "timeout");
+	double want, ran;
+
+	if (!tb || !strcmp(tb, "0") || !rt || opt(o, "steadystate") || opt(o, "ss") || j->conf->modeled)
+		return;
+	want = fio_time_ms(rt);
+	ran = num(r, jo, "", "job_runtime");
+	if (want <= 0 || isnan(ran) || ran >= want - fmax(5, want / 100))
+		return;
+	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
+	    rt, want, ran);
+}
+
+/*
  * A record with bytes in a direction its rw does not move is not one job's
  * (group_reporting over jobs of different rw): refused.
  */
@@ -1194,8 +1250,10 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->d[i] = dir_store(js, d);
 	}
 	check_dirs(&r, &o, j);
-	if (!j->aggregate)
+	if (!j->aggregate) {
 		check_volume(&r, &o, j);
+		check_timed(&r, &o, j, jo);
+	}
 	if (r.why) {
 		*why = r.why;
 		return -1;

@@ -187,6 +187,23 @@ refused 2 "sig3.json:3:1: fio was stopped by signal 15 .* at line 2\)" summary "
 # minute without its answers; client-logs.sh has one never reached)
 { printf 'fio: client 10.0.0.2, timeout on cmd SEND_ETA\nfio: client 10.0.0.2 timed out\n\n'; sed '/^{/,$!d' "$T/sig-INT.json"; } > "$T/lost.json"
 refused 2 "lost.json:4:1: fio --client lost server 10.0.0.2 during the run \('fio: client 10.0.0.2 timed out' at line 2\)" summary "$T/lost.json"
+# ... and a time_based job stopped before its runtime by what its record
+# does not show: another job's bare exitall (fio's JSON leaves it out) ended
+# 'long' (runtime=10) after ~125 ms, error 0 (the old fiotab tabled it as
+# a 10 s run); time_based jobs that ran their runtime (500ms: fio's units)
+# are tabled, and a steadystate job fio ends early on purpose is not refused
+printf '[global]\nioengine=null\nbs=64k\nrw=read\nrate=8m\n[long]\ntime_based=1\nruntime=10\nsize=1m\n[short]\nsize=1m\nexitall\n' > "$T/ea.fio"
+(cd "$T" && timeout 60 "$FIO" --output-format=json --output=ea.json ea.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$JQ" -e '.jobs[0] | .jobname == "long" and .error == 0 and .job_runtime < 5000' "$T/ea.json" > /dev/null ||
+	fail "premise: exitall did not stop 'long' early: $("$JQ" -c '[.jobs[] | {jobname, job_runtime}]' "$T/ea.json")"
+for cmd in summary perftest dd; do
+	refused 2 "ea.json:1:1: job 'long': time_based with runtime \"10\" \(10000 ms\), but it ran [0-9]+ ms \(job_runtime\), error 0: something stopped it that its record does not show \(another job's exitall" $cmd "$T/ea.json"
+done
+printf '[half]\nioengine=null\nbs=64k\nrw=read\nrate=8m\ntime_based=1\nsize=1m\nruntime=500ms\n' > "$T/tbok.fio"
+(cd "$T" && "$FIO" --output-format=json --output=tbok.json tbok.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$FIOTAB" summary "$T/tbok.json" > "$T/out" 2> "$T/err" || fail "a time_based job that ran its runtime=500ms: $(cat "$T/err")"
+"$JQ" '.jobs |= map(select(.jobname == "long") | ."job options".steadystate = "bw:50%")' "$T/ea.json" > "$T/ss.json"
+"$FIOTAB" summary "$T/ss.json" > "$T/out" 2> "$T/err" || fail "a steadystate job fio ended early: $(cat "$T/err")"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
