@@ -1100,6 +1100,34 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
 }
 
 /*
+ * fio's synchronous engines (FIO_SYNCIO in fio 3.33's engines/) run one I/O
+ * at a time: with iodepth > 1 fio says "queue depth will be capped at 1"
+ * (backend.c, in the job's process: on its stdout, not in the JSON) and
+ * runs depth 1, while the record keeps the iodepth asked for, which every
+ * table, label and axis shows (a psync "sweep" over iodepth 1..32 is one
+ * configuration run five times).  Refused.  Only an ioengine the options
+ * name: without one fio takes its platform's default, which the JSON does
+ * not say.  (null is synchronous only at iodepth 1.)
+ */
+static void check_depth(struct reader *r, const struct opts *o, const struct job *j)
+{
+	static const char *const sync_engines[] = {
+		"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap", "splice", "e4defrag",
+		"falloc", "ftruncate", "filecreate", "filestat", "filedelete", "cpuio", "exec",
+		"dev-dax", "libpmem", "pmemblk", "mtd", "net", "netsplice",
+	};
+	const char *e = opt(o, "ioengine");
+	size_t i;
+
+	if (!e || j->conf->iodepth <= 1)
+		return;
+	for (i = 0; i < sizeof(sync_engines) / sizeof(*sync_engines); i++)
+		if (!strcmp(e, sync_engines[i]))
+			bad(r, "iodepth %d with ioengine=%s, a synchronous engine: fio caps its queue depth at 1 ('queue depth will be capped at 1'), so it ran another iodepth than its record says: give iodepth=1, or an asynchronous ioengine (libaio, io_uring)",
+			    j->conf->iodepth, e);
+}
+
+/*
  * A record with bytes in a direction its rw does not move is not one job's
  * (group_reporting over jobs of different rw): refused.
  */
@@ -1253,6 +1281,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	if (!j->aggregate) {
 		check_volume(&r, &o, j);
 		check_timed(&r, &o, j, jo);
+		check_depth(&r, &o, j);
 	}
 	if (r.why) {
 		*why = r.why;

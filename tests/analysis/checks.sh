@@ -204,6 +204,20 @@ printf '[half]\nioengine=null\nbs=64k\nrw=read\nrate=8m\ntime_based=1\nsize=1m\n
 "$FIOTAB" summary "$T/tbok.json" > "$T/out" 2> "$T/err" || fail "a time_based job that ran its runtime=500ms: $(cat "$T/err")"
 "$JQ" '.jobs |= map(select(.jobname == "long") | ."job options".steadystate = "bw:50%")' "$T/ea.json" > "$T/ss.json"
 "$FIOTAB" summary "$T/ss.json" > "$T/out" 2> "$T/err" || fail "a steadystate job fio ended early: $(cat "$T/err")"
+# ... and an iodepth a synchronous engine does not run: fio caps psync's
+# queue depth at 1 (saying so on its stdout only), the record keeps
+# iodepth=8: the old fiotab tabled a psync 'sweep' over iodepth 1 and 8 as
+# two depths (--x iodepth), and tagged iodepth=8 in Influx
+truncate -s 1m "$T/qd.dat"
+for qd in 1 8; do
+	printf '[qd]\nfilename=qd.dat\nioengine=psync\niodepth=%s\nrate=8m\nsize=1m\nbs=64k\nrw=read\n' $qd > "$T/qd.fio"
+	(cd "$T" && "$FIO" --output-format=json --output=qd$qd.json qd.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+for cmd in "perftest --x iodepth" summary "summary --format=influx" dd; do
+	refused 2 "qd8.json:1:1: job 'qd': iodepth 8 with ioengine=psync, a synchronous engine: fio caps its queue depth at 1" $cmd "$T/qd1.json" "$T/qd8.json"
+done
+"$JQ" '.jobs[0]."job options".ioengine = "libaio"' "$T/qd8.json" > "$T/qd8a.json"
+"$FIOTAB" summary "$T/qd8a.json" > "$T/out" 2> "$T/err" || fail "iodepth 8 with libaio: $(cat "$T/err")"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
