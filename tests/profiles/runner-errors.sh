@@ -348,6 +348,10 @@ refuses "tables over a user's directory in tables.failed/" "o4/tables.failed/min
 	"$PERFPACK" tables "$T/o4"
 [ -d "$T/o4/tables.failed/mine" ] || bad "a refused render removed tables.failed/mine"
 rm -r "$T/o4/tables.failed"
+# ... but a render's own files are its, also one cut short (its NAME.txt.tmp)
+mkdir "$T/o4/tables.failed" && echo partial >"$T/o4/tables.failed/block.txt.tmp"
+ok "tables over a render cut short" "$PERFPACK" tables "$T/o4"
+[ -e "$T/o4/tables.failed" ] && bad "a good render left tables.failed"
 # ... a TABLES entry with fiotab's -o writes the file it names, outside
 # DIR/tables (hist -o: an SVG anywhere, then 'printed nothing'): refused in a
 # profile.conf, and in a run directory's own copy that perfpack tables reads

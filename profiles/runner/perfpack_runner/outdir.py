@@ -59,7 +59,7 @@ def _rendered_names(d):
         tabs = []
     for t in tabs if isinstance(tabs, list) else []:
         n = t.partition('=')[0]
-        names |= {n + '.txt', n + '.csv', n + '.err'}
+        names |= {n + '.txt', n + '.csv', n + '.err', n + '.txt.tmp', n + '.csv.tmp'}  # .tmp: a render cut short
     return names
 
 
