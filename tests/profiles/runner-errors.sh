@@ -273,6 +273,19 @@ done
 [ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
+# ... and a '#' inside a profile.conf word is the word's, as the shell reads
+# it (VARIANT_x=ENG=psync#x is 'ENG=psync#x'), not a comment that cuts the
+# value: the old reader ran ENG=psync, '#x' dropped without a word
+mkdir -p "$T/profhash/hs"
+cp "$T/profsw/sw/sw.fio" "$T/profhash/hs/"
+for conf in 'QUICK=SIZE=1m\nVARIANT_default=ENG=psync#x' 'QUICK=SIZE=1m\nVARIANT_default="ENG=psync#x"' \
+	"QUICK='SIZE=1m ENG=psync#x'"; do
+	printf "TITLE=hash\\nJOBFILES=sw.fio\\n$conf\\n" >"$T/profhash/hs/profile.conf"
+	refuses "profile.conf $conf" "ENG='psync#x' has '#', where fio ends the value" \
+		env PERFPACK_PROFILES="$T/profhash" FIO="$T/fakefio" "$PERFPACK" run hs --target "$T/t.img" --list
+done
+printf 'TITLE=hash # a comment\nJOBFILES=sw.fio # and one\nQUICK="SIZE=1m ENG=psync" #\n' >"$T/profhash/hs/profile.conf"
+ok "profile.conf comments after a blank" env PERFPACK_PROFILES="$T/profhash" FIO="$T/fakefio" "$PERFPACK" run hs --target "$T/t.img" --list
 refuses "ENGDIR with '#'" "ENGDIR $T/e#x: has '#'" env ENGDIR="$T/e#x" FIO="$T/fakefio" "$PERFPACK" run \
 	blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o7"
 [ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
