@@ -452,6 +452,15 @@ refuses "two servers on one host, by name, a job writing logs" "--client srv-a a
 	pp run buffered-vs-raw --target "$T/t.img" --list --client srv-a,srv-a:8766
 ok "two servers on one host, no job writing logs" "${l[@]}" --client 127.0.0.1:18765,127.0.0.1:18766 --force
 ok "two hosts, jobs writing logs" pp run buffered-vs-raw --target "$T/t.img" --list --client 127.0.0.1:18765,localhost:18766
+# ... a one-valued option given twice, or flags that exclude each other,
+# are refused (the old parser kept the last: --quick --full ran the full
+# matrix, --target a --target b wrote b)
+refuses "--quick with --full" "--quick and --full exclude each other" "${l[@]}" --quick --full
+refuses "--list with --env" "--list and --env exclude each other" "${l[@]}" --env
+refuses "--target twice" "--target given twice \('$T/t.img', then '$T/u.img'\)" "${l[@]}" --target "$T/u.img"
+refuses "-o twice" "-o given twice \('$T/x1', then '$T/x2'\)" "${l[@]}" -o "$T/x1" --output="$T/x2"
+refuses "-s twice" "-s given twice \('1m', then '2m'\)" "${l[@]}" -s 1m --size 2m
+ok "a flag or value given twice alike" "${l[@]}" --quick --quick -s 1m --size=1m --target "$T/t.img"
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
 # ... and values are understood, not passed on for fio to guess (F5): a

@@ -129,6 +129,18 @@ def _value(args, i, opt, what):
 def parse_run(ctx, args):
     """Fill CTX from `perfpack run` ARGS (may exit: --help)."""
     name, scratch, target_given, size, i = None, False, False, None, 0
+    given = {}  # one-valued options and exclusive flags: the first spelling and value
+
+    def once(key, shown, value=None):
+        """Refusal for a one-valued option given twice, or two flags that
+        exclude each other (--quick --full): the old parser kept the last."""
+        if key in given and given[key] != (shown, value):
+            old_shown, old_value = given[key]
+            if value is None or old_value is None:
+                raise Refusal('%s and %s exclude each other: give one' % (old_shown, shown))
+            raise Refusal('%s given twice (%s, then %s): give it once' % (shown, old_value, value))
+        given[key] = (shown, value)
+
     flags = {'--scratch': 'scratch', '--quick': 'quick', '--full': 'full', '--force': 'force',
              '--overwrite': 'overwrite', '--memory-ok': 'memory_ok', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
     while i < len(args):
@@ -137,8 +149,10 @@ def parse_run(ctx, args):
         if a in flags:
             f = flags[a]
             if f in ('quick', 'full'):
+                once('scale', a)
                 ctx.scale = f
             elif f in ('list', 'env'):
+                once('mode', a)
                 ctx.mode = f
             elif f == 'scratch':
                 scratch = True
@@ -146,11 +160,13 @@ def parse_run(ctx, args):
                 setattr(ctx, f, True)
         elif opt == '--target':
             ctx.target_arg, i = _value(args, i, opt, 'a path')
+            once('target', opt, repr(ctx.target_arg))
             target_given = True
         elif opt in ('-o', '--output'):
             ctx.out, i = _value(args, i, opt, 'a directory')
             if not ctx.out:
                 raise Refusal('%s needs a directory' % opt)
+            once('out', '-o', repr(ctx.out))
         elif opt == '--client':
             v, i = _value(args, i, opt, 'hosts')
             add_list(ctx.clients, '--client', v)
@@ -162,6 +178,7 @@ def parse_run(ctx, args):
             ctx.sets.append(v)
         elif opt in ('-s', '--size'):
             size, i = _value(args, i, opt, 'a size')
+            once('size', '-s', repr(size))
         elif a in ('-h', '--help'):
             print(USAGE % ctx.profdir, end='')
             sys.exit(0)
