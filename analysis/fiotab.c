@@ -114,11 +114,26 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* one-valued options: given twice with two values is refused (getopt kept the last) */
+	static const struct { int opt; const char *name; } once[] = {
+		{ 'f', "--format" }, { 'o', "-o" }, { 'x', "--x" }, { O_ALPHA, "--alpha" },
+		{ O_HOST, "--host" }, { O_START, "--start" },
+	};
+	const char *first[sizeof(once) / sizeof(*once)] = { NULL };
 	int o;
 	size_t i;
 	char *end;
 
 	while ((o = getopt_long(argc, argv, "f:ks:o:x:hV", lo, NULL)) != -1) {
+		for (i = 0; i < sizeof(once) / sizeof(*once); i++) {
+			if (once[i].opt != o)
+				continue;
+			if (first[i] && strcmp(first[i], optarg)) {
+				warnx_("%s given twice ('%s', then '%s'): give it once", once[i].name, first[i], optarg);
+				return -1;
+			}
+			first[i] = optarg;
+		}
 		c->given |= o == 'f' ? G_FORMAT : o == 'k' ? G_KEEP : o == 's' ? G_SERIES :
 			    o == O_BASE || o == O_CAND ? G_SIDES : o == O_ALPHA ? G_ALPHA :
 			    o == 'o' ? G_OUT : o == O_TAG ? G_TAG : o == O_HOST ? G_HOST :

@@ -366,6 +366,17 @@ done
 refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
 refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
 refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
+# ... and a one-valued option given twice with two values (getopt kept the
+# last: --format=csv --format=json printed JSON, --x bs --x iodepth an
+# iodepth axis); the same value twice is one option
+refused 1 "^fiotab: --format given twice \('csv', then 'json'\): give it once" summary --format=csv -f json "$P/verify.json"
+refused 1 "^fiotab: --x given twice \('bs', then 'iodepth'\)" perftest --x bs --x iodepth "$P/verify.json"
+refused 1 "^fiotab: --host given twice \('a', then 'b'\)" summary --host a --host b "$P/verify.json"
+refused 1 "^fiotab: --alpha given twice" ratio --alpha=0.05 --alpha 0.01 "$P/verify.json" "$P/verify.json"
+refused 1 "^fiotab: -o given twice \('$T/a.svg', then '$T/b.svg'\)" plot -o "$T/a.svg" --output="$T/b.svg" "$P/verify.json"
+[ -e "$T/a.svg" ] || [ -e "$T/b.svg" ] && fail "plot with -o twice wrote a file"
+refused 1 "^fiotab: --start given twice" series --start=1700000000000 --start=1700000000001 "$P/verify.json"
+"$FIOTAB" summary --format=csv -f csv "$P/verify.json" > /dev/null 2> "$T/err" || fail "--format=csv twice: $(cat "$T/err")"
 # ... and bytes that are not UTF-8: fio writes a Latin-1 job file's
 # 'caf\xe9' as it is, and every format fiotab writes is UTF-8 text (the
 # old fiotab wrote the byte into the tables, Influx tags, Prometheus labels,
