@@ -114,11 +114,26 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* one-valued options: given twice with two values is refused (getopt kept the last) */
+	static const struct { int opt; const char *name; } once[] = {
+		{ 'f', "--format" }, { 'o', "-o" }, { 'x', "--x" }, { O_ALPHA, "--alpha" },
+		{ O_HOST, "--host" }, { O_START, "--start" },
+	};
+	const char *first[sizeof(once) / sizeof(*once)] = { NULL };
 	int o;
 	size_t i;
 	char *end;
 
 	while ((o = getopt_long(argc, argv, "f:ks:o:x:hV", lo, NULL)) != -1) {
+		for (i = 0; i < sizeof(once) / sizeof(*once); i++) {
+			if (once[i].opt != o)
+				continue;
+			if (first[i] && strcmp(first[i], optarg)) {
+				warnx_("%s given twice ('%s', then '%s'): give it once", once[i].name, first[i], optarg);
+				return -1;
+			}
+			first[i] = optarg;
+		}
 		c->given |= o == 'f' ? G_FORMAT : o == 'k' ? G_KEEP : o == 's' ? G_SERIES :
 			    o == O_BASE || o == O_CAND ? G_SIDES : o == O_ALPHA ? G_ALPHA :
 			    o == 'o' ? G_OUT : o == O_TAG ? G_TAG : o == O_HOST ? G_HOST :
@@ -166,7 +181,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_HOST:
 			if (!*optarg || control_byte(optarg)) {
-				warnx_("--host: %s", *optarg ? "a control character in the name (no table, label or plot can show one)" : "empty name");
+				if (*optarg)
+					warnx_("--host: %s in the name (no table, label or plot can show one)",
+					       text_fault(control_byte(optarg)));
+				else
+					warnx_("--host: empty name");
 				return -1;
 			}
 			local_host_opt = optarg;
@@ -177,6 +196,19 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			    c->logs.start_ms != floor(c->logs.start_ms) ||
 			    c->logs.start_ms > 9007199254740992.0) {
 				warnx_("--start: '%s' is not a time in unix milliseconds", optarg);
+				return -1;
+			}
+			/*
+			 * fio ran after 2000 and before 2100: a start outside
+			 * is in other units, its points decades away (date
+			 * +%s's seconds: January 1970; microseconds: past
+			 * the year 50000, beyond Influx's int64 nanoseconds)
+			 */
+			if (c->logs.start_ms < 946684800000.0 || c->logs.start_ms >= 4102444800000.0) {
+				warnx_("--start: %s ms since 1970 is %s, no time fio ran: --start takes unix milliseconds (date +%%s%%3N), %s",
+				       optarg, c->logs.start_ms < 946684800000.0 ? "before 2000" : "after 2100",
+				       c->logs.start_ms < 946684800000.0 ?
+				       "not seconds (date +%s: append 000)" : "not micro- or nanoseconds");
 				return -1;
 			}
 			break;

@@ -224,8 +224,14 @@ const char *fmt_double(char *buf, size_t len, double v);
 /* The second string of the pair in @tab whose first is @key, else @key. */
 const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);
 #define PAIR_LOOKUP(tab, key) pair_lookup(tab, sizeof(tab) / sizeof(*(tab)), key)
-/* The first control byte of @s (< 0x20, 0x7f), else NULL: no output can show one. */
+/*
+ * The first byte of @s no output can show as it is, else NULL: a control
+ * byte (< 0x20, 0x7f) or one not in a UTF-8 sequence; text_fault() says which.
+ */
 const char *control_byte(const char *s);
+const char *text_fault(const char *c);
+/* The length of the valid UTF-8 sequence at @s (first byte >= 0x80), else 0. */
+size_t utf8_seq(const char *s);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

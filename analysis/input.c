@@ -381,11 +381,65 @@ static int doc_checks(const cJSON *doc, char **why)
 	return dup_keys(&p, doc, why);
 }
 
+/* @l (@n bytes) starts with the string literal @lit */
+#define STARTS(l, n, lit) ((n) >= sizeof(lit) - 1 && !memcmp(l, lit, sizeof(lit) - 1))
+#define ENDS(l, n, lit) ((n) >= sizeof(lit) - 1 && !memcmp((l) + (n) - (sizeof(lit) - 1), lit, sizeof(lit) - 1))
+
+/*
+ * What fio says before a document about the run it describes, when that
+ * run is not the one its jobs' options ask for and nothing in the document
+ * tells: -1 with *@why set, naming the line, else 0.  The text is what fio
+ * wrote before the document (@from .. @to: since the file's start or the
+ * previous document's end).
+ *
+ * - "fio: terminating on signal N" (backend.c; a server's through its
+ *   client, after "<host> "): fio stopped by SIGINT or SIGTERM (a ^C, a
+ *   timeout, a killed runner) stops every job where it is and still writes
+ *   its whole JSON, error 0: a size-based job that moved a quarter of its
+ *   size reads as a complete run.
+ * - "fio: failed to connect to HOST" and "fio: client HOST timed out"
+ *   (client.c): fio --client went on without that server and exits 0; the
+ *   document has no record of it (nor an "All clients" one, which would
+ *   say how many hosts fio summed).
+ */
+static int fio_said(struct lines *lt, const char *from, const char *to, char **why)
+{
+	static const char sig[] = "fio: terminating on signal ", conn[] = "fio: failed to connect to ",
+			  cl[] = "fio: client ", tout[] = " timed out";
+	const char *l, *nl, *m;
+	unsigned long line, col;
+	size_t n;
+
+	for (l = from; l < to; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(to - l));
+		if (!nl)
+			nl = to;
+		n = (size_t)(nl - l);
+		if (n && l[n - 1] == '\r')
+			n--;
+		m = memmem(l, n, sig, sizeof(sig) - 1);
+		if (!m && !STARTS(l, n, conn) && !(STARTS(l, n, cl) && ENDS(l, n, tout)))
+			continue;
+		position(lt, (size_t)(l - lt->buf), &line, &col);
+		if (m)
+			*why = xasprintf("fio was stopped by signal %d before it wrote this document ('fio: terminating on signal %d' at line %lu): its jobs ended where the signal found them, so their bytes and times are not the runs their options describe (run them again)",
+					 atoi(m + sizeof(sig) - 1), atoi(m + sizeof(sig) - 1), line);
+		else if (STARTS(l, n, conn))
+			*why = xasprintf("fio --client could not reach server %.*s ('%.*s' at line %lu) and went on without it: this document has no record of that host (run again with every server up)",
+					 (int)(n - (sizeof(conn) - 1)), l + sizeof(conn) - 1, (int)n, l, line);
+		else
+			*why = xasprintf("fio --client lost server %.*s during the run ('%.*s' at line %lu): this document has no record of that host (run again with every server up)",
+					 (int)(n - (sizeof(cl) - 1) - (sizeof(tout) - 1)), l + sizeof(cl) - 1, (int)n, l, line);
+		return -1;
+	}
+	return 0;
+}
+
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
 static int parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		 int padded, int keep_going)
 {
-	const char *p, *end = buf + len;
+	const char *p, *end = buf + len, *from = buf;	/* @from: the text before the document */
 	struct lines lt = { buf, buf, buf, 1 };
 	struct jsonread jr = { .skip = keep_all ? NULL : skip_names };
 	int ndocs = 0, nskip = 0, rc = 0, fast_tries = 4;
@@ -418,11 +472,13 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			}
 			nskip++;
 			/* resume at the next document start after the error */
-			p = next_doc(buf, stop > p ? stop : p + 1, end);
+			from = stop > p ? stop : p + 1;
+			p = next_doc(buf, from, end);
 			continue;
 		}
 		js->docidx = (unsigned)(ndocs + nskip + 1);
-		if (doc_checks(doc, &why) || jobs_from_doc(js, doc, name, &why)) {
+		if (fio_said(&lt, from, p, &why) || doc_checks(doc, &why) ||
+		    jobs_from_doc(js, doc, name, &why)) {
 			report(name, &lt, len, (size_t)(p - buf), why, keep_going);
 			free(why);
 			arena_reset();	/* the document's nodes, all at once */
@@ -435,7 +491,8 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			arena_reset();
 			ndocs++;
 		}
-		p = after_doc(name, &lt, len, buf + jr.end);
+		from = buf + jr.end;
+		p = after_doc(name, &lt, len, from);
 	}
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -783,15 +784,29 @@ static void file_size(const struct opts *o, unsigned kb_base, struct jconf *c)
 	free(t);
 }
 
-/* @s for a message: control bytes as \n, \t or \xHH, at most 60 bytes of it. */
+/*
+ * @s for a message: control bytes as \n, \t or \xHH, so are bytes not in a
+ * UTF-8 sequence; at most 60 bytes of it.
+ */
 static const char *shown(const char *s)
 {
 	static char buf[256];
-	size_t n = 0;
+	size_t n = 0, u;
 
 	for (; *s && n < 60; s++) {
 		unsigned char ch = (unsigned char)*s;
 
+		if (ch >= 0x80) {
+			u = utf8_seq(s);
+			if (u) {
+				memcpy(buf + n, s, u);
+				n += u;
+				s += u - 1;
+			} else {
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch);
+			}
+			continue;
+		}
 		n += ch == '\n' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\n") :
 		     ch == '\t' ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\t") :
 		     ch < 0x20 || ch == 0x7f ? (size_t)snprintf(buf + n, sizeof(buf) - n, "\\x%02x", ch) :
@@ -811,8 +826,9 @@ static void check_text(struct reader *r, const char *what, const char *s)
 	const char *c = control_byte(s);
 
 	if (c)
-		bad(r, "%s \"%s\" holds a control character (0x%02x), which no table, label or plot can show as it is: give it without one",
-		    what, shown(s), (unsigned char)*c);
+		bad(r, "%s \"%s\" holds %s (0x%02x), which no table, label or plot can show as it is: give it without one%s",
+		    what, shown(s), text_fault(c), (unsigned char)*c,
+		    (unsigned char)*c >= 0x80 ? " (a job file in another encoding than UTF-8?)" : "");
 }
 
 /*
@@ -822,7 +838,42 @@ static void check_text(struct reader *r, const char *what, const char *s)
  * read such as N%).  fio moves at most that: less with runtime=,
  * number_ios=, offsets, a smaller file.
  */
-static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
+/*
+ * The largest transfer a job's options let it make: its bs (each direction's),
+ * else the largest size in bsrange or bssplit (their percentages read as
+ * sizes too, which only makes it larger); 0 when none reads.
+ */
+static uint64_t largest_bs(const struct opts *o, const struct jconf *c, unsigned kb_base)
+{
+	static const char *const names[] = { "bsrange", "blocksize_range", "bssplit" };
+	uint64_t m = 0, v;
+	size_t i;
+
+	for (i = 0; i < NRWT; i++)
+		if (!c->mean_bs && c->bs[i] > m)
+			m = c->bs[i];
+	for (i = 0; c->mean_bs && i < sizeof(names) / sizeof(*names); i++) {
+		const char *s = opt(o, names[i]);
+		char *t, *tok, *save = NULL;
+
+		if (!s)
+			continue;
+		t = xstrdup(s);
+		for (tok = strtok_r(t, "-,:/", &save); tok; tok = strtok_r(NULL, "-,:/", &save))
+			if (!fio_parse_size(tok, kb_base, &v) && v > m)
+				m = v;
+		free(t);
+	}
+	return m;
+}
+
+/*
+ * ... and each pass over io_size (else size) ends with the I/O that reaches
+ * it, which may go past it: fio moved 263 I/Os of bs=4000 (kb_base=1024's
+ * "4KiB") for size=1m, 1052000 bytes.  So each loop of each job may move up
+ * to @maxbs - 1 bytes more.
+ */
+static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs, uint64_t maxbs)
 {
 	const char *tb = opt(o, "time_based"), *lp = opt(o, "loops");
 	const char *io = opt(o, "io_size") ? opt(o, "io_size") : opt(o, "io_limit");
@@ -835,7 +886,7 @@ static double max_bytes(const struct opts *o, unsigned kb_base, int numjobs)
 	if (!io || fio_parse_size(io, kb_base, &v) || !v ||
 	    (lp && (fio_parse_size(lp, 1024, &loops) || !loops)))
 		return 0;
-	return (double)v * (double)loops * numjobs;
+	return ((double)v + (double)(maxbs ? maxbs - 1 : 0)) * (double)loops * numjobs;
 }
 
 static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
@@ -878,7 +929,7 @@ static void conf_derive(struct reader *r, const struct opts *o, struct jconf *c)
 	file_size(o, kb_base, c);
 	c->iodepth = opt_int(r, "iodepth", opt(o, "iodepth"), kb_base, 1);
 	c->numjobs = opt_int(r, "numjobs", opt(o, "numjobs"), kb_base, 1);
-	c->max_bytes = max_bytes(o, kb_base, c->numjobs);
+	c->max_bytes = max_bytes(o, kb_base, c->numjobs, largest_bs(o, c, kb_base));
 
 	s = opt(o, "coop_backend");
 	c->modeled = s && !strcmp(s, "sim");
@@ -988,9 +1039,92 @@ static void check_volume(struct reader *r, const struct opts *o, const struct jo
 	 * nor "global options", and the job reads as size-based.
 	 */
 	if (j->conf->max_bytes > 0 && moved > j->conf->max_bytes)
-		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
+		bad(r, "moved %.0f bytes, more than its options let it (%.0f: io_size or size and the I/O that reaches it, times loops and numjobs): the record is not this job's alone (group_reporting over several job sections?), or fio read a size otherwise (kb_base)%s",
 		    moved, j->conf->max_bytes,
 		    opt(o, "runtime") ? ", or it ran time_based written bare ('time_based' without =1: fio's JSON then records no time_based; write time_based=1, or add \"time_based\" : \"1\" to this job's \"job options\")" : "");
+}
+
+/*
+ * A time value as fio reads runtime= (parse.c, get_mult_time()): digits,
+ * then us/usec, ms/msec, s, m, h or d, any case, seconds without; in ms,
+ * or -1 when it is not one of those.
+ */
+static double fio_time_ms(const char *s)
+{
+	static const struct { const char *unit; size_t prefix; double ms; } units[] = {
+		{ "us", 2, 0.001 }, { "ms", 2, 1 }, { "s", 0, 1000 }, { "m", 0, 60000 },
+		{ "h", 0, 3600000 }, { "d", 0, 86400000 },
+	};
+	const char *p = s;
+	char low[8];
+	size_t i;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s || p - s > 15)
+		return -1;
+	if (!*p)
+		return strtod(s, NULL) * 1000;
+	for (i = 0; p[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)p[i]);
+	low[i] = '\0';
+	if (p[i])
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (units[i].prefix ? !strncmp(low, units[i].unit, units[i].prefix) : !strcmp(low, units[i].unit))
+			return strtod(s, NULL) * units[i].ms;
+	return -1;
+}
+
+/*
+ * A time_based job runs its runtime= to the ms (fio's job_runtime is the
+ * runtime, ramp_time and startdelay apart).  One that ran less was stopped
+ * by something its record does not show: another job's exitall (a bare
+ * flag, which fio's JSON leaves out), exit_what, a signal to a job process:
+ * its figures are of a shorter run than its options say, error 0.  Refused,
+ * unless steadystate= may have ended it (then fio ends it early on purpose).
+ */
+static void check_timed(struct reader *r, const struct opts *o, const struct job *j, const cJSON *jo)
+{
+	const char *tb = opt(o, "time_based"), *rt = opt(o, "runtime") ? opt(o, "runtime") : opt(o, "timeout");
+	double want, ran;
+
+	if (!tb || !strcmp(tb, "0") || !rt || opt(o, "steadystate") || opt(o, "ss") || j->conf->modeled)
+		return;
+	want = fio_time_ms(rt);
+	ran = num(r, jo, "", "job_runtime");
+	if (want <= 0 || isnan(ran) || ran >= want - fmax(5, want / 100))
+		return;
+	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
+	    rt, want, ran);
+}
+
+/*
+ * fio's synchronous engines (FIO_SYNCIO in fio 3.33's engines/) run one I/O
+ * at a time: with iodepth > 1 fio says "queue depth will be capped at 1"
+ * (backend.c, in the job's process: on its stdout, not in the JSON) and
+ * runs depth 1, while the record keeps the iodepth asked for, which every
+ * table, label and axis shows (a psync "sweep" over iodepth 1..32 is one
+ * configuration run five times).  Refused.  Only an ioengine the options
+ * name: without one fio takes its platform's default, which the JSON does
+ * not say.  (null is synchronous only at iodepth 1.)
+ */
+static void check_depth(struct reader *r, const struct opts *o, const struct job *j)
+{
+	static const char *const sync_engines[] = {
+		"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap", "splice", "e4defrag",
+		"falloc", "ftruncate", "filecreate", "filestat", "filedelete", "cpuio", "exec",
+		"dev-dax", "libpmem", "pmemblk", "mtd", "net", "netsplice",
+	};
+	const char *e = opt(o, "ioengine");
+	size_t i;
+
+	if (!e || j->conf->iodepth <= 1)
+		return;
+	for (i = 0; i < sizeof(sync_engines) / sizeof(*sync_engines); i++)
+		if (!strcmp(e, sync_engines[i]))
+			bad(r, "iodepth %d with ioengine=%s, a synchronous engine: fio caps its queue depth at 1 ('queue depth will be capped at 1'), so it ran another iodepth than its record says: give iodepth=1, or an asynchronous ioengine (libaio, io_uring)",
+			    j->conf->iodepth, e);
 }
 
 /*
@@ -1144,8 +1278,11 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->d[i] = dir_store(js, d);
 	}
 	check_dirs(&r, &o, j);
-	if (!j->aggregate)
+	if (!j->aggregate) {
 		check_volume(&r, &o, j);
+		check_timed(&r, &o, j, jo);
+		check_depth(&r, &o, j);
+	}
 	if (r.why) {
 		*why = r.why;
 		return -1;

@@ -65,7 +65,7 @@ int user_tag_add(const char *kv)
 	int i;
 
 	if (!eq || !eq[1] || !label_name_ok(kv, (size_t)(eq - kv)) || control_byte(kv)) {
-		warnx_("--tag '%s': expected NAME=VALUE, NAME of letters, digits and '_' (not starting with a digit or '__'), VALUE not empty and without control characters",
+		warnx_("--tag '%s': expected NAME=VALUE, NAME of letters, digits and '_' (not starting with a digit or '__'), VALUE not empty, UTF-8 and without control characters",
 		       kv);
 		return -1;
 	}

@@ -110,8 +110,8 @@ static int name_kind(struct flog *l)
 			goto bad;
 		l->host = xstrdup(h + 1);
 		if (control_byte(l->host)) {
-			warnx_("series: a log's host (fio --client's name suffix) holds a control character (0x%02x), which no table, label or plot can show as it is: rename the file",
-			       (unsigned char)*control_byte(l->host));
+			warnx_("series: a log's host (fio --client's name suffix) holds %s (0x%02x), which no table, label or plot can show as it is: rename the file",
+			       text_fault(control_byte(l->host)), (unsigned char)*control_byte(l->host));
 			return -1;
 		}
 		len = (size_t)(h - base);
@@ -142,8 +142,8 @@ static int name_kind(struct flog *l)
 	l->prefix = xasprintf("%.*s", (int)(us - base), base);
 	/* the prefix is the job's label: as for job names (jobs.c check_text()) */
 	if (control_byte(l->prefix)) {
-		warnx_("series: a log's name holds a control character (0x%02x), which no table, label or plot can show as it is: rename the file",
-		       (unsigned char)*control_byte(l->prefix));
+		warnx_("series: a log's name holds %s (0x%02x), which no table, label or plot can show as it is: rename the file",
+		       text_fault(control_byte(l->prefix)), (unsigned char)*control_byte(l->prefix));
 		return -1;
 	}
 	return 0;

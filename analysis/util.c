@@ -106,14 +106,59 @@ const char *fmt_double(char *buf, size_t len, double v)
 }
 
 /*
+ * The length of the UTF-8 sequence at @s (its first byte >= 0x80), 0 when
+ * it is not one: RFC 3629's, no overlong form, surrogate or code point
+ * above U+10FFFF.
+ */
+size_t utf8_seq(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
  * fio writes names and options unescaped (--name=$'a\nb' gives a raw
- * newline); no table layout, Markdown cell, InfluxDB tag or XML text can
- * carry a control byte as it is.
+ * newline) and as the job file's bytes (a Latin-1 job file's 'caf\xe9');
+ * no table layout, Markdown cell, InfluxDB tag or XML text can carry a
+ * control byte as it is, and every format fiotab writes is UTF-8 text
+ * (Prometheus, InfluxDB, JSON and XML refuse other bytes).
  */
 const char *control_byte(const char *s)
 {
-	for (; *s; s++)
+	size_t n;
+
+	while (*s) {
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return s;
+		if ((unsigned char)*s < 0x80) {
+			s++;
+			continue;
+		}
+		n = utf8_seq(s);
+		if (!n)
+			return s;
+		s += n;
+	}
 	return NULL;
+}
+
+const char *text_fault(const char *c)
+{
+	return (unsigned char)*c < 0x80 ? "a control character" : "a byte that is not UTF-8";
 }

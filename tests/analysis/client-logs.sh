@@ -127,4 +127,24 @@ grep -q -- "--tag host=foo replaces the label host, which takes more than one va
 grep -Eq -- "--tag host=foo replaces the label host, which takes more than one value here \\('127\\.0\\.0\\.1:($port|$port2)', '127\\.0\\.0\\.1:($port|$port2)'\\)" "$T/err" ||
 	fail "hist --format=prom --tag host=foo: $(cat "$T/err")"
 "$FIOTAB" hist --format=prom --tag variant=a "$C" > /dev/null 2> "$T/err" || fail "hist --tag variant=a: $(cat "$T/err")"
+
+# fio --client that cannot reach one of its servers goes on without it and
+# exits 0, saying so before its JSON (--output: the same file): the document
+# has no record of that host (nor an 'All clients' one). Refused, naming the
+# host (the old fiotab tabled the two others as the run)
+dead=$((port + 2))
+mkdir -p "$T/dead"
+cp "$T/two/c.fio" "$T/dead/"
+(cd "$T/dead" && "$FIO" --output-format=json --output=d.json --client=ip:127.0.0.1,$port c.fio \
+	--client=ip:127.0.0.1,$port2 c.fio --client=ip:127.0.0.1,$dead c.fio > d.out 2>&1) ||
+	fail "premise: fio --client exits 0 without one of three servers: $(cat "$T/dead/d.out")"
+grep -q "^fio: failed to connect to 127.0.0.1:$dead\$" "$T/dead/d.json" || fail "premise: no 'failed to connect' line: $(head -5 "$T/dead/d.json")"
+assert_eq "premise: the document's records" "j:$port j:$port2" \
+	"$(sed '/^{/,$!d' "$T/dead/d.json" | "$JQ" -r '[.client_stats[] | "\(.jobname):\(.port)"] | sort | join(" ")')"
+for c in summary perftest dd "summary --format=influx"; do
+	! "$FIOTAB" $c "$T/dead/d.json" > "$T/out" 2> "$T/err" || fail "$c of a run without one of its servers: accepted"
+	[ -s "$T/out" ] && fail "$c: output beside the refusal: $(head -3 "$T/out")"
+	grep -Eq "d\.json:[0-9]+:1: fio --client could not reach server 127\.0\.0\.1:$dead \('fio: failed to connect to 127\.0\.0\.1:$dead' at line [0-9]+\) and went on without it" "$T/err" ||
+		fail "$c: $(cat "$T/err")"
+done
 exit 0

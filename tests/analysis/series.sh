@@ -102,6 +102,16 @@ $FIOTAB series -o ep.svg ep_bw.log 2> err && fail "a unix-time log plotted as ti
 # no real time: refused for Influx (every point would land at the write's time)
 $FIOTAB series --format=influx avg_bw.1.log > /dev/null 2> err && fail "influx without times"
 assert_match "needs start" 'needs real times: --start' "$(cat err)"
+# --start in other units than ms: date +%s's seconds put every point in
+# January 1970, microseconds past Influx's int64 nanoseconds (the old code
+# wrote both); refused, saying which
+for f in influx text csv; do
+	$FIOTAB series --format=$f --start=$((start / 1000)) avg_bw.1.log > out 2> err && fail "--start in seconds accepted (--format=$f)"
+	[ -s out ] && fail "--start in seconds: output beside the refusal"
+	assert_match "--start in seconds" "^fiotab: --start: $((start / 1000)) ms since 1970 is before 2000, no time fio ran: --start takes unix milliseconds \(date \+%s%3N\), not seconds" "$(cat err)"
+	$FIOTAB series --format=$f --start=${start}000 avg_bw.1.log > out 2> err && fail "--start in microseconds accepted (--format=$f)"
+	assert_match "--start in microseconds" "^fiotab: --start: ${start}000 ms since 1970 is after 2100, .*not micro- or nanoseconds" "$(cat err)"
+done
 # a per-I/O log with several samples in one ms: Influx would keep one of them
 $FIOTAB series --format=influx --start=$start fast_iops.4.log > /dev/null 2> err &&
 	fail "colliding samples accepted"

@@ -32,6 +32,11 @@ refused 'old: exists and is not empty' -o "$T/old"
 refused 'old: not a perfpack run directory' -o "$T/old" --overwrite
 assert_eq "nothing replaced" keep "$(cat "$T/old/notes")"
 refused "unknown argument '--bogus'" --bogus
+# ... and what the old parser took the last of: --calibration --later ran
+# the later matrix alone, --scale 5 --scale 20 at 20
+refused "--calibration and --later exclude each other: give one, or neither for both" --calibration --later
+refused "--scale given twice \('5', then '20'\): give it once" --scale 5 --scale 20
+refused "-o given twice" -o "$T/m1" -o "$T/m2"
 
 # the calibration half, small: every case reported, an MAE, complete
 o=$T/out

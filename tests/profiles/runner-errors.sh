@@ -100,7 +100,23 @@ refuses "--set TARGET" "--set TARGET: .*--target" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set TARGET=/dev/vda -o "$T/o1"
 refuses "--set ENGDIR" "--set ENGDIR: " \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set ENGDIR=/tmp -o "$T/o1"
+# ... and a runner variable nothing of the run reads: a filesystem recipe's
+# where no variant makes one, the scratch size with --target (the old runner
+# ran on the bare device, env/block.env saying PP_FS=btrfs)
+for set in PP_FS=btrfs PP_MKFS_OPTS=-m0 PP_MOUNT_OPTS=noatime PP_FILE_MB=4; do
+	refuses "--set $set on a variant without PP_SETUP=fs" \
+		"--set ${set%%=*}: no variant of this run makes a filesystem \(block: PP_SETUP=dev\)" \
+		pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set $set -o "$T/o1"
+done
+refuses "--set PP_FS in a profile without a target" "--set PP_FS: no variant of this run makes a filesystem \(the profile has no target\)" \
+	pp run scst-coop --set PP_FS=ext4 -o "$T/o1"
+refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of the scratch device, and this run has none \(--target $T/t.img\)" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set PP_SCRATCH_MB=64 -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
+[ -e "$T/o1" ] && bad "a refused --set left $T/o1"
+# ... but read where a variant makes a filesystem
+pp run blockdev-perftest --variant block,file --set PP_FS=ext4 --list >/dev/null 2>"$T/err" ||
+	bad "--set PP_FS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
 # ... and the TARGET fio gets is the one the progress line shows
 ok "plain --target run" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o1b"
 grep -q "^run .*TARGET=$T/t.img args=" "$T/fio.log" || bad "fio did not get TARGET=$T/t.img: $(cat "$T/fio.log")"
@@ -121,9 +137,39 @@ ok "first run into o2" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" 
 grep -qx 'status: complete' "$T/o2/run.txt" || bad "complete run not marked complete: $(cat "$T/o2/run.txt")"
 refuses "second run into o2" "o2: exists and is not empty" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2"
-touch "$T/o2/raw/mark"
+# --overwrite replaces what a run wrote, never a file the user put beside
+# it (the old runner removed o2/notes/mine and o2/raw/mark with the run)
+mkdir "$T/o2/notes" && echo keep >"$T/o2/notes/mine"
+refuses "--overwrite of a run holding a user's directory" "o2 --overwrite: $T/o2/notes/ is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+rm -r "$T/o2/notes"
+echo keep >"$T/o2/raw/mark"
+refuses "--overwrite of a run holding a user's file" "o2 --overwrite: $T/o2/raw/mark is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+mkdir "$T/o2/tables" && echo keep >"$T/o2/tables/notes.txt"
+rm "$T/o2/raw/mark"
+refuses "--overwrite of a run holding a user's file in tables/" "o2/tables/notes.txt is not a file the run wrote" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ "$(cat "$T/o2/tables/notes.txt" 2>/dev/null)" = keep ] || bad "--overwrite removed a user's file"
+rm "$T/o2/tables/notes.txt"
+mv "$T/o2/.perfpack-files" "$T/o2.files"
+refuses "--overwrite of a run with no list of its files" "o2 --overwrite: it has no readable .perfpack-files" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+mv "$T/o2.files" "$T/o2/.perfpack-files"
+# ... the run's own files go, a render of its tables (perfpack tables) too
+echo '<svg/>' >"$T/o2/tables/plot.svg"
 ok "--overwrite of a run directory" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
-[ -e "$T/o2/raw/mark" ] && bad "--overwrite kept files of the old run"
+[ -e "$T/o2/tables" ] && bad "--overwrite kept files of the old run: $(ls "$T/o2/tables")"
+[ -s "$T/o2/.perfpack-files" ] || bad "no .perfpack-files in a complete run"
+# ... and a file put there while the run ran is not replaced with it
+printf '#!/bin/bash\nfor a; do case $a in --section=*) echo late >"%s/o2/raw/late" ;; esac; done\nexec "%s" "$@"\n' \
+	"$T" "$T/fakefio" >"$T/latefio"
+chmod +x "$T/latefio"
+refuses "--overwrite of a run given a user's file during the run" \
+	"o2 --overwrite: $T/o2/raw/late is not a file the run wrote \(since this run started\); left as is: the complete run is in $T/o2\.partial\." \
+	env FIO="$T/latefio" "$PERFPACK" run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o2" --overwrite
+[ "$(cat "$T/o2/raw/late" 2>/dev/null)" = late ] || bad "--overwrite removed a file put in the run during the run"
+rm -r "$T"/o2.partial.* "$T/o2/raw/late"
 ls -d "$T"/o2.* >/dev/null 2>&1 && bad "left behind: $(ls -d "$T"/o2.*)"
 # a DIR that appears during the run (another run with the same name) is
 # left alone; the complete run stays DIR.partial.* and is named
@@ -227,6 +273,19 @@ done
 [ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
+# ... and a '#' inside a profile.conf word is the word's, as the shell reads
+# it (VARIANT_x=ENG=psync#x is 'ENG=psync#x'), not a comment that cuts the
+# value: the old reader ran ENG=psync, '#x' dropped without a word
+mkdir -p "$T/profhash/hs"
+cp "$T/profsw/sw/sw.fio" "$T/profhash/hs/"
+for conf in 'QUICK=SIZE=1m\nVARIANT_default=ENG=psync#x' 'QUICK=SIZE=1m\nVARIANT_default="ENG=psync#x"' \
+	"QUICK='SIZE=1m ENG=psync#x'"; do
+	printf "TITLE=hash\\nJOBFILES=sw.fio\\n$conf\\n" >"$T/profhash/hs/profile.conf"
+	refuses "profile.conf $conf" "ENG='psync#x' has '#', where fio ends the value" \
+		env PERFPACK_PROFILES="$T/profhash" FIO="$T/fakefio" "$PERFPACK" run hs --target "$T/t.img" --list
+done
+printf 'TITLE=hash # a comment\nJOBFILES=sw.fio # and one\nQUICK="SIZE=1m ENG=psync" #\n' >"$T/profhash/hs/profile.conf"
+ok "profile.conf comments after a blank" env PERFPACK_PROFILES="$T/profhash" FIO="$T/fakefio" "$PERFPACK" run hs --target "$T/t.img" --list
 refuses "ENGDIR with '#'" "ENGDIR $T/e#x: has '#'" env ENGDIR="$T/e#x" FIO="$T/fakefio" "$PERFPACK" run \
 	blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o7"
 [ "$(ran)" = 0 ] || bad "fio ran on a refused target: $(cat "$T/fio.log")"
@@ -289,6 +348,23 @@ ok "tables again with a working fiotab" "$PERFPACK" tables "$T/o4"
 [ -e "$T/o4/tables/block.err" ] && bad "stale block.err after a good render"
 [ -e "$T/o4/tables.failed" ] && bad "a stale tables.failed after a good render"
 [ -s "$T/o4/tables/block.txt" ] || bad "no block.txt after a good render"
+# ... and a render replaces tables/ whole: a file of the user's there is
+# refused by name, kept, nothing rendered (the old runner removed it)
+echo mine >"$T/o4/tables/my-notes.txt"
+sums=$(cd "$T/o4/tables" && md5sum * 2>/dev/null)
+refuses "tables over a user's file in tables/" "o4/tables/my-notes.txt is not a file a render of this run writes" \
+	"$PERFPACK" tables "$T/o4"
+[ "$(cd "$T/o4/tables" && md5sum * 2>/dev/null)" = "$sums" ] || bad "a refused render changed tables/"
+rm "$T/o4/tables/my-notes.txt"
+mkdir -p "$T/o4/tables.failed/mine"
+refuses "tables over a user's directory in tables.failed/" "o4/tables.failed/mine/ is not a file a render of this run writes" \
+	"$PERFPACK" tables "$T/o4"
+[ -d "$T/o4/tables.failed/mine" ] || bad "a refused render removed tables.failed/mine"
+rm -r "$T/o4/tables.failed"
+# ... but a render's own files are its, also one cut short (its NAME.txt.tmp)
+mkdir "$T/o4/tables.failed" && echo partial >"$T/o4/tables.failed/block.txt.tmp"
+ok "tables over a render cut short" "$PERFPACK" tables "$T/o4"
+[ -e "$T/o4/tables.failed" ] && bad "a good render left tables.failed"
 # ... a TABLES entry with fiotab's -o writes the file it names, outside
 # DIR/tables (hist -o: an SVG anywhere, then 'printed nothing'): refused in a
 # profile.conf, and in a run directory's own copy that perfpack tables reads
@@ -366,6 +442,25 @@ done
 for c in srv-a srv-a:8765 '[::1]:8765' ::1 sock:/run/fio.sock; do
 	ok "--client $c" "${l[@]}" --client "$c" --force
 done
+# ... two servers on one host (two ports) when a job writes a log: fio's
+# client names each server's log by the host alone (cache-raw-bs64k_bw.1.log.
+# 127.0.0.1), and the old runner let the second replace the first's
+refuses "two servers on one host, a job writing logs" \
+	"--client 127.0.0.1:18765 and 127.0.0.1:18766 are servers on one host, 127.0.0.1: job \[[a-z0-9-]+\] \(variant default\) sets write_(bw|iops)_log=[a-z0-9-]+, and fio names each server's log [a-z0-9-]+_\*\.log\.127\.0\.0\.1 by the host alone" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --client 127.0.0.1:18765,127.0.0.1:18766
+refuses "two servers on one host, by name, a job writing logs" "--client srv-a and srv-a:8766 are servers on one host, srv-a:" \
+	pp run buffered-vs-raw --target "$T/t.img" --list --client srv-a,srv-a:8766
+ok "two servers on one host, no job writing logs" "${l[@]}" --client 127.0.0.1:18765,127.0.0.1:18766 --force
+ok "two hosts, jobs writing logs" pp run buffered-vs-raw --target "$T/t.img" --list --client 127.0.0.1:18765,localhost:18766
+# ... a one-valued option given twice, or flags that exclude each other,
+# are refused (the old parser kept the last: --quick --full ran the full
+# matrix, --target a --target b wrote b)
+refuses "--quick with --full" "--quick and --full exclude each other" "${l[@]}" --quick --full
+refuses "--list with --env" "--list and --env exclude each other" "${l[@]}" --env
+refuses "--target twice" "--target given twice \('$T/t.img', then '$T/u.img'\)" "${l[@]}" --target "$T/u.img"
+refuses "-o twice" "-o given twice \('$T/x1', then '$T/x2'\)" "${l[@]}" -o "$T/x1" --output="$T/x2"
+refuses "-s twice" "-s given twice \('1m', then '2m'\)" "${l[@]}" -s 1m --size 2m
+ok "a flag or value given twice alike" "${l[@]}" --quick --quick -s 1m --size=1m --target "$T/t.img"
 refuses "-o ''" "-o needs a directory" pp run blockdev-perftest --target "$T/t.img" -o ''
 ok "a job variable the profile uses" "${l[@]}" --set SIZE=1m --set PP_MINBS=64k
 # ... and values are understood, not passed on for fio to guess (F5): a

@@ -45,15 +45,17 @@ run options:
                   when every fio run is done (a failed or interrupted run stays
                   DIR.partial.XXXXXX, marked "status: incomplete" in its run.txt);
                   an existing non-empty DIR is refused
-  --overwrite     replace an existing DIR (an earlier perfpack run only), once
-                  this run has completed
+  --overwrite     replace an existing DIR (an earlier perfpack run only, holding
+                  nothing but the files it lists in DIR/.perfpack-files and its
+                  tables), once this run has completed
   --client LIST   run on fio servers (fio --server) through fio --client;
                   HOST or HOST:PORT, comma-separated or repeated; needs --target
                   (a path on the servers); engines must be at the same path there;
                   a host missing from fio's results makes the run incomplete;
                   a plan that writes the target needs --force (the servers'
                   paths cannot be checked from here); one server named twice
-                  (localhost and 127.0.0.1, h and h:8765) is refused
+                  (localhost and 127.0.0.1, h and h:8765) is refused, and two
+                  servers on one host when a job writes fio logs
   --force         write to a block device even if a safety check fails (also:
                   a variant writing through the device under a filesystem the
                   runner did not make, e.g. same_sectors on a directory)
@@ -127,6 +129,18 @@ def _value(args, i, opt, what):
 def parse_run(ctx, args):
     """Fill CTX from `perfpack run` ARGS (may exit: --help)."""
     name, scratch, target_given, size, i = None, False, False, None, 0
+    given = {}  # one-valued options and exclusive flags: the first spelling and value
+
+    def once(key, shown, value=None):
+        """Refusal for a one-valued option given twice, or two flags that
+        exclude each other (--quick --full): the old parser kept the last."""
+        if key in given and given[key] != (shown, value):
+            old_shown, old_value = given[key]
+            if value is None or old_value is None:
+                raise Refusal('%s and %s exclude each other: give one' % (old_shown, shown))
+            raise Refusal('%s given twice (%s, then %s): give it once' % (shown, old_value, value))
+        given[key] = (shown, value)
+
     flags = {'--scratch': 'scratch', '--quick': 'quick', '--full': 'full', '--force': 'force',
              '--overwrite': 'overwrite', '--memory-ok': 'memory_ok', '--list': 'list', '--env': 'env', '--no-tables': 'no_tables'}
     while i < len(args):
@@ -135,8 +149,10 @@ def parse_run(ctx, args):
         if a in flags:
             f = flags[a]
             if f in ('quick', 'full'):
+                once('scale', a)
                 ctx.scale = f
             elif f in ('list', 'env'):
+                once('mode', a)
                 ctx.mode = f
             elif f == 'scratch':
                 scratch = True
@@ -144,11 +160,13 @@ def parse_run(ctx, args):
                 setattr(ctx, f, True)
         elif opt == '--target':
             ctx.target_arg, i = _value(args, i, opt, 'a path')
+            once('target', opt, repr(ctx.target_arg))
             target_given = True
         elif opt in ('-o', '--output'):
             ctx.out, i = _value(args, i, opt, 'a directory')
             if not ctx.out:
                 raise Refusal('%s needs a directory' % opt)
+            once('out', '-o', repr(ctx.out))
         elif opt == '--client':
             v, i = _value(args, i, opt, 'hosts')
             add_list(ctx.clients, '--client', v)
@@ -160,6 +178,7 @@ def parse_run(ctx, args):
             ctx.sets.append(v)
         elif opt in ('-s', '--size'):
             size, i = _value(args, i, opt, 'a size')
+            once('size', '-s', repr(size))
         elif a in ('-h', '--help'):
             print(USAGE % ctx.profdir, end='')
             sys.exit(0)

@@ -109,6 +109,39 @@ def check_distinct_servers(hosts):
                                   'server once' % (other, h, addr, port))
 
 
+# fio's log options: with --client each server's log is PREFIX_KIND.N.log.HOST
+_LOG_OPTIONS = ('write_bw_log', 'write_lat_log', 'write_iops_log', 'write_hist_log')
+
+
+def _fio_host(host):
+    """The host name fio --client keeps for HOST (its address or name,
+    without the port): what it appends to each server's log names."""
+    arg = client_arg(host)
+    if arg.startswith(('sock:', 'ip:', 'ip6:')):
+        arg = arg.split(':', 1)[1]
+    return arg.partition(',')[0]
+
+
+def check_client_logs(hosts, sections):
+    """Refusal when two --client HOSTS have one host name (two servers on
+    one machine, at two ports) and a job of the plan writes a log: fio's
+    client names each server's log by that name alone (client.c), so the
+    second server's file replaced the first's, one server's samples lost
+    without a word.  SECTIONS: {(variant, name): Section}."""
+    seen = {}
+    for h in hosts:
+        other = seen.setdefault(_fio_host(h), h)
+        if other == h:
+            continue
+        for (v, name), sec in sorted(sections.items()):
+            log = next((k for k in _LOG_OPTIONS if sec.opts.get(k)), None)
+            if log:
+                raise Refusal('--client %s and %s are servers on one host, %s: job [%s] (variant %s) sets %s=%s, '
+                              'and fio names each server\'s log %s_*.log.%s by the host alone, so one would replace '
+                              'the other\'s; run them from two hosts, or one server per host'
+                              % (other, h, _fio_host(h), name, v, log, sec.opts[log], sec.opts[log], _fio_host(h)))
+
+
 def _one_listener(port):
     """Whether a socket listens on PORT on all addresses of this host (then
     every loopback address at PORT is that one server)."""

@@ -56,7 +56,8 @@ def split_words(text):
     """Words of TEXT: [(word, ...)], the rest after a ')' or None.
 
     Quoting as in the shell without expansions; stops at an unquoted '#'
-    (a comment) or ')' (the end of a list: returns what follows)."""
+    that starts a word (a comment: one inside a word is the word's, as the
+    shell reads X=a#b) or ')' (the end of a list: returns what follows)."""
     words, i, n = [], 0, len(text)
     while True:
         while i < n and text[i] in ' \t':
@@ -71,9 +72,14 @@ def split_words(text):
 
 def _one_word(text, i):
     word, n = '', len(text)
-    while i < n and text[i] not in ' \t#)':
+    while i < n and text[i] not in ' \t)':
         c = text[i]
-        if c == "'":
+        if c == '#':
+            # not at the word's start (split_words takes that as a comment):
+            # the shell's X=a#b is 'a#b'; dropping '#b' cut values silently
+            word += c
+            i += 1
+        elif c == "'":
             j = text.find("'", i + 1)
             if j < 0:
                 raise ManifestError("unclosed '")

@@ -37,7 +37,7 @@ _COUNTS = {'--scale': 'scale', '--later-scale': 'later_scale', '--size': 'size',
 def parse(args):
     o = {'out': 'model-out', 'overwrite': False, 'scale': 20, 'later_scale': 25,
          'size': 1 << 30, 'par': 4, 'parts': ('calibration', 'later')}
-    i = 0
+    i, given = 0, {}
     while i < len(args):
         a = args[i]
         if a in ('-h', '--help'):
@@ -46,10 +46,15 @@ def parse(args):
         if a == '--overwrite':
             o['overwrite'] = True
         elif a in ('--calibration', '--later'):
+            # one part, or neither for both: the old parser ran the last given
+            if given.setdefault('part', a) != a:
+                raise Refusal('%s and %s exclude each other: give one, or neither for both' % (given['part'], a))
             o['parts'] = (a[2:],)
         elif a == '-o' or a in _COUNTS:
             if i + 1 >= len(args) or not args[i + 1]:
                 raise Refusal('%s needs a value (perfpack model-matrix --help)' % a)
+            if given.setdefault(a, args[i + 1]) != args[i + 1]:
+                raise Refusal("%s given twice ('%s', then '%s'): give it once" % (a, given[a], args[i + 1]))
             i += 1
             if a == '-o':
                 o['out'] = args[i]

@@ -4,6 +4,7 @@ every fio run is done; a failed or interrupted run stays .partial, marked
 "status: incomplete (k of N fio runs done)" in its run.txt."""
 
 import datetime
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,91 @@ from .util import Refusal, umask_mode, warn
 def is_run_dir(d):
     return (os.path.isfile(os.path.join(d, 'run.txt')) and os.path.isfile(os.path.join(d, 'jobs', 'profile.conf'))
             and os.path.isdir(os.path.join(d, 'raw')))
+
+
+# Every path a run wrote (JSON list, relative, directories ending in '/'),
+# written when the run completes: --overwrite replaces a directory holding
+# these and nothing else; in tables/ and tables.failed/, which `perfpack
+# tables` renders again later, also the names a render of its TABLES writes.
+INVENTORY = '.perfpack-files'
+RENDERED = ('tables', 'tables.failed')
+
+
+def _entries(d, rel=''):
+    """Every entry under D (relative; a directory, not a link to one, with a
+    trailing '/' and its entries after it), sorted."""
+    out = []
+    with os.scandir(os.path.join(d, rel) if rel else d) as it:
+        for e in sorted(it, key=lambda e: e.name):
+            r = os.path.join(rel, e.name)
+            if e.is_dir(follow_symlinks=False):
+                out.append(r + '/')
+                out += _entries(d, r)
+            else:
+                out.append(r)
+    return out
+
+
+def record_files(d):
+    """D's inventory, every path in it."""
+    files = _entries(d) + [INVENTORY]
+    with open(os.path.join(d, INVENTORY), 'w') as f:
+        json.dump(sorted(set(files)), f, indent=0)
+        f.write('\n')
+
+
+def _rendered_names(d):
+    """The names a render of run directory D writes in tables/ (tables.py)."""
+    from . import manifest
+    names = {'plot.svg', 'plot.err'}
+    try:
+        tabs = manifest.read(os.path.join(d, 'jobs', 'profile.conf')).get('TABLES', [])
+    except Refusal:
+        tabs = []
+    for t in tabs if isinstance(tabs, list) else []:
+        n = t.partition('=')[0]
+        names |= {n + '.txt', n + '.csv', n + '.err', n + '.txt.tmp', n + '.csv.tmp'}  # .tmp: a render cut short
+    return names
+
+
+def _made(d):
+    """The paths D's inventory lists, or None."""
+    try:
+        with open(os.path.join(d, INVENTORY)) as f:
+            return set(json.load(f))
+    except (OSError, ValueError):
+        return None
+
+
+def foreign(d):
+    """A path in run directory D that its run did not write (or the reason
+    it cannot tell), else None: --overwrite removes a run's own files only."""
+    made = _made(d)
+    if made is None:
+        return ('it has no readable %s (the list of files a run writes when it completes: a run made by an '
+                'older perfpack, or not a completed run), so its files cannot be told from yours' % INVENTORY)
+    rendered = _rendered_names(d)
+    for e in _entries(d):
+        top, _, rest = e.partition('/')
+        if e in made or (top in RENDERED and (rest in rendered or rest == '')):
+            continue
+        return '%s is not a file the run wrote' % os.path.join(d, e)
+    return None
+
+
+def foreign_rendered(d):
+    """A path in run directory D's tables/ or tables.failed/ that neither a
+    render of its TABLES writes nor its run wrote, else None: a render
+    replaces those directories whole (tables.py)."""
+    made, rendered = _made(d) or set(), _rendered_names(d)
+    for top in RENDERED:
+        if not os.path.isdir(os.path.join(d, top)) or os.path.islink(os.path.join(d, top)):
+            continue
+        for e in _entries(d, top):
+            rest = e.partition('/')[2]
+            if e not in made and rest not in rendered:
+                return os.path.join(d, e)
+    return None
 
 
 def default_dir(profile):
@@ -64,6 +150,10 @@ class OutDir:
             if not is_run_dir(out):
                 raise Refusal('-o %s: not a perfpack run directory (no run.txt, jobs/, raw/): --overwrite '
                               'replaces only those' % out)
+            why = foreign(out)
+            if why:
+                raise Refusal('-o %s --overwrite: %s; --overwrite replaces only what a run wrote: move that '
+                              'away, or choose another -o' % (out, why))
 
     def start(self):
         parent = os.path.dirname(self.final)
@@ -92,10 +182,17 @@ class OutDir:
     def finish(self):
         """Mark the run complete and rename it to DIR."""
         set_status(os.path.join(self.path, 'run.txt'), 'complete')
+        record_files(self.path)
         final, old = self.final, None
         if os.path.lexists(final) and (not os.path.isdir(final) or os.listdir(final)):
-            # made meanwhile (another run?) unless --overwrite asked for it
-            if self.overwrite and is_run_dir(final):
+            # made meanwhile (another run?) unless --overwrite asked for it;
+            # checked again: files put there during this run are not its
+            why = (not is_run_dir(final) and 'not a perfpack run directory') or foreign(final)
+            if self.overwrite and why:
+                self.partial = None
+                raise Refusal('-o %s --overwrite: %s (since this run started); left as is: the complete run is '
+                              'in %s' % (final, why, self.path))
+            if self.overwrite:
                 old = tempfile.mktemp(prefix=os.path.basename(final) + '.old.', dir=os.path.dirname(final))
                 try:
                     os.rename(final, old)

@@ -12,6 +12,8 @@ from .util import Refusal, to_bytes
 
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
            'PP_MAXBS PP_RW PP_ITERS PP_SECTIONS PP_JOBFILES PP_ENGINES').split()
+# a filesystem recipe's variables (target.py), read only where PP_SETUP=fs
+FS_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS', 'PP_FILE_MB')
 READS = ('read', 'randread')
 # options that place I/O where offset/size/numjobs do not say: the whole target
 _PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offset_align')
@@ -312,6 +314,28 @@ class Plan:
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
             self._one_output_each(ctx.profile, v)
+        self._runner_sets_read(ctx, variants)
+
+    def _runner_sets_read(self, ctx, variants):
+        """Refusal for a --set of a runner variable that nothing of this run
+        reads: a filesystem recipe's (FS_VARS) where no variant makes one
+        (PP_SETUP=fs), the scratch device's size with --target.  The run went
+        on without it, its env/VARIANT.env recording PP_FS=btrfs for a run on
+        the bare device."""
+        p = ctx.profile
+        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (self.vars[v].get('PP_SETUP') or 'dev') == 'fs']
+        for s in ctx.sets:
+            k = s.split('=', 1)[0]
+            if k in FS_VARS and not fs:
+                raise Refusal('--set %s: no variant of this run makes a filesystem (%s), so nothing would read it: '
+                              'run a variant with PP_SETUP=fs, or leave it out'
+                              % (k, 'the profile has no target' if p['TARGET_KIND'] == 'none' else
+                                 ', '.join('%s: PP_SETUP=%s' % (v, self.vars[v].get('PP_SETUP') or 'dev')
+                                           for v in variants)))
+            if k == 'PP_SCRATCH_MB' and (ctx.target_arg or p['TARGET_KIND'] == 'none'):
+                raise Refusal('--set PP_SCRATCH_MB: the size of the scratch device, and %s: leave it out'
+                              % ('the profile has no target' if p['TARGET_KIND'] == 'none' else
+                                 'this run has none (--target %s)' % ctx.target_arg))
 
     def _one_output_each(self, p, v):
         """Refusal if two runs of variant V would write one raw/V/<stem>.json:

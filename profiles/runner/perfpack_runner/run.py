@@ -319,6 +319,8 @@ def cmd_run(ctx):
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
         fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
+    if ctx.clients:
+        fioout.check_client_logs(ctx.clients, {k: s for k, s in pl.sections.items() if k[0] in variants})
     n = len(pl.steps)
     if n == 0:
         raise Refusal('%s: nothing to run (the filters leave no job)' % p.name)

@@ -132,6 +132,10 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
     problem = table_writes(['plot'] + plot.split())
     if problem:
         raise Refusal('%s: PLOT: %s' % (os.path.join(out, 'jobs', 'profile.conf'), problem))
+    mine = outdir.foreign_rendered(out)
+    if mine:
+        raise Refusal('%s is not a file a render of this run writes, and a render replaces %s/tables and '
+                      '%s/tables.failed whole: move it out of the run directory first' % (mine, out, out))
     mark = ' [INCOMPLETE RUN: %s: partial data]' % incomplete if incomplete else ''
     try:
         new = tempfile.mkdtemp(prefix='tables.new.', dir=out)
