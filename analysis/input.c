@@ -267,26 +267,49 @@ static cJSON *fast_doc(const char *buf, size_t len, int padded, const char *p,
  * either reader, so both behave the same.
  */
 struct path {
-	char buf[256];
-	size_t len;
+	struct {
+		const char *key;	/* a member's name, else NULL: */
+		int idx;		/* an array element's index */
+	} f[64];
+	unsigned int depth;	/* frames in use; deeper ones are not kept */
 	const char *job;	/* the name of the job record inside, else NULL */
 };
 
-/* Appends a member name (quoted unless a plain word) or an index to @p. */
-static size_t path_push(struct path *p, const char *key, int idx)
+/*
+ * Enters a member @key (NULL: array element @idx).  Only pointers are kept:
+ * the path is written out for a message alone (path_str()), since most
+ * documents have none and this runs for every object of every document.
+ */
+static void path_push(struct path *p, const char *key, int idx)
 {
-	size_t old = p->len, room = sizeof(p->buf) - p->len;
-	int plain = key && *key && strspn(key, "abcdefghijklmnopqrstuvwxyz"
-					   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(key);
-	int n;
+	if (p->depth < sizeof(p->f) / sizeof(*p->f)) {
+		p->f[p->depth].key = key;
+		p->f[p->depth].idx = idx;
+	}
+	p->depth++;
+}
 
-	if (!key)
-		n = snprintf(p->buf + old, room, "[%d]", idx);
-	else
-		n = snprintf(p->buf + old, room, plain ? "%s%s" : "%s\"%.40s\"",
-			     old ? "." : "", key);
-	p->len = n < 0 || (size_t)n >= room ? sizeof(p->buf) - 1 : old + (size_t)n;
-	return old;
+/* @p as written in a message: names (quoted unless a plain word), [index]. */
+static void path_str(const struct path *p, char *buf, size_t size)
+{
+	unsigned int i, n = p->depth < sizeof(p->f) / sizeof(*p->f) ? p->depth :
+			    (unsigned int)(sizeof(p->f) / sizeof(*p->f));
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size - 1; i++) {
+		const char *key = p->f[i].key;
+		int plain = key && *key && strspn(key, "abcdefghijklmnopqrstuvwxyz"
+						   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(key);
+		int w;
+
+		if (!key)
+			w = snprintf(buf + len, size - len, "[%d]", p->f[i].idx);
+		else
+			w = snprintf(buf + len, size - len, plain ? "%s%s" : "%s\"%.40s\"",
+				     len ? "." : "", key);
+		len = w < 0 || (size_t)w >= size - len ? size - 1 : len + (size_t)w;
+	}
 }
 
 /* A value for the message: a string or number as written, else its type. */
@@ -301,11 +324,12 @@ static char *show(const cJSON *v)
 
 static int dup_found(const struct path *p, const cJSON *a, const cJSON *b, char **why)
 {
-	char *x = show(a), *y = show(b);
+	char *x = show(a), *y = show(b), where[256];
 
+	path_str(p, where, sizeof(where));
 	*why = xasprintf("%s%s%s%s: key \"%s\" twice with different values (%s, then %s): JSON does not say which one holds (fio writes an option given twice so, and fio --client the global options of every server's job file into one object)",
 			 p->job ? "job '" : "", p->job ? p->job : "", p->job ? "': " : "",
-			 p->len ? p->buf : "document", a->string, x, y);
+			 p->depth ? where : "document", a->string, x, y);
 	free(x);
 	free(y);
 	return -1;
@@ -346,18 +370,17 @@ static int dup_members(const struct path *p, const cJSON *o, char **why)
 static int dup_keys(struct path *p, const cJSON *v, char **why)
 {
 	const char *job = p->job;
-	int in_jobs = cJSON_IsArray(v) && (!strcmp(p->buf, "jobs") || !strcmp(p->buf, "client_stats"));
+	int in_jobs = cJSON_IsArray(v) && p->depth == 1 && p->f[0].key &&
+		      (!strcmp(p->f[0].key, "jobs") || !strcmp(p->f[0].key, "client_stats"));
 	const cJSON *c;
 	int idx = 0;
 
 	if (cJSON_IsObject(v) && dup_members(p, v, why))
 		return -1;
 	for (c = v->child; c; c = c->next, idx++) {
-		size_t old;
-
 		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
 			continue;
-		old = path_push(p, cJSON_IsObject(v) ? c->string : NULL, idx);
+		path_push(p, cJSON_IsObject(v) ? c->string : NULL, idx);
 		if (in_jobs) {
 			const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "jobname");
 
@@ -365,8 +388,7 @@ static int dup_keys(struct path *p, const cJSON *v, char **why)
 		}
 		if (dup_keys(p, c, why))
 			return -1;
-		p->len = old;
-		p->buf[old] = '\0';
+		p->depth--;
 		p->job = job;
 	}
 	return 0;
@@ -375,9 +397,8 @@ static int dup_keys(struct path *p, const cJSON *v, char **why)
 /* The document's checks before its jobs are read; -1 with *@why set. */
 static int doc_checks(const cJSON *doc, char **why)
 {
-	struct path p = { .len = 0, .job = NULL };
+	struct path p = { .depth = 0, .job = NULL };
 
-	p.buf[0] = '\0';
 	return dup_keys(&p, doc, why);
 }
 

@@ -19,8 +19,10 @@
 # missed.  The Python and jq results are checked against fiotab's first, so
 # the three really compute the same numbers.
 #
-# BENCH_FILES (1000) distinct files per format; the 10,000-file inputs are
-# hard links to them, ten each (the same bytes read ten times, by all three).
+# BENCH_FILES (1000) files per format, and ten times as many: each file a run
+# of its own (runtimes varied, started an hour after the one before), since
+# fiotab refuses one fio run given twice (samerun.c); the smaller set is the
+# first tenth of the larger.
 source "$TOP/tests/lib.sh"
 need_cmd "$JQ" awk python3 bc
 [ -x /usr/bin/time ] || skip "GNU time (package time) not installed"
@@ -47,21 +49,33 @@ for t in json jsonplus; do
 done
 grep -q '"bins"' "$T/jsonplus.json" || fail "the json+ template has no latency bins"
 
-# --- N variants per format: runtimes x U(0.8, 1.2), 4 targets; BIG = links ------
-gen() {	# gen TEMPLATE DIR
+# --- BIG runs per format: runtimes x U(0.8, 1.2), 4 targets, an hour apart;
+# the first N of them (hard links) the smaller set -------------------------------
+gen() {	# gen TEMPLATE DIR COUNT
 	mkdir -p "$2"
-	awk -v n="$N" -v dir="$2" '
+	awk -v n="$3" -v dir="$2" '
+	# add(l, d): the first number on line l plus d (%.0f: mawk would
+	# print a sum this large as 1.79623e+12)
+	function add(l, d) {
+		match(l, /[0-9]+/)
+		return substr(l, 1, RSTART - 1) sprintf("%.0f", substr(l, RSTART, RLENGTH) + d) \
+		       substr(l, RSTART + RLENGTH)
+	}
 	{ line[NR] = $0 }
 	END {
 		srand(1)
 		for (k = 1; k <= n; k++) {
-			f = sprintf("%s/r%05d.json", dir, k)
+			f = sprintf("%s/r%06d.json", dir, k)
 			for (i = 1; i <= NR; i++) {
 				l = line[i]
 				if (l ~ /"runtime" : [1-9]/) {
 					match(l, /[0-9]+/)
 					v = int(substr(l, RSTART, RLENGTH) * (0.8 + 0.4 * rand())) + 1
 					l = substr(l, 1, RSTART - 1) v substr(l, RSTART + RLENGTH)
+				} else if (l ~ /^  "timestamp" : [0-9]/) {
+					l = add(l, k * 3600)
+				} else if (l ~ /^  "timestamp_ms" : [0-9]/) {
+					l = add(l, k * 3600000)
 				}
 				gsub(/benchdisk/, "benchdisk" (k % 4), l)
 				print l > f
@@ -71,14 +85,11 @@ gen() {	# gen TEMPLATE DIR
 	}' "$1"
 }
 for fmt in json jsonplus; do
-	gen "$T/$fmt.json" "$D/$fmt-$N"
-	mkdir -p "$D/$fmt-$BIG"
-	k=0
-	for r in $(seq 10); do
-		for f in "$D/$fmt-$N"/r*.json; do
-			k=$((k + 1))
-			ln "$f" "$D/$fmt-$BIG/$(printf 'l%06d.json' $k)"
-		done
+	gen "$T/$fmt.json" "$D/$fmt-$BIG" "$BIG"
+	mkdir -p "$D/$fmt-$N"
+	for k in $(seq "$N"); do
+		f=$(printf 'r%06d.json' "$k")
+		ln "$D/$fmt-$BIG/$f" "$D/$fmt-$N/$f"
 	done
 done
 
@@ -310,8 +321,8 @@ rssok=$(check rss "$rssratio" '<=' 2)
 	echo "CPU seconds ($CPU_HOW), the best of 5 rounds (3 at $BIG files) run in turn"
 	echo "(fiotab, Python, jq), so each ratio compares runs under the same load; absolute times"
 	echo "depend on what else the machine runs; the files are read into the page cache before each"
-	echo "timed run (other benchmarks here drop the caches). The $BIG-file inputs are the $N files hard-linked"
-	echo "ten times each. Each tool computes blockdev-perftest's avg/std per target, direction and"
+	echo "timed run (other benchmarks here drop the caches). Each file is a run of its own (runtimes"
+	echo "varied, an hour apart); the $N files are the first of the $BIG. Each tool computes blockdev-perftest's avg/std per target, direction and"
 	echo "block size; the bench checks first that the three agree on every number."
 	echo
 	echo "| format | files | MiB | fiotab s | Python json s | jq s | Python/fiotab (target 5x) | jq/fiotab (target 20x) |"
