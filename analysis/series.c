@@ -68,29 +68,48 @@ struct flog {
 	size_t n, cap;
 };
 
+/* The length of the first @len bytes of @base without a ".N" job number. */
+static size_t without_jobnum(const char *base, size_t len)
+{
+	const char *dot = memrchr(base, '.', len);
+
+	if (dot && dot[1] && strspn(dot + 1, "0123456789") == (size_t)(base + len - dot - 1))
+		return (size_t)(dot - base);
+	return len;
+}
+
+/*
+ * PREFIX_KIND (the first @len bytes of @base) -> kind, and in *@us the '_'
+ * before it; NKIND if not (*@us NULL without a '_').
+ */
+static int kind_at(const char *base, size_t len, const char **us)
+{
+	size_t n;
+	int k;
+
+	*us = memrchr(base, '_', len);
+	if (!*us)
+		return NKIND;
+	n = (size_t)(base + len - *us - 1);
+	for (k = 0; k < NKIND; k++)
+		if (strlen(kinds[k].name) == n && !strncmp(*us + 1, kinds[k].name, n))
+			break;
+	return k;
+}
+
 /* PREFIX_KIND[.N] (the first @len bytes of @base) -> kind; NKIND if not. */
 static int kind_of(const char *base, size_t len)
 {
-	const char *dot = memrchr(base, '.', len), *us;
-	int k;
+	const char *us;
 
-	if (dot && dot[1] && strspn(dot + 1, "0123456789") == (size_t)(base + len - dot - 1))
-		len = (size_t)(dot - base);
-	us = memrchr(base, '_', len);
-	if (!us)
-		return NKIND;
-	for (k = 0; k < NKIND; k++)
-		if (strlen(kinds[k].name) == (size_t)(base + len - us - 1) &&
-		    !strncmp(us + 1, kinds[k].name, (size_t)(base + len - us - 1)))
-			break;
-	return k;
+	return kind_at(base, without_jobnum(base, len), &us);
 }
 
 /* PREFIX_KIND[.N].log[.HOST] -> kind, prefix, N, host; -1 after saying why. */
 static int name_kind(struct flog *l)
 {
-	const char *base = strrchr(l->file, '/'), *dot, *us, *h;
-	size_t len;
+	const char *base = strrchr(l->file, '/'), *us, *h;
+	size_t len, n;
 	int k;
 
 	base = base ? base + 1 : l->file;
@@ -117,19 +136,10 @@ static int name_kind(struct flog *l)
 		len = (size_t)(h - base);
 	}
 	len -= 4;
-	dot = memrchr(base, '.', len);
-	l->jobnum = 0;
-	if (dot && dot[1] && strspn(dot + 1, "0123456789") == (size_t)(base + len - dot - 1)) {
-		l->jobnum = strtol(dot + 1, NULL, 10);
-		len = (size_t)(dot - base);
-	}
-	us = memrchr(base, '_', len);
-	if (!us)
-		goto bad;
-	for (k = 0; k < NKIND; k++)
-		if (strlen(kinds[k].name) == (size_t)(base + len - us - 1) &&
-		    !strncmp(us + 1, kinds[k].name, (size_t)(base + len - us - 1)))
-			break;
+	n = without_jobnum(base, len);
+	l->jobnum = n < len ? strtol(base + n + 1, NULL, 10) : 0;
+	len = n;
+	k = kind_at(base, len, &us);
 	if (k == NKIND) {
 		if (len >= 5 && !strncmp(base + len - 5, "_hist", 5)) {
 			warnx_("series: %s: a log_hist_msec histogram log; fiotab reads bw, iops, lat, clat and slat logs",
