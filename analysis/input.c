@@ -260,8 +260,10 @@ static cJSON *fast_doc(const char *buf, size_t len, int padded, const char *p,
 /*
  * Duplicate member names.  JSON leaves their meaning open (jq and Python
  * keep the last, cJSON's lookup the first), and fio writes them: an option
- * given twice ("bs" : "8k", "bs" : "64k": fio used the last), fio --client
- * every server's global options in one object.  Equal values say one
+ * given twice ("bs" : "8k", "bs" : "64k": fio used the last), a job file's
+ * several [global] sections in one "global options" object (each applied to
+ * the jobs after it: the JSON no longer says which), fio --client every
+ * server's global options in one object.  Equal values say one
  * thing and are accepted; different ones make the document malformed,
  * naming the object's path and the key.  Checked on the tree, after
  * either reader, so both behave the same.
@@ -327,7 +329,7 @@ static int dup_found(const struct path *p, const cJSON *a, const cJSON *b, char 
 	char *x = show(a), *y = show(b), where[256];
 
 	path_str(p, where, sizeof(where));
-	*why = xasprintf("%s%s%s%s: key \"%s\" twice with different values (%s, then %s): JSON does not say which one holds (fio writes an option given twice so, and fio --client the global options of every server's job file into one object)",
+	*why = xasprintf("%s%s%s%s: key \"%s\" twice with different values (%s, then %s): JSON does not say which one holds (fio writes so an option given twice, the [global] sections of a job file that has several, and under --client every server's global options)",
 			 p->job ? "job '" : "", p->job ? p->job : "", p->job ? "': " : "",
 			 p->depth ? where : "document", a->string, x, y);
 	free(x);

@@ -29,8 +29,8 @@ fio_opts() {
 	done
 }
 
-# every knob a series may change, at its default, so each [global] block
-# states all of them (fio's global sections accumulate)
+# every knob a series may change, at its default, so each series states all
+# of them
 BASE="threads=5 ioctx=private fd=per-thread dispatch=queue ra=classic client_max_sectors_kb=512 client_ra_kb=128 server_ra_kb=128 server_max_sectors_kb=512 sched=cfq client_sched=cfq order=simple"
 
 merge() {	# merge BASE-WORDS OVERRIDE-WORDS: later keys win, order kept
@@ -93,13 +93,24 @@ stonewall
 EOF
 }
 
-series() {	# series LABEL "OPTS" ITERS "BSLIST"
-	local label=$1 opts=$2 iters=$3 bs i
-	printf '\n[global]\n'
-	fio_opts $(merge "$BASE" "$opts")
+# series LABEL "OPTS" ITERS "BSLIST" global|job: the series' options in a
+# [global] section (a file of one series) or in each of its jobs.  A file of
+# several series must not give each its own [global]: fio runs that, but its
+# JSON writes every [global] section into one "global options" object, which
+# then holds a key several times with different values and no longer says
+# which job ran with which (fiotab refuses such a document).
+series() {
+	local label=$1 opts=$2 iters=$3 where=$5 bs i o
+	o=$(fio_opts $(merge "$BASE" "$opts"))
+	if [ "$where" = global ]; then
+		printf '\n[global]\n%s\n' "$o"
+	else
+		printf '\n; series %s\n' "$label"
+	fi
 	for bs in $4; do
 		for ((i = 1; i <= iters; i++)); do
 			printf '\n[perftest-%s-r-%s-%s]\nbs=%s\n' "$label" "$bs" "$i" "$bs"
+			[ "$where" = global ] || printf '%s\n' "$o"
 		done
 	done
 }
@@ -109,7 +120,7 @@ for c in 1 2 3 4 5 6 7 8 9 10 11; do
 	{
 		header "case$n.fio" "calibration case $c" \
 			"Case:    $c) $(case_opts "$c") (5 SCST threads, CFQ, 2.6.29 classic readahead)"
-		series "c$n" "$(case_opts "$c")" 3 "$BS_ALL"
+		series "c$n" "$(case_opts "$c")" 3 "$BS_ALL" global
 	} >"case$n.fio"
 done
 
@@ -121,7 +132,7 @@ later() {	# later STEM TITLE DESC then lines "LABEL|OPTS" on stdin
 	{
 		header "$stem.fio" "$title" "$desc"
 		while IFS='|' read -r label opts; do
-			series "$label" "$opts" 1 "$BS_LATER"
+			series "$label" "$opts" 1 "$BS_LATER" job
 		done
 	} >"$stem.fio"
 }

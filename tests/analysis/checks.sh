@@ -90,6 +90,9 @@ for first in "" "$T/sw/r00001.json"; do
 	refused 2 "dupkey.json:1:1: job 'w4k': jobs\[0\]\.write: key \"io_bytes\" twice with different values \(1677721600, then 16777216\)" perftest "$T/dupkey.json"
 done
 refused 2 "cg.json:10:1: \"global options\": key \"directory\" twice with different values" summary "$P/cg.json"
+# fio 3.33 on a job file with [global] bs=4k, [a], [global] bs=64k, [b]: one
+# "global options" object holds both, and the message names that cause
+refused 2 "globals2.json:1:1: \"global options\": key \"bs\" twice with different values \(\"4k\", then \"64k\"\).*the \[global\] sections of a job file that has several" summary "$P/globals2.json"
 sed 's/"ioengine" : "null"/"ioengine" : "null", "ioengine" : "null"/' "$T/sw/r00001.json" > "$T/eqdup.json"
 grep -q '"ioengine" : "null", "ioengine"' "$T/eqdup.json" || fail "premise: eqdup.json"
 "$FIOTAB" summary "$T/eqdup.json" > /dev/null 2> "$T/err" || fail "equal duplicates refused: $(cat "$T/err")"
