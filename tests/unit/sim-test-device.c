@@ -14,8 +14,9 @@
 
 /*
  * The defaults with the drive this file's figures are worked out for
- * (90 MB/s media, 100 us per command, 1 MiB look-ahead, 2 MiB cache), so
- * that a change of the drive's defaults does not change what they check.
+ * (90 MB/s media, 100 us per command, 1 MiB look-ahead, 2 MiB cache, seeks
+ * 800 us .. 16 ms, the platter's angle from model time), so that a change
+ * of the drive's defaults does not change what they check.
  */
 static void params_test_drive(struct sim_params *p)
 {
@@ -24,6 +25,9 @@ static void params_test_drive(struct sim_params *p)
 	p->disk_cmd_us = 100;
 	p->disk_prefetch_kb = 1024;
 	p->disk_cache_kb = 2048;
+	p->disk_seek_min_us = 800;
+	p->disk_seek_max_us = 16000;
+	p->disk_rot_random = 0;
 }
 
 static void test_disk(void)

@@ -304,6 +304,7 @@ static void test_noise_exp(void)
 	p.threads = 1;
 	p.client_ra_kb = 2048;
 	p.jitter_us = 20000;
+	p.jitter_exp = 0;
 	run_sweep(&p, 16 << 20, 1 << 20, rep, sizeof(rep));
 	t_uniform = field(rep, "model_time_ns=");
 	p.jitter_exp = 1;
