@@ -21,7 +21,7 @@
 	X(a, b, client_nr_requests, 128, "Initiator queue nr_requests (2.6.26 blkdev.h BLKDEV_MAX_RQ); congested at 7/8 (blk_queue_congestion_threshold())") \
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit on the initiator, ns (CPU: not in the sources)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user per page on the initiator, MB/s (file_read_actor(); CPU rate not in the sources)") \
-	X(a, b, client_nagle, 1, "Initiator socket keeps Nagle: a command PDU waits while one is unacked (2.6.26 iscsi_tcp_conn_bind() leaves it; iscsid not in refs, set A cannot tell); 0 = TCP_NODELAY") \
+	X(a, b, client_nagle, 0, "0 = the initiator socket has TCP_NODELAY, a command PDU leaves at once, as iscsi-scst sets on its side (conn.c); 1 = Nagle kept, a command PDU waits while one is unacked (2.6.26 iscsi_tcp_conn_bind() keeps the options of the socket iscsid made; iscsid is not in refs: set A, calibration log round 12)") \
 	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs)") \
 	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE at 1448/1538 TCP payload per frame; NIC not in the sources)") \
 	X(a, b, link_latency_us, 60, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set A, calibration log round 12)") \
