@@ -57,6 +57,7 @@ for f in later-cfq-threads:14 later-deadline:21 later-inorder:12 later-client-sc
 	assert_eq "series in ${f%:*}.summary.md" "${f#*:}" \
 		"$(grep -c '^| t[0-9]*\.[^ ]* | [0-9.]* |$' "$T/later/tables/${f%:*}.summary.md")"
 done
+
 # stopped, and with --overwrite over the run above: fio goes too, the new
 # directory says it is partial, and the earlier run stays whole (--overwrite
 # replaces it only once the new one is complete; that a complete one does
