@@ -33,6 +33,18 @@ gen_sweep "$T/sw" 1
 	fail "--keep-going: $(cat "$T/err")"
 grep -q "kbo.json:1:1: job 'kb-in-job': read: block size 64000 .*(document skipped)" "$T/err" || fail "--keep-going: $(cat "$T/err")"
 grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
+# ... but two runs of a group_reporting numjobs=4 job, one after the
+# other, are two: fio's job_runtime of the group is its four jobs' summed
+# (2000 ms for 500 ms), which put the old fiotab's starts 1.5 s early and
+# refused the second run as the first read twice
+printf '[g]\nioengine=null\nbs=64k\nrw=read\nsize=1m\nrate=8m\ntime_based=1\nruntime=500ms\nnumjobs=4\ngroup_reporting=1\n' > "$T/g4.fio"
+for i in 1 2; do
+	(cd "$T" && "$FIO" --output-format=json --output=g4-$i.json g4.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0].job_runtime >= 1900 and .jobs[0].read.runtime < 1000' "$T/g4-1.json" > /dev/null ||
+	fail "premise: a group of four has job_runtime their sum: $("$JQ" -c '.jobs[0] | {job_runtime, r: .read.runtime}' "$T/g4-1.json")"
+"$FIOTAB" summary "$T/g4-1.json" "$T/g4-2.json" > "$T/out" 2> "$T/err" ||
+	fail "two runs of a group_reporting numjobs=4 job one after the other: $(cat "$T/err")"
 # iozone: reclen from the name is the measured transfer size, or refused;
 # names it does not know are not dropped silently
 refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but it moved 65536" iozone "$P/ioz.json"
@@ -197,11 +209,20 @@ printf '[global]\nioengine=null\nbs=64k\nrw=read\nrate=8m\n[long]\ntime_based=1\
 "$JQ" -e '.jobs[0] | .jobname == "long" and .error == 0 and .job_runtime < 5000' "$T/ea.json" > /dev/null ||
 	fail "premise: exitall did not stop 'long' early: $("$JQ" -c '[.jobs[] | {jobname, job_runtime}]' "$T/ea.json")"
 for cmd in summary perftest dd; do
-	refused 2 "ea.json:1:1: job 'long': time_based with runtime \"10\" \(10000 ms\), but it ran [0-9]+ ms \(job_runtime\), error 0: something stopped it that its record does not show \(another job's exitall" $cmd "$T/ea.json"
+	refused 2 "ea.json:1:1: job 'long': time_based with runtime \"10\" \(10000 ms\), but it ran [0-9]+ ms \(job_runtime[^)]*\), error 0: something stopped it that its record does not show \(another job's exitall" $cmd "$T/ea.json"
 done
 printf '[half]\nioengine=null\nbs=64k\nrw=read\nrate=8m\ntime_based=1\nsize=1m\nruntime=500ms\n' > "$T/tbok.fio"
 (cd "$T" && "$FIO" --output-format=json --output=tbok.json tbok.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 "$FIOTAB" summary "$T/tbok.json" > "$T/out" 2> "$T/err" || fail "a time_based job that ran its runtime=500ms: $(cat "$T/err")"
+# ... also a group_reporting record, whose job_runtime is its jobs' sum:
+# four clones of 'long' stopped after ~400 ms by a job of another group
+# (exit_what=all) add up to more than their runtime=1 (the old fiotab tabled
+# them); a direction's runtime is the longest job's
+printf '[global]\nioengine=null\nrw=read\n[long]\nbs=64k\nrate=8m\ntime_based=1\nruntime=1\nsize=1m\nnumjobs=4\ngroup_reporting=1\n[short]\nnew_group\nbs=4k\nrate=1m\nsize=400k\nexitall\nexit_what=all\n' > "$T/eag.fio"
+(cd "$T" && timeout 60 "$FIO" --output-format=json --output=eag.json eag.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$JQ" -e '.jobs[0] | .jobname == "long" and .error == 0 and .job_runtime >= 1000 and .read.runtime < 900' "$T/eag.json" > /dev/null ||
+	fail "premise: a group stopped early with job_runtime over its runtime: $("$JQ" -c '[.jobs[] | {jobname, job_runtime, r: .read.runtime}]' "$T/eag.json")"
+refused 2 "eag.json:1:1: job 'long': time_based with runtime \"1\" \(1000 ms\), but it ran [0-9]+ ms" summary "$T/eag.json"
 "$JQ" '.jobs |= map(select(.jobname == "long") | ."job options".steadystate = "bw:50%")' "$T/ea.json" > "$T/ss.json"
 "$FIOTAB" summary "$T/ss.json" > "$T/out" 2> "$T/err" || fail "a steadystate job fio ended early: $(cat "$T/err")"
 # ... and an iodepth a synchronous engine does not run: fio caps psync's
