@@ -257,6 +257,22 @@ static int read_log(struct flog *l)
 			warnx_("series: %s:%lu: %d columns after %d on line 1", l->file, ln, n, ncols);
 			goto out;
 		}
+		/*
+		 * fio 3.33 writes prio decimal only as 0/1 (real-time class or
+		 * not), else 0xNNNN; fio before the prio column (3.1x) wrote
+		 * log_offset=1's offset last, as 5 columns: read as prio, it
+		 * would put the offset in the prio column.
+		 */
+		if (hex != n - 1 && v[n - 1] > 1) {
+			warnx_("series: %s:%lu: column %d is %llu: fio 3.33 writes prio there, decimal only as 0 or 1 (0xNNNN with log_prio=1); a log of an older fio, whose log_offset=1 wrote the offset last (time, value, ddir, bs, offset), is not read",
+			       l->file, ln, n, (unsigned long long)v[n - 1]);
+			goto out;
+		}
+		if (hex == n - 1 && v[n - 1] > 0xffff) {
+			warnx_("series: %s:%lu: prio 0x%llx is more than fio's 16 bits (0xNNNN)",
+			       l->file, ln, (unsigned long long)v[n - 1]);
+			goto out;
+		}
 		if (v[2] > 2) {
 			warnx_("series: %s:%lu: ddir %llu (fio logs 0 read, 1 write, 2 trim)", l->file,
 			       ln, (unsigned long long)v[2]);

@@ -135,6 +135,15 @@ printf '0x10, 5, 0, 4096, 0\n' > hex_bw.log
 $FIOTAB series hex_bw.log > /dev/null 2> err && fail "hex time accepted"
 assert_match "hex" 'hex_bw.log:1: column 1 is hexadecimal' "$(cat err)"
 printf '10, 5, 0, 4096, 0x0003\n' > prio_bw.log
+# an older fio's log_offset=1 log (5 columns, the offset last, before fio
+# added prio) is refused: the old fiotab showed its offset 1048576 as prio
+printf '10, 5, 0, 4096, 0\n20, 5, 0, 4096, 1048576\n' > off_bw.log
+$FIOTAB series off_bw.log > out 2> err && fail "an older fio's offset read as prio: $(tail -1 out)"
+assert_match "offset in the prio column" 'off_bw.log:2: column 5 is 1048576: fio 3.33 writes prio there, decimal only as 0 or 1' "$(cat err)"
+[ -s out ] && fail "printed for a refused log: $(head -3 out)"
+printf '10, 5, 0, 4096, 0, 0x10000\n' > bigprio_bw.log
+$FIOTAB series bigprio_bw.log > /dev/null 2> err && fail "prio 0x10000 accepted"
+assert_match "prio over 16 bits" 'bigprio_bw.log:1: prio 0x10000 is more than' "$(cat err)"
 assert_eq "log_prio=1 prio" 3 "$($FIOTAB series --format=json prio_bw.log | "$JQ" '.tables[0].rows[0].prio')"
 cp avg_bw.1.log whatever.txt
 $FIOTAB series whatever.txt > /dev/null 2> err && fail "unnamed log accepted"
