@@ -1118,9 +1118,18 @@ static void check_depth(struct reader *r, const struct opts *o, const struct job
 		"falloc", "ftruncate", "filecreate", "filestat", "filedelete", "cpuio", "exec",
 		"dev-dax", "libpmem", "pmemblk", "mtd", "net", "netsplice",
 	};
-	const char *e = opt(o, "ioengine");
+	const char *e = opt(o, "ioengine"), *lt = opt(o, "latency_target");
 	size_t i;
 
+	/*
+	 * latency_target: fio searches the depth from 1 up to iodepth for the
+	 * target (lat_target_init() in io_u.c), so the run is a mix of depths
+	 * its record's iodepth does not tell (its latency_depth is only where
+	 * the search ended).
+	 */
+	if (lt && fio_time_ms(lt) != 0 && j->conf->iodepth > 1)
+		bad(r, "iodepth %d with latency_target=%s: fio searched the queue depth from 1 up to %d for that target, so the job ran at depths its record's iodepth does not say (its latency_depth is where the search ended): for a depth the tables can show, leave latency_target out",
+		    j->conf->iodepth, lt, j->conf->iodepth);
 	if (!e || j->conf->iodepth <= 1)
 		return;
 	for (i = 0; i < sizeof(sync_engines) / sizeof(*sync_engines); i++)

@@ -239,6 +239,18 @@ for cmd in "perftest --x iodepth" summary "summary --format=influx" dd; do
 done
 "$JQ" '.jobs[0]."job options".ioengine = "libaio"' "$T/qd8.json" > "$T/qd8a.json"
 "$FIOTAB" summary "$T/qd8a.json" > "$T/out" 2> "$T/err" || fail "iodepth 8 with libaio: $(cat "$T/err")"
+# ... nor one latency_target searches: fio ran the job at depths from 1 up
+# to its iodepth=8, the record keeping 8 (the old fiotab tagged iodepth=8);
+# latency_target at iodepth 1 is one depth
+for qd in 1 8; do
+	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
+	(cd "$T" && "$FIO" --output-format=json --output=lt$qd.json lt.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0] | .latency_target > 0 and .error == 0' "$T/lt8.json" > /dev/null || fail "premise: latency_target in lt8.json's record"
+for cmd in "perftest --x iodepth" summary "summary --format=influx"; do
+	refused 2 "lt8.json:1:1: job 'lt': iodepth 8 with latency_target=1s: fio searched the queue depth from 1 up to 8" $cmd "$T/lt1.json" "$T/lt8.json"
+done
+"$FIOTAB" summary "$T/lt1.json" > "$T/out" 2> "$T/err" || fail "latency_target at iodepth 1: $(cat "$T/err")"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"
