@@ -91,6 +91,17 @@ refused 1 "bonnie: job 'bonnie-read' .*refused: MB is the file size, and size \"
 refused 1 "iozone: job 'kb' .*refused: its record length 64000 bytes is not a whole number of KiB" iozone "$P/kb1000-iozone.json"
 "$JQ" '.jobs[0].jobname = "bonnie-read"' "$P/kb1000-iozone.json" > "$T/bon5.json"
 refused 1 "bonnie: job 'bonnie-read' .*refused: its file size 4000000 bytes is not a whole number of MiB" bonnie "$T/bon5.json"
+# ... and one process a phase: numjobs=4 clones under group_reporting are
+# one record of four jobs' bytes, which the old fiotab printed as the rate
+# of one 4096 KB file (iozone write 66065 KiB/s for 16 MiB/s a job; Bonnie's
+# block write beside a one-job read); Bonnie's seeks run several (its header)
+printf '[global]\nioengine=null\nsize=4m\nbs=64k\nrate=16m\nstonewall\n[iozone-write-64k]\nrw=write\nnumjobs=4\ngroup_reporting=1\n[iozone-read-64k]\nrw=read\n[bonnie-write]\nrw=write\nnumjobs=4\ngroup_reporting=1\n[bonnie-read]\nrw=read\n[bonnie-seeks]\nrw=randread\nnumjobs=3\ngroup_reporting=1\n' > "$T/nj.fio"
+(cd "$T" && "$FIO" --output-format=json --output=nj.json nj.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+refused 1 "iozone: job 'iozone-write-64k' \($T/nj.json, run 1\) refused: numjobs=4, so its rate is 4 jobs'" iozone "$T/nj.json"
+refused 1 "bonnie: job 'bonnie-write' \($T/nj.json, run 1\) refused: numjobs=4, so its phase write is 4 jobs'" bonnie "$T/nj.json"
+"$JQ" '.jobs |= map(select(.jobname != "bonnie-write"))' "$T/nj.json" > "$T/nj3.json"
+"$FIOTAB" bonnie "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "Bonnie's seeks in 3 jobs: $(cat "$T/err")"
+grep -q -- '--64k (03)-' "$T/out" || fail "Bonnie's seek header: $(cat "$T/out")"
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
