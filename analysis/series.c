@@ -402,6 +402,19 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 				       v[i].host ? " on host " : "", v[i].host ? v[i].host : "");
 				goto bad;
 			}
+		/*
+		 * Each log counts from its own job's start (td->epoch), and
+		 * --start is one time: right for one job's logs (and one job on
+		 * several --client hosts), wrong for jobs that ran one after
+		 * another (stonewall, the runner's one run a job), which a log
+		 * does not tell from numjobs clones started together.
+		 */
+		for (k = 0; k < (size_t)i && !isnan(o->start_ms); k++)
+			if (v[k].jobnum != v[i].jobnum || strcmp(v[k].prefix, v[i].prefix)) {
+				warnx_("series: --start with %s and %s, the logs of two jobs (%s #%ld, %s #%ld): fio counts each log's times from its own job's start, and --start is one time, which puts a job that started later (stonewall, another fio run) at the first one's start: give each job's logs with its own --start, or run fio with log_unix_epoch=1 and give --unix-epoch",
+				       v[k].file, v[i].file, v[k].prefix, v[k].jobnum, v[i].prefix, v[i].jobnum);
+				goto bad;
+			}
 	}
 	return v;
 bad:

@@ -112,6 +112,18 @@ for f in influx text csv; do
 	$FIOTAB series --format=$f --start=${start}000 avg_bw.1.log > out 2> err && fail "--start in microseconds accepted (--format=$f)"
 	assert_match "--start in microseconds" "^fiotab: --start: ${start}000 ms since 1970 is after 2100, .*not micro- or nanoseconds" "$(cat err)"
 done
+# --start with the logs of two jobs: 'max' ran after 'avg' (stonewall, 2 s)
+# but its log counts from its own start; the old code put both at --start
+assert_eq "premise: max's log counts from its own start" 1 \
+	"$(awk -F', ' 'NR == 1 { print ($1 < 2000); exit }' max_clat.2.log)"
+for f in influx text csv json; do
+	$FIOTAB series --format=$f --start=$start avg_clat.1.log max_clat.2.log > out 2> err &&
+		fail "--start with two jobs' logs accepted (--format=$f): $(head -3 out)"
+	[ -s out ] && fail "--start with two jobs' logs: output beside the refusal"
+	assert_match "--start with two jobs' logs" "^fiotab: series: --start with avg_clat.1.log and max_clat.2.log, the logs of two jobs \(avg #1, max #2\): fio counts each log's times from its own job's start" "$(cat err)"
+done
+$FIOTAB series --start=$start -o two.svg avg_clat.1.log max_clat.2.log 2> err && fail "--start with two jobs' logs plotted"
+[ -e two.svg ] && fail "two.svg written for a refused --start"
 # a per-I/O log with several samples in one ms: Influx would keep one of them
 $FIOTAB series --format=influx --start=$start fast_iops.4.log > /dev/null 2> err &&
 	fail "colliding samples accepted"
