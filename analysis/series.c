@@ -356,6 +356,21 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 			goto bad;
 		}
 		/*
+		 * Without log_avg_msec fio logs each I/O, with its bs (a
+		 * window's line has bs 0): in a bw log that I/O's bytes over
+		 * its own latency, in bytes/ms (add_bw_sample()), in an iops
+		 * log 1.  Neither is a rate of the job, which the tables, the
+		 * Influx field and the plot would show them as.
+		 */
+		for (k = 0; (v[i].kind == K_BW || v[i].kind == K_IOPS) && k < v[i].n; k++)
+			if (v[i].s[k].bs) {
+				warnx_("series: %s:%lu: a %s log of each I/O (bs %llu: fio ran without log_avg_msec), whose values are each I/O's own (%s), not the job's rate: give log_avg_msec=MS",
+				       v[i].file, v[i].s[k].line, kinds[v[i].kind].name,
+				       (unsigned long long)v[i].s[k].bs,
+				       v[i].kind == K_BW ? "its bytes over its latency, in bytes/ms" : "1 an I/O");
+				goto bad;
+			}
+		/*
 		 * One job's clock only goes forward (fio logs each sample at
 		 * mtime_since_now(&td->epoch), and flushes a job's log in
 		 * order): a sample before the previous one of its direction is
