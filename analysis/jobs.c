@@ -1567,6 +1567,8 @@ static int fio_version_known(const cJSON *v, char **why)
  * each direction's runtime the longest job's: so the longest direction
  * that moved bytes, where it is shorter, is the time the jobs ran (a
  * group of four 1 s jobs has job_runtime 4000, its read runtime 1000).
+ * Not for a write job with verify: its verify reads, left out, ran after
+ * its writes, so job_runtime is its time (a group of those stays summed).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
 {
@@ -1576,7 +1578,7 @@ static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job 
 	for (d = 0; d < NDIR; d++)
 		if (j->d[d]->present)
 			dir = fmax(dir, j->d[d]->runtime_s * 1000 / j->conf->scale);
-	if (isnan(ms) || (dir > 0 && dir < ms))
+	if (isnan(ms) || (dir > 0 && dir < ms && !j->conf->verify))
 		ms = dir;
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }
