@@ -4,10 +4,11 @@
  * several cumulative snapshot documents, and a file given twice (or copied)
  * repeats its documents.  Taken as iterations they double n in Welch's test
  * and fill perftest's columns with one run.  A job record starts at its
- * document's timestamp_ms less its runtime (jobs.c's job_runtime()); two records of one host and
- * job name from different documents whose starts are closer than half the
- * earlier one's runtime are the same run (a genuine repeat starts at least
- * one whole runtime later), and the later document is refused.
+ * document's timestamp_ms less its runtime (jobs.c's job_runtime()); two
+ * records of one host and job name from different documents whose starts
+ * are closer than half the earlier one's runtime are the same run (a
+ * genuine repeat starts at least one whole runtime later), and the later
+ * document is refused.
  *
  * What is kept is 8 bytes a job (its document and runtime; per document
  * its time and place), not the job: perftest's folding frees the jobs.
