@@ -141,6 +141,13 @@ static int phase_refused(const struct job *j, int ph, const struct phase_row *r)
 		       j->conf->rw);
 		return 1;
 	}
+	/* one process a phase, as Bonnie's; only its seeks run several (the header's count) */
+	if (ph != B_SEEKS && j->conf->numjobs > 1) {
+		warnx_("bonnie: job %s (%s, run %u) refused: numjobs=%d, so its phase %s is %d jobs' (each on a file of MB), where Bonnie runs it in one process (only seeks in several); give it numjobs=1",
+		       job_ref(j->name, j->host), j->doc->file, j->doc->run, j->conf->numjobs,
+		       phases[ph], j->conf->numjobs);
+		return 1;
+	}
 	/* MB is the file size, not the bytes moved (io_size=, loops=, time_based) */
 	if (!j->conf->file_size) {
 		warnx_("bonnie: job %s (%s, run %u) refused: MB is the file size, and %s",

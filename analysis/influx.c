@@ -6,6 +6,12 @@
  * table's latest "timestamp") in nanoseconds.  Escaping per
  * the line protocol reference: commas, spaces and '=' in tags/keys,
  * commas and spaces in the measurement.  Values are floats.
+ *
+ * A backslash is written as it is: InfluxDB's reader unescapes only "\,",
+ * "\=" and "\ " in a tag, keeping "\\" as two bytes (the reference's
+ * other readers take one), so "\\" would be read as two backslashes or
+ * one.  A backslash before another, before ',', '=' or ' ', or at the end
+ * of a value has no spelling all of them read back: refused (unspellable()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,9 +27,37 @@ static void esc(FILE *f, const char *s, const char *special)
 			fputs("\\ ", f);
 			continue;
 		}
-		if (strchr(special, *s) || *s == '\\')
+		if (strchr(special, *s))
 			fputc('\\', f);
 		fputc(*s, f);
+	}
+}
+
+/* NULL, or the backslash of @s that no line protocol reader reads back */
+static const char *unspellable(const char *s)
+{
+	const char *b;
+
+	for (b = strchr(s, '\\'); b; b = strchr(b + 1, '\\'))
+		if (!b[1] || strchr("\\,= ", b[1]))
+			return b;
+	return NULL;
+}
+
+static void check_one(const struct sample *s, void *arg)
+{
+	int *bad = arg, i;
+
+	for (i = 0; i < s->ntags && !*bad; i++) {
+		const char *b = unspellable(s->tags[i].v);
+
+		if (!b)
+			continue;
+		warnx_("%s --format=influx: label %s='%s' has a backslash %s: InfluxDB keeps \"\\\\\" in a tag as two backslashes (other line protocol readers as one) and reads \"\\,\", \"\\=\", \"\\ \" as escapes, so no spelling of it is read back as it is; rename it, or use another --format",
+		       s->t->name, s->tags[i].k, s->tags[i].v,
+		       b[1] ? (b[1] == '\\' ? "before another" : b[1] == ' ' ? "before a space" : "before ',' or '='")
+			    : "at its end");
+		*bad = 1;
 	}
 }
 
@@ -77,10 +111,15 @@ static void one(const struct sample *s, void *arg)
 int out_influx(FILE *f, const struct tablist *l)
 {
 	struct line ln = { .f = f };
-	int i, r;
+	int i, r, bad = 0;
 
 	/* a refusal before the first line, never half the lines */
 	if (metrics_check(l))
+		return -1;
+	for (i = 0; i < l->n && !bad; i++)
+		for (r = 0; r < l->v[i]->nrows && !bad; r++)
+			metrics_row(l->v[i], r, check_one, &bad);
+	if (bad)
 		return -1;
 	for (i = 0; i < l->n; i++)
 		for (r = 0; r < l->v[i]->nrows; r++) {

@@ -187,6 +187,17 @@ int iozone_tables(const struct jobset *js, struct tablist *out)
 			phase_set_free(&set);
 			return -1;
 		}
+		/*
+		 * iozone's auto table is one process on one file of KB: clones'
+		 * records (one each, or their sum with group_reporting) are not
+		 */
+		if (j->conf->numjobs > 1) {
+			warnx_("iozone: job %s (%s, run %u) refused: numjobs=%d, so its rate is %d jobs' (each on a file of KB), where iozone's auto table is one process; give it numjobs=1 (the summary table shows the group)",
+			       job_ref(j->name, j->host), j->doc->file, j->doc->run, j->conf->numjobs,
+			       j->conf->numjobs);
+			phase_set_free(&set);
+			return -1;
+		}
 		kb = j->conf->file_size / 1024;
 		pt = phase_table_of(&set, j);
 		r = phase_row_of(pt, kb, reclen);

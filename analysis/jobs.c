@@ -1084,6 +1084,8 @@ static double fio_time_ms(const char *s)
  * its figures are of a shorter run than its options say, error 0.  Refused,
  * unless steadystate= may have ended it (then fio ends it early on purpose).
  */
+static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j);
+
 static void check_timed(struct reader *r, const struct opts *o, const struct job *j, const cJSON *jo)
 {
 	const char *tb = opt(o, "time_based"), *rt = opt(o, "runtime") ? opt(o, "runtime") : opt(o, "timeout");
@@ -1092,10 +1094,10 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
 	if (!tb || !strcmp(tb, "0") || !rt || opt(o, "steadystate") || opt(o, "ss") || j->conf->modeled)
 		return;
 	want = fio_time_ms(rt);
-	ran = num(r, jo, "", "job_runtime");
-	if (want <= 0 || isnan(ran) || ran >= want - fmax(5, want / 100))
+	ran = job_runtime(r, jo, j);
+	if (want <= 0 || ran >= want - fmax(5, want / 100))
 		return;
-	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
+	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime, or a group's longest direction runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
 	    rt, want, ran);
 }
 
@@ -1116,9 +1118,18 @@ static void check_depth(struct reader *r, const struct opts *o, const struct job
 		"falloc", "ftruncate", "filecreate", "filestat", "filedelete", "cpuio", "exec",
 		"dev-dax", "libpmem", "pmemblk", "mtd", "net", "netsplice",
 	};
-	const char *e = opt(o, "ioengine");
+	const char *e = opt(o, "ioengine"), *lt = opt(o, "latency_target");
 	size_t i;
 
+	/*
+	 * latency_target: fio searches the depth from 1 up to iodepth for the
+	 * target (lat_target_init() in io_u.c), so the run is a mix of depths
+	 * its record's iodepth does not tell (its latency_depth is only where
+	 * the search ended).
+	 */
+	if (lt && fio_time_ms(lt) != 0 && j->conf->iodepth > 1)
+		bad(r, "iodepth %d with latency_target=%s: fio searched the queue depth from 1 up to %d for that target, so the job ran at depths its record's iodepth does not say (its latency_depth is where the search ended): for a depth the tables can show, leave latency_target out",
+		    j->conf->iodepth, lt, j->conf->iodepth);
 	if (!e || j->conf->iodepth <= 1)
 		return;
 	for (i = 0; i < sizeof(sync_engines) / sizeof(*sync_engines); i++)
@@ -1551,15 +1562,24 @@ static int fio_version_known(const cJSON *v, char **why)
 /*
  * A job's runtime in ms: fio's job_runtime, else (older or hand-made
  * records) its longest direction's runtime, unscaled; below 2^32 ms.
+ * A group_reporting record of several jobs (numjobs=4) has the sum of
+ * their job_runtimes (fio's sum_thread_stats() adds total_run_time), and
+ * each direction's runtime the longest job's: so the longest direction
+ * that moved bytes, where it is shorter, is the time the jobs ran (a
+ * group of four 1 s jobs has job_runtime 4000, its read runtime 1000).
+ * Not for a write job with verify: its verify reads, left out, ran after
+ * its writes, so job_runtime is its time (a group of those stays summed).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
 {
-	double ms = num(r, jo, "", "job_runtime");
+	double ms = num(r, jo, "", "job_runtime"), dir = 0;
 	int d;
 
-	if (isnan(ms))
-		for (d = 0, ms = 0; d < NDIR; d++)
-			ms = fmax(ms, j->d[d]->runtime_s * 1000 / j->conf->scale);
+	for (d = 0; d < NDIR; d++)
+		if (j->d[d]->present)
+			dir = fmax(dir, j->d[d]->runtime_s * 1000 / j->conf->scale);
+	if (isnan(ms) || (dir > 0 && dir < ms && !j->conf->verify))
+		ms = dir;
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }
 

@@ -4,10 +4,11 @@
  * several cumulative snapshot documents, and a file given twice (or copied)
  * repeats its documents.  Taken as iterations they double n in Welch's test
  * and fill perftest's columns with one run.  A job record starts at its
- * document's timestamp_ms less its job_runtime; two records of one host and
- * job name from different documents whose starts are closer than half the
- * earlier one's runtime are the same run (a genuine repeat starts at least
- * one whole runtime later), and the later document is refused.
+ * document's timestamp_ms less its runtime (jobs.c's job_runtime()); two
+ * records of one host and job name from different documents whose starts
+ * are closer than half the earlier one's runtime are the same run (a
+ * genuine repeat starts at least one whole runtime later), and the later
+ * document is refused.
  *
  * What is kept is 8 bytes a job (its document and runtime; per document
  * its time and place), not the job: perftest's folding frees the jobs.
@@ -154,7 +155,7 @@ int samerun_doc(struct jobset *js, size_t first, const uint32_t *rt, const char 
 		if (!r)
 			continue;
 		d = &s->docs[r->doc];
-		*why = xasprintf("job %s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less job_runtime, are %.0f ms apart, under half the earlier one's runtime of %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
+		*why = xasprintf("job %s: %s document %u and %s document %u are the same fio run (their starts, timestamp_ms less runtime, are %.0f ms apart, under half the earlier one's runtime of %u ms): a --status-interval snapshot or the same output given twice; keep fio's final output once",
 				 job_ref(j->name, j->host), s->files[d->file], d->idx,
 				 file, idx, fabs(t - start(s, r)),
 				 start(s, r) <= t ? r->rt : rt[i - first]);

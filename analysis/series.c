@@ -257,6 +257,22 @@ static int read_log(struct flog *l)
 			warnx_("series: %s:%lu: %d columns after %d on line 1", l->file, ln, n, ncols);
 			goto out;
 		}
+		/*
+		 * fio 3.33 writes prio decimal only as 0/1 (real-time class or
+		 * not), else 0xNNNN; fio before the prio column (3.1x) wrote
+		 * log_offset=1's offset last, as 5 columns: read as prio, it
+		 * would put the offset in the prio column.
+		 */
+		if (hex != n - 1 && v[n - 1] > 1) {
+			warnx_("series: %s:%lu: column %d is %llu: fio 3.33 writes prio there, decimal only as 0 or 1 (0xNNNN with log_prio=1); a log of an older fio, whose log_offset=1 wrote the offset last (time, value, ddir, bs, offset), is not read",
+			       l->file, ln, n, (unsigned long long)v[n - 1]);
+			goto out;
+		}
+		if (hex == n - 1 && v[n - 1] > 0xffff) {
+			warnx_("series: %s:%lu: prio 0x%llx is more than fio's 16 bits (0xNNNN)",
+			       l->file, ln, (unsigned long long)v[n - 1]);
+			goto out;
+		}
 		if (v[2] > 2) {
 			warnx_("series: %s:%lu: ddir %llu (fio logs 0 read, 1 write, 2 trim)", l->file,
 			       ln, (unsigned long long)v[2]);
@@ -340,6 +356,21 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 			goto bad;
 		}
 		/*
+		 * Without log_avg_msec fio logs each I/O, with its bs (a
+		 * window's line has bs 0): in a bw log that I/O's bytes over
+		 * its own latency, in bytes/ms (add_bw_sample()), in an iops
+		 * log 1.  Neither is a rate of the job, which the tables, the
+		 * Influx field and the plot would show them as.
+		 */
+		for (k = 0; (v[i].kind == K_BW || v[i].kind == K_IOPS) && k < v[i].n; k++)
+			if (v[i].s[k].bs) {
+				warnx_("series: %s:%lu: a %s log of each I/O (bs %llu: fio ran without log_avg_msec), whose values are each I/O's own (%s), not the job's rate: give log_avg_msec=MS",
+				       v[i].file, v[i].s[k].line, kinds[v[i].kind].name,
+				       (unsigned long long)v[i].s[k].bs,
+				       v[i].kind == K_BW ? "its bytes over its latency, in bytes/ms" : "1 an I/O");
+				goto bad;
+			}
+		/*
 		 * One job's clock only goes forward (fio logs each sample at
 		 * mtime_since_now(&td->epoch), and flushes a job's log in
 		 * order): a sample before the previous one of its direction is
@@ -384,6 +415,19 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 				warnx_("series: %s and %s are both the %s log of job %s%s%s%s: one series of two runs (two runs' logs, or fio --client's two servers on one host, which write one file name): give one",
 				       v[k].file, v[i].file, kinds[v[i].kind].name, v[i].prefix, num,
 				       v[i].host ? " on host " : "", v[i].host ? v[i].host : "");
+				goto bad;
+			}
+		/*
+		 * Each log counts from its own job's start (td->epoch), and
+		 * --start is one time: right for one job's logs (and one job on
+		 * several --client hosts), wrong for jobs that ran one after
+		 * another (stonewall, the runner's one run a job), which a log
+		 * does not tell from numjobs clones started together.
+		 */
+		for (k = 0; k < (size_t)i && !isnan(o->start_ms); k++)
+			if (v[k].jobnum != v[i].jobnum || strcmp(v[k].prefix, v[i].prefix)) {
+				warnx_("series: --start with %s and %s, the logs of two jobs (%s #%ld, %s #%ld): fio counts each log's times from its own job's start, and --start is one time, which puts a job that started later (stonewall, another fio run) at the first one's start: give each job's logs with its own --start, or run fio with log_unix_epoch=1 and give --unix-epoch",
+				       v[k].file, v[i].file, v[k].prefix, v[k].jobnum, v[i].prefix, v[i].jobnum);
 				goto bad;
 			}
 	}

@@ -33,6 +33,18 @@ gen_sweep "$T/sw" 1
 	fail "--keep-going: $(cat "$T/err")"
 grep -q "kbo.json:1:1: job 'kb-in-job': read: block size 64000 .*(document skipped)" "$T/err" || fail "--keep-going: $(cat "$T/err")"
 grep -q INCOMPLETE "$T/out" || fail "--keep-going: no INCOMPLETE note"
+# ... but two runs of a group_reporting numjobs=4 job, one after the
+# other, are two: fio's job_runtime of the group is its four jobs' summed
+# (2000 ms for 500 ms), which put the old fiotab's starts 1.5 s early and
+# refused the second run as the first read twice
+printf '[g]\nioengine=null\nbs=64k\nrw=read\nsize=1m\nrate=8m\ntime_based=1\nruntime=500ms\nnumjobs=4\ngroup_reporting=1\n' > "$T/g4.fio"
+for i in 1 2; do
+	(cd "$T" && "$FIO" --output-format=json --output=g4-$i.json g4.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0].job_runtime >= 1900 and .jobs[0].read.runtime < 1000' "$T/g4-1.json" > /dev/null ||
+	fail "premise: a group of four has job_runtime their sum: $("$JQ" -c '.jobs[0] | {job_runtime, r: .read.runtime}' "$T/g4-1.json")"
+"$FIOTAB" summary "$T/g4-1.json" "$T/g4-2.json" > "$T/out" 2> "$T/err" ||
+	fail "two runs of a group_reporting numjobs=4 job one after the other: $(cat "$T/err")"
 # iozone: reclen from the name is the measured transfer size, or refused;
 # names it does not know are not dropped silently
 refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but it moved 65536" iozone "$P/ioz.json"
@@ -79,6 +91,17 @@ refused 1 "bonnie: job 'bonnie-read' .*refused: MB is the file size, and size \"
 refused 1 "iozone: job 'kb' .*refused: its record length 64000 bytes is not a whole number of KiB" iozone "$P/kb1000-iozone.json"
 "$JQ" '.jobs[0].jobname = "bonnie-read"' "$P/kb1000-iozone.json" > "$T/bon5.json"
 refused 1 "bonnie: job 'bonnie-read' .*refused: its file size 4000000 bytes is not a whole number of MiB" bonnie "$T/bon5.json"
+# ... and one process a phase: numjobs=4 clones under group_reporting are
+# one record of four jobs' bytes, which the old fiotab printed as the rate
+# of one 4096 KB file (iozone write 66065 KiB/s for 16 MiB/s a job; Bonnie's
+# block write beside a one-job read); Bonnie's seeks run several (its header)
+printf '[global]\nioengine=null\nsize=4m\nbs=64k\nrate=16m\nstonewall\n[iozone-write-64k]\nrw=write\nnumjobs=4\ngroup_reporting=1\n[iozone-read-64k]\nrw=read\n[bonnie-write]\nrw=write\nnumjobs=4\ngroup_reporting=1\n[bonnie-read]\nrw=read\n[bonnie-seeks]\nrw=randread\nnumjobs=3\ngroup_reporting=1\n' > "$T/nj.fio"
+(cd "$T" && "$FIO" --output-format=json --output=nj.json nj.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+refused 1 "iozone: job 'iozone-write-64k' \($T/nj.json, run 1\) refused: numjobs=4, so its rate is 4 jobs'" iozone "$T/nj.json"
+refused 1 "bonnie: job 'bonnie-write' \($T/nj.json, run 1\) refused: numjobs=4, so its phase write is 4 jobs'" bonnie "$T/nj.json"
+"$JQ" '.jobs |= map(select(.jobname != "bonnie-write"))' "$T/nj.json" > "$T/nj3.json"
+"$FIOTAB" bonnie "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "Bonnie's seeks in 3 jobs: $(cat "$T/err")"
+grep -q -- '--64k (03)-' "$T/out" || fail "Bonnie's seek header: $(cat "$T/out")"
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
@@ -200,11 +223,20 @@ printf '[global]\nioengine=null\nbs=64k\nrw=read\nrate=8m\n[long]\ntime_based=1\
 "$JQ" -e '.jobs[0] | .jobname == "long" and .error == 0 and .job_runtime < 5000' "$T/ea.json" > /dev/null ||
 	fail "premise: exitall did not stop 'long' early: $("$JQ" -c '[.jobs[] | {jobname, job_runtime}]' "$T/ea.json")"
 for cmd in summary perftest dd; do
-	refused 2 "ea.json:1:1: job 'long': time_based with runtime \"10\" \(10000 ms\), but it ran [0-9]+ ms \(job_runtime\), error 0: something stopped it that its record does not show \(another job's exitall" $cmd "$T/ea.json"
+	refused 2 "ea.json:1:1: job 'long': time_based with runtime \"10\" \(10000 ms\), but it ran [0-9]+ ms \(job_runtime[^)]*\), error 0: something stopped it that its record does not show \(another job's exitall" $cmd "$T/ea.json"
 done
 printf '[half]\nioengine=null\nbs=64k\nrw=read\nrate=8m\ntime_based=1\nsize=1m\nruntime=500ms\n' > "$T/tbok.fio"
 (cd "$T" && "$FIO" --output-format=json --output=tbok.json tbok.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 "$FIOTAB" summary "$T/tbok.json" > "$T/out" 2> "$T/err" || fail "a time_based job that ran its runtime=500ms: $(cat "$T/err")"
+# ... also a group_reporting record, whose job_runtime is its jobs' sum:
+# four clones of 'long' stopped after ~400 ms by a job of another group
+# (exit_what=all) add up to more than their runtime=1 (the old fiotab tabled
+# them); a direction's runtime is the longest job's
+printf '[global]\nioengine=null\nrw=read\n[long]\nbs=64k\nrate=8m\ntime_based=1\nruntime=1\nsize=1m\nnumjobs=4\ngroup_reporting=1\n[short]\nnew_group\nbs=4k\nrate=1m\nsize=400k\nexitall\nexit_what=all\n' > "$T/eag.fio"
+(cd "$T" && timeout 60 "$FIO" --output-format=json --output=eag.json eag.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+"$JQ" -e '.jobs[0] | .jobname == "long" and .error == 0 and .job_runtime >= 1000 and .read.runtime < 900' "$T/eag.json" > /dev/null ||
+	fail "premise: a group stopped early with job_runtime over its runtime: $("$JQ" -c '[.jobs[] | {jobname, job_runtime, r: .read.runtime}]' "$T/eag.json")"
+refused 2 "eag.json:1:1: job 'long': time_based with runtime \"1\" \(1000 ms\), but it ran [0-9]+ ms" summary "$T/eag.json"
 "$JQ" '.jobs |= map(select(.jobname == "long") | ."job options".steadystate = "bw:50%")' "$T/ea.json" > "$T/ss.json"
 "$FIOTAB" summary "$T/ss.json" > "$T/out" 2> "$T/err" || fail "a steadystate job fio ended early: $(cat "$T/err")"
 # ... and an iodepth a synchronous engine does not run: fio caps psync's
@@ -221,6 +253,18 @@ for cmd in "perftest --x iodepth" summary "summary --format=influx" dd; do
 done
 "$JQ" '.jobs[0]."job options".ioengine = "libaio"' "$T/qd8.json" > "$T/qd8a.json"
 "$FIOTAB" summary "$T/qd8a.json" > "$T/out" 2> "$T/err" || fail "iodepth 8 with libaio: $(cat "$T/err")"
+# ... nor one latency_target searches: fio ran the job at depths from 1 up
+# to its iodepth=8, the record keeping 8 (the old fiotab tagged iodepth=8);
+# latency_target at iodepth 1 is one depth
+for qd in 1 8; do
+	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
+	(cd "$T" && "$FIO" --output-format=json --output=lt$qd.json lt.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0] | .latency_target > 0 and .error == 0' "$T/lt8.json" > /dev/null || fail "premise: latency_target in lt8.json's record"
+for cmd in "perftest --x iodepth" summary "summary --format=influx"; do
+	refused 2 "lt8.json:1:1: job 'lt': iodepth 8 with latency_target=1s: fio searched the queue depth from 1 up to 8" $cmd "$T/lt1.json" "$T/lt8.json"
+done
+"$FIOTAB" summary "$T/lt1.json" > "$T/out" 2> "$T/err" || fail "latency_target at iodepth 1: $(cat "$T/err")"
 # ... and trims, which perftest, ratio and plot have no column for: left
 # out and said, naming the job (the old code dropped them silently)
 printf '[global]\nioengine=null\nsize=1m\nrate=8m\nbs=64k\nstonewall\n[r]\nrw=randread\n[t]\nrw=randtrim\n[tw]\nrw=trimwrite\n' > "$T/tr.fio"

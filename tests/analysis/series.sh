@@ -46,9 +46,11 @@ rw=read
 bs=4k
 size=64m
 write_iops_log=fast
+write_bw_log=fast
+write_lat_log=fast
 EOF2
 run_fio --output-format=json j.fio > run.json 2> fio.err || fail "fio: $(cat fio.err)"
-ls avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log raw_clat.3.log fast_iops.4.log > /dev/null ||
+ls avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log raw_clat.3.log fast_iops.4.log fast_bw.4.log fast_clat.4.log > /dev/null ||
 	fail "fio did not write the logs: $(ls)"
 # what fio 3.33 writes: 5 columns, 6 with log_offset
 assert_eq "avg columns" 5 "$(awk -F', ' '{ print NF; exit }' avg_bw.1.log)"
@@ -84,7 +86,7 @@ grep -q '^fiotab_series_bw,job=avg,jobnum=1,rw=read,variant=v1 throughput_bytes_
 v=$(awk -F', ' 'NR == 1 { print $2 * 1024 }' avg_bw.1.log)
 assert_match "bytes/s" "throughput_bytes_per_second=$v " "$(head -1 s.lp)"
 # --unix-epoch takes the times as they are
-printf '1795980457000, 100, 0, 4096, 0\n1795980457500, 200, 0, 4096, 0\n' > ep_bw.log
+printf '1795980457000, 100, 0, 0, 0\n1795980457500, 200, 0, 0, 0\n' > ep_bw.log
 assert_eq "unix epoch" "1795980457500000000" "$($FIOTAB series --format=influx --unix-epoch ep_bw.log | tail -1 | awk '{ print $NF }')"
 # ... and a log of the other time base is refused, in every format, naming
 # file:line and the option: a unix-time log with --start (the old code put
@@ -112,10 +114,22 @@ for f in influx text csv; do
 	$FIOTAB series --format=$f --start=${start}000 avg_bw.1.log > out 2> err && fail "--start in microseconds accepted (--format=$f)"
 	assert_match "--start in microseconds" "^fiotab: --start: ${start}000 ms since 1970 is after 2100, .*not micro- or nanoseconds" "$(cat err)"
 done
+# --start with the logs of two jobs: 'max' ran after 'avg' (stonewall, 2 s)
+# but its log counts from its own start; the old code put both at --start
+assert_eq "premise: max's log counts from its own start" 1 \
+	"$(awk -F', ' 'NR == 1 { print ($1 < 2000); exit }' max_clat.2.log)"
+for f in influx text csv json; do
+	$FIOTAB series --format=$f --start=$start avg_clat.1.log max_clat.2.log > out 2> err &&
+		fail "--start with two jobs' logs accepted (--format=$f): $(head -3 out)"
+	[ -s out ] && fail "--start with two jobs' logs: output beside the refusal"
+	assert_match "--start with two jobs' logs" "^fiotab: series: --start with avg_clat.1.log and max_clat.2.log, the logs of two jobs \(avg #1, max #2\): fio counts each log's times from its own job's start" "$(cat err)"
+done
+$FIOTAB series --start=$start -o two.svg avg_clat.1.log max_clat.2.log 2> err && fail "--start with two jobs' logs plotted"
+[ -e two.svg ] && fail "two.svg written for a refused --start"
 # a per-I/O log with several samples in one ms: Influx would keep one of them
-$FIOTAB series --format=influx --start=$start fast_iops.4.log > /dev/null 2> err &&
+$FIOTAB series --format=influx --start=$start fast_clat.4.log > /dev/null 2> err &&
 	fail "colliding samples accepted"
-assert_match "collision named" '^fiotab: series: fast_iops.4.log:[0-9]+: a read sample at [0-9]+ ms, not after line [0-9]+' "$(cat err)"
+assert_match "collision named" '^fiotab: series: fast_clat.4.log:[0-9]+: a read sample at [0-9]+ ms, not after line [0-9]+' "$(cat err)"
 $FIOTAB series --format=prom avg_bw.1.log > /dev/null 2> err && fail "prom accepted"
 
 # errors name file:line
@@ -134,7 +148,16 @@ assert_match "ddir" 'dir_bw.log:1: ddir 7' "$(cat err)"
 printf '0x10, 5, 0, 4096, 0\n' > hex_bw.log
 $FIOTAB series hex_bw.log > /dev/null 2> err && fail "hex time accepted"
 assert_match "hex" 'hex_bw.log:1: column 1 is hexadecimal' "$(cat err)"
-printf '10, 5, 0, 4096, 0x0003\n' > prio_bw.log
+printf '10, 5, 0, 0, 0x0003\n' > prio_bw.log
+# an older fio's log_offset=1 log (5 columns, the offset last, before fio
+# added prio) is refused: the old fiotab showed its offset 1048576 as prio
+printf '10, 5, 0, 4096, 0\n20, 5, 0, 4096, 1048576\n' > off_bw.log
+$FIOTAB series off_bw.log > out 2> err && fail "an older fio's offset read as prio: $(tail -1 out)"
+assert_match "offset in the prio column" 'off_bw.log:2: column 5 is 1048576: fio 3.33 writes prio there, decimal only as 0 or 1' "$(cat err)"
+[ -s out ] && fail "printed for a refused log: $(head -3 out)"
+printf '10, 5, 0, 4096, 0, 0x10000\n' > bigprio_bw.log
+$FIOTAB series bigprio_bw.log > /dev/null 2> err && fail "prio 0x10000 accepted"
+assert_match "prio over 16 bits" 'bigprio_bw.log:1: prio 0x10000 is more than' "$(cat err)"
 assert_eq "log_prio=1 prio" 3 "$($FIOTAB series --format=json prio_bw.log | "$JQ" '.tables[0].rows[0].prio')"
 cp avg_bw.1.log whatever.txt
 $FIOTAB series whatever.txt > /dev/null 2> err && fail "unnamed log accepted"
@@ -162,7 +185,20 @@ $FIOTAB series -o pj.svg pj_bw.log 2> err && fail "a log of two jobs plotted"
 # ... a log of a job whose per-I/O samples share a millisecond is one job's
 cat avg_bw.1.log avg_bw.1.log > two_bw.log
 $FIOTAB series two_bw.log > /dev/null 2> err && fail "two logs joined accepted"
-$FIOTAB series fast_iops.4.log > /dev/null 2> err || fail "a per-I/O log refused: $(cat err)"
+$FIOTAB series fast_clat.4.log > /dev/null 2> err || fail "a per-I/O log refused: $(cat err)"
+# ... but a bw or iops log of each I/O (no log_avg_msec) holds no rate of the
+# job: fio logs 1 an I/O in the iops log, and that I/O's bytes over its own
+# latency (bytes/ms) in the bw log; the old fiotab showed them as the job's
+# IO/s and KiB/s (Influx iops=1, GB/s for a 4k read from the page cache)
+"$JQ" -e '.jobs[] | select(.jobname == "fast") | .read.iops > 100' run.json > /dev/null ||
+	fail "premise: the fast job ran more than 1 IO/s"
+for f in fast_iops.4.log fast_bw.4.log; do
+	for fmt in text influx; do
+		$FIOTAB series --format=$fmt --start=$start "$f" > out 2> err && fail "a per-I/O $f tabled as the job's rate ($fmt): $(head -4 out)"
+		[ -s out ] && fail "per-I/O $f: output beside the refusal"
+		assert_match "per-I/O $f" "^fiotab: series: $f:1: a (iops|bw) log of each I/O \(bs 4096: fio ran without log_avg_msec\)" "$(cat err)"
+	done
+done
 
 # the plot: one panel per kind, a line per log and direction
 $FIOTAB series -o s.svg avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log || fail "series plot"
