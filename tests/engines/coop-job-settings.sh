@@ -26,9 +26,13 @@ else
 	note "no cgroup v1 blkio hierarchy first in /proc/mounts: nice= only"
 fi
 
-# A failed check leaves its job running: stop it, and remove fio's group.
+# Jobs run until the checks are done, then stop when fio finds its
+# trigger file (no signal: fio's SIGINT handler is not signal-safe, which
+# TSan reports).  A failed check leaves its job running: stop it too, and
+# remove fio's group.
+stop=$T/stop
 bg=
-trap '[ -n "$bg" ] && kill -INT ${pid:-$bg} 2>/dev/null && wait $bg; [ -n "$v1" ] && rmdir "$v1/$group" 2>/dev/null; _pp_teardown' EXIT
+trap '[ -n "$bg" ] && touch "$stop" && wait $bg; [ -n "$v1" ] && rmdir "$v1/$group" 2>/dev/null; _pp_teardown' EXIT
 
 # nice_of PID TID: the task's nice (field 19 of its stat).
 nice_of() {
@@ -60,7 +64,8 @@ for mode in "${modes[@]}"; do
 	name=${mode#--coop_}
 	name=${name/=/-}
 	pid=
-	coop_fio --thread --name="$name" --filename="$T/target" --rw=randread --bs=4k \
+	rm -f "$stop"
+	coop_fio --thread --trigger-file="$stop" --name="$name" --filename="$T/target" --rw=randread --bs=4k \
 		--iodepth=8 --time_based --runtime=120 --rate_iops=200 --nice=7 "${cg[@]}" \
 		--coop_threads=$n "$mode" >"$T/$name.out" 2>&1 &
 	bg=$!
@@ -85,10 +90,8 @@ for mode in "${modes[@]}"; do
 		[ -n "$v1" ] && assert_eq "$name: blkio group of $comm (tid $tid; the job's thread $job's)" \
 			"/$group" "$(blkio_of $pid $tid)"
 	done < <(coop_worker_tids $pid)
-	kill -INT $pid
-	rc=0
-	wait $bg || rc=$?
-	[ $rc = 0 ] || [ $rc = 128 ] || fail "$name: fio exited $rc: $(cat "$T/$name.out")"
+	touch "$stop"
+	wait $bg || fail "$name: fio exited $?: $(cat "$T/$name.out")"
 	bg=
 	assert_match "$name: no job error" "err= 0:" "$(cat "$T/$name.out")"
 	note "ok: $name: the job's thread and its $n workers at nice 7${v1:+, in blkio group /$group}"
