@@ -44,7 +44,7 @@ struct ur_data {
 static int uring_init(struct thread_data *td, struct blkfile_options *o, void **priv)
 {
 	struct ur_data *ur;
-	unsigned int depth = td->o.iodepth ? td->o.iodepth : 1;
+	unsigned int depth = td->o.iodepth ? td->o.iodepth : 1, entries;
 	int ret;
 
 	ur = calloc(1, sizeof(*ur));
@@ -63,15 +63,20 @@ static int uring_init(struct thread_data *td, struct blkfile_options *o, void **
 
 	/*
 	 * Twice the depth: a via=bdev request crossing an extent takes one
-	 * SQE per piece.  More pieces than that are submitted early.  fio's
+	 * SQE per piece.  More pieces than that are submitted early (get_sqe()),
+	 * so the ring is capped at the kernel's largest: 2 x iodepth=16385
+	 * and up was refused at setup, 'io_uring_queue_init: Invalid
+	 * argument', where fio's own io_uring runs up to 32768.  fio's
 	 * own engine's setup flags (engines/common/uring.h): this is fio's
 	 * job thread (->init), the same task that submits in ->commit and
 	 * reaps in ->getevents (both enter with GETEVENTS), as
 	 * SINGLE_ISSUER and DEFER_TASKRUN require; kernels without them get
 	 * fewer.
 	 */
-	ret = pp_uring_setup(2 * depth < 8 ? 8 : 2 * depth, &ur->ring,
-			     PP_URING_FAST, &ur->ring_flags);
+	entries = 2 * depth < 8 ? 8 : 2 * depth;
+	if (entries > PP_URING_MAX_ENTRIES)
+		entries = PP_URING_MAX_ENTRIES;
+	ret = pp_uring_setup(entries, &ur->ring, PP_URING_FAST, &ur->ring_flags);
 	if (ret < 0) {
 		pp_err(BF_ENGINE, "io_uring_queue_init: %s%s", strerror(-ret),
 		       ret == -ENOSYS ? " (no io_uring in this kernel)" : "");

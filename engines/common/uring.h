@@ -26,6 +26,12 @@
 
 #include <liburing.h>
 
+/*
+ * The most SQEs a ring may have (the kernel's IORING_MAX_ENTRIES, not in
+ * its uapi headers): setup with more fails with EINVAL.
+ */
+#define PP_URING_MAX_ENTRIES	32768
+
 #define PP_URING_FAST	(IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | \
 			 IORING_SETUP_DEFER_TASKRUN)
 

@@ -7,7 +7,7 @@ coop_SRCS = engines/coop/coop.c engines/coop/pool_fio.c engines/coop/backend_sim
 	engines/coop/pool.c engines/coop/worker.c engines/coop/thread.c \
 	engines/coop/stats.c engines/coop/dispatch.c engines/coop/split.c \
 	engines/coop/ctxra.c engines/coop/sync.c engines/common/uring.c \
-	engines/coop/dioalign.c $(SIM_SRCS)
+	engines/coop/dioalign.c engines/coop/cgroup.c $(SIM_SRCS)
 coop_LIBS := -luring -lpthread
 coop_SRCS += engines/coop/order.c
 

@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "fio.h"
 #include "verify.h"
 #include "engines/common/blkdev.h"
 #include "engines/common/pp.h"
 #include "engines/coop/backend.h"
+#include "engines/coop/cgroup.h"
 #include "engines/coop/coop.h"
 #include "engines/coop/dioalign.h"
 #include "engines/coop/pool.h"
@@ -30,6 +32,7 @@ struct coop_pool_job {
 	struct coop_devstats dev;
 	struct coop_cpu cpu;	/* workers' CPU in fio's usr/sys (stats.h) */
 	bool zero_logged;	/* zero_xfer() said why, once per job */
+	bool followed;		/* workers_follow_job() ran */
 };
 
 static uint64_t max_bs(struct thread_data *td)
@@ -174,6 +177,45 @@ enomem:
 	return ENOMEM;
 }
 
+/*
+ * fio's nice= and cgroup= are applied to the job's thread alone (nice()
+ * is per thread on Linux; cgroup v1's "tasks" file takes one thread)
+ * after ->init started the workers (backend.c, thread_main()), so they
+ * kept what they were created with: a nice=19 job did its I/O at nice 0
+ * (and at the I/O priority the kernel derives from it where no ioprio is
+ * set), a cgroup= job's I/O ran outside the group and its blkio weight
+ * and limits.  At the job's first open, after both, every worker takes
+ * the job's thread's.  0, or the error (td_verror() done).
+ */
+static int workers_follow_job(struct thread_data *td, struct coop_pool_job *j)
+{
+	char err[2 * PATH_MAX + 128] = "";
+	unsigned int i;
+	int nice, tid, ret;
+
+	if (j->followed)
+		return 0;
+	j->followed = true;
+	nice = getpriority(PRIO_PROCESS, 0);	/* the calling thread's: cannot fail */
+	for (i = 0; i < coop_pool_threads(j->pool); i++) {
+		tid = coop_pool_worker_tid(j->pool, i);
+		if (tid <= 0)
+			continue;	/* not started: the job's thread runs every command */
+		ret = setpriority(PRIO_PROCESS, (id_t)tid, nice) < 0 ? -errno : 0;
+		if (ret)
+			snprintf(err, sizeof(err), "nice=%d: %s", nice, strerror(-ret));
+		else
+			ret = coop_cgroup_follow(tid, err, sizeof(err));
+		if (ret) {
+			pp_err("coop", "%s: giving worker %u the job's thread's settings: %s",
+			       td->o.name, i, err);
+			td_verror(td, -ret, "coop worker settings");
+			return -ret;
+		}
+	}
+	return 0;
+}
+
 static int coop_pool_open_file(struct thread_data *td, void *priv,
 			       struct fio_file *f)
 {
@@ -198,6 +240,9 @@ static int coop_pool_open_file(struct thread_data *td, void *priv,
 	}
 	if (check_split_align(td, j->o, f))
 		return EINVAL;
+	ret = workers_follow_job(td, j);
+	if (ret)
+		return ret;
 	cf = calloc(1, sizeof(*cf));
 	if (!cf) {
 		td_verror(td, ENOMEM, "coop open");
