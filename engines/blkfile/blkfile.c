@@ -671,7 +671,8 @@ static int open_bdev_of_file(struct thread_data *td, struct fio_file *f,
 	if (td->o.odirect && (td->o.min_bs[DDIR_READ] % lbs || td->o.min_bs[DDIR_WRITE] % lbs)) {
 		snprintf(why, sizeof(why), "direct=1 on %s needs block sizes that are multiples of its %u-byte logical blocks (bs=%llu)",
 			 bf->dev_path, lbs, td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ]);
-		return refuse(td, f, EINVAL, why);
+		/* not EINVAL: fio would add "destination does not support O_DIRECT" */
+		return refuse(td, f, EOPNOTSUPP, why);
 	}
 	if (td->o.read_iolog_file) {
 		/*
