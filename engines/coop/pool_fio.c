@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "fio.h"
 #include "verify.h"
@@ -237,6 +238,19 @@ static int coop_pool_open_file(struct thread_data *td, void *priv,
 		       f->file_name, ddir_str(td->o.td_ddir));
 		td_verror(td, ENOTTY, "coop open");
 		return ENOTTY;
+	}
+	/*
+	 * coop reads and writes at offsets.  On a file that cannot seek (a
+	 * terminal, a socket) psync's pread() fails with ESPIPE before a
+	 * byte moved, while an io_uring read there ignores the offset and
+	 * waits for input, which SIGINT does not end: refused here, as psync
+	 * would fail it.
+	 */
+	if (f->fd >= 0 && lseek(f->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
+		pp_err("coop", "%s: not seekable (a terminal, socket or pipe): coop reads and writes at "
+		       "offsets, which psync fails there with ESPIPE; refused before any I/O", f->file_name);
+		td_verror(td, ESPIPE, "coop open");
+		return ESPIPE;
 	}
 	if (check_split_align(td, j->o, f))
 		return EINVAL;
