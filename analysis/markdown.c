@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * GitHub-flavoured Markdown: a heading per table, notes as a list, header
- * cells are the text header lines joined, numbers right-aligned.  '|' and
- * '\' in a cell are escaped.
+ * cells are the text header lines joined, numbers right-aligned.  Text is
+ * escaped (md_text()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,19 +11,29 @@
 #include "table.h"
 
 /*
- * GFM splits a row at every '|' a backslash does not escape, a backslash
- * escaping the next byte whatever it is: so '\' is escaped too, else a
- * job named 'x\|y' ('x\\|y' written) ended its cell at the '|' and every
- * cell after it moved one column right (MB/s under IOPS, the last dropped).
+ * Text as written, whatever it holds.  GFM splits a row at every '|' a
+ * backslash does not escape, a backslash escaping the next byte whatever
+ * it is: so '\' is escaped too, else a job named 'x\|y' ('x\\|y' written)
+ * ended its cell at the '|' and every cell after it moved one column right
+ * (MB/s under IOPS, the last dropped).  And a backslash before any ASCII
+ * punctuation makes it literal (CommonMark), so every byte with a meaning
+ * inline is escaped: emphasis, links, HTML, code spans, entities and
+ * strikethrough (a job named 'a_b_c' showed 'b' in italics, '<b>' not at
+ * all, 'x&amp;y' as 'x&y').
  */
-static void md_cell(FILE *f, const char *s)
+static void md_text(FILE *f, const char *s)
 {
-	fputc(' ', f);
 	for (; *s; s++) {
-		if (*s == '|' || *s == '\\')
+		if (strchr("|\\*_[]<>`&~", *s))
 			fputc('\\', f);
 		fputc(*s, f);
 	}
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	md_text(f, s);
 	fputs(" |", f);
 }
 
@@ -37,9 +47,16 @@ void out_markdown(FILE *f, const struct tablist *l)
 
 		if (i)
 			fputc('\n', f);
-		fprintf(f, "### %s: %s\n\n", t->name, t->title ? t->title : "");
-		for (k = 0; k < t->nnotes; k++)
-			fprintf(f, "- %s\n", t->notes[k]);
+		fputs("### ", f);
+		md_text(f, t->name);
+		fputs(": ", f);
+		md_text(f, t->title ? t->title : "");
+		fputs("\n\n", f);
+		for (k = 0; k < t->nnotes; k++) {
+			fputs("- ", f);
+			md_text(f, t->notes[k]);
+			fputc('\n', f);
+		}
 		if (t->nnotes)
 			fputc('\n', f);
 		fputc('|', f);

@@ -470,6 +470,20 @@ assert_eq "Markdown job cells" 'x\|y z\' "$(awk -F'\t' 'NR > 2 { printf "%s%s", 
 assert_eq "Markdown MB/s cells = jq's io_bytes / runtime" \
 	"$("$JQ" -r '.jobs[] | .read.io_bytes / .read.runtime * 1000 / 1048576 * 1000 | round / 1000' "$T/bsl.json" | tr '\n' ' ')" \
 	"$(awk -F'\t' 'NR > 2 { printf "%s ", $6 + 0 }' "$T/md")"
+# ... and every byte with a meaning inline (emphasis, links, HTML, code
+# spans, entities, strikethrough) is escaped: read back by the same rule the
+# names are fio's, and none of those bytes stands unescaped
+"$FIO" --output-format=json --output="$T/mdn.json" --ioengine=null --size=1m --bs=64k --rw=read \
+	--name=a_b_c --name='<b>' --name='x&amp;y' --name='*s*' --name='[l](u)' --name='c`d' \
+	--name='~~t~~' > /dev/null 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+"$FIOTAB" summary --format=markdown "$T/mdn.json" > "$T/mdn.md" || fail "summary --format=markdown"
+assert_eq "Markdown job cells (names with inline syntax)" 'a_b_c <b> x&amp;y *s* [l](u) c`d ~~t~~' \
+	"$(gfm_rows < "$T/mdn.md" | awk -F'\t' 'NR > 2 { printf "%s%s", s, $1; s = " " }')"
+left=$(python3 -c 'import re, sys
+for line in sys.stdin:
+    if re.search(r"[*_\[\]<>`&~]", re.sub(r"\\.", "", line)):
+        print(line.rstrip())' < "$T/mdn.md")
+[ -z "$left" ] || fail "Markdown with inline syntax unescaped: $left"
 refused 1 "--host: a byte that is not UTF-8" summary --host $'h\xffx' "$P/verify.json"
 refused 1 "VALUE not empty, UTF-8 and without control characters" summary --tag $'x=a\xc0\xafb' "$P/verify.json"
 
