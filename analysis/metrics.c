@@ -73,16 +73,18 @@ int user_tag_add(const char *kv)
 		/*
 		 * Prometheus sets job and instance itself (a scrape renames ours
 		 * to exported_*); le and quantile are its bucket/quantile labels;
-		 * fio_job is the job name fiotab writes under job's place.
+		 * fio_job is the job name fiotab writes under job's place; InfluxDB
+		 * refuses a whole write with a tag named time (400, "invalid tag
+		 * key"), and 2.x keeps _measurement and _field for itself.
 		 */
 		static const char *const reserved[] = { "job", "instance", "le", "quantile",
-							"fio_job" };
+							"fio_job", "time", "_measurement", "_field" };
 		size_t r;
 
 		for (r = 0; r < sizeof(reserved) / sizeof(*reserved); r++)
 			if ((size_t)(eq - kv) == strlen(reserved[r]) &&
 			    !strncmp(kv, reserved[r], (size_t)(eq - kv))) {
-				warnx_("--tag '%s': '%s' is a label fiotab or Prometheus sets itself; pick another name",
+				warnx_("--tag '%s': '%s' is a label fiotab, Prometheus or InfluxDB keeps for itself; pick another name",
 				       kv, reserved[r]);
 				return -1;
 			}

@@ -412,6 +412,12 @@ done
 "$JQ" '.jobs[0]["job options"].description = "a\tb"' "$P/verify.json" > "$T/ctlopt.json"
 refused 2 "ctlopt.json:1:1: job 'verify-write': option description \"a\\\\tb\" holds a control character \(0x09\)" perftest "$T/ctlopt.json"
 refused 1 "--tag 'x=a" summary --tag $'x=a\nb' "$P/verify.json"
+# names the consumers keep for themselves, before any output (influxd
+# answered a tag named time with 400 "invalid tag key" for the whole write)
+for k in job instance le quantile fio_job time _measurement _field; do
+	refused 1 "--tag '$k=x': '$k' is a label fiotab, Prometheus or InfluxDB keeps for itself" \
+		summary --format=influx --tag "$k=x" "$P/verify.json"
+done
 refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
 # ... and a one-valued option given twice with two values (getopt kept the
 # last: --format=csv --format=json printed JSON, --x bs --x iodepth an
