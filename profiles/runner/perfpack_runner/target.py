@@ -72,6 +72,22 @@ def _exists(path, what):
                   % (what, path, kind)) from None
 
 
+def _loops_over(fd):
+    """The loop devices (/dev/loopN) whose backing file is the file open as
+    FD (sysfs's backing_file, compared by device and inode: a hard link or
+    a path through a symbolic link is the same file)."""
+    st, out = os.fstat(fd), []
+    for name in sorted(os.listdir('/sys/block')):
+        try:
+            with open('/sys/block/%s/loop/backing_file' % name) as f:
+                b = os.stat(f.read().rstrip('\n'))
+        except OSError:
+            continue
+        if (b.st_dev, b.st_ino) == (st.st_dev, st.st_ino):
+            out.append('/dev/' + name)
+    return out
+
+
 def _openers(path):
     """'comm (pid N)' of the other processes that have PATH open."""
     real, me, out = os.path.realpath(path), os.getpid(), []
@@ -105,6 +121,7 @@ class Claim:
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
         self.made = None  # (st_dev, st_ino) of a file target the runner made
+        self.loops = []  # fds of the loop devices over a file target, held O_EXCL
 
     def make(self):
         """Make the file target, which does not exist (O_EXCL)."""
@@ -152,6 +169,25 @@ class Claim:
                     'that locks it%s)'
                     % ('; processes with it open: ' + ', '.join(who) if who else ''))
         self.fd = fd
+        return self._hold_loops()
+
+    def _hold_loops(self):
+        """A file target's blocks are also those of each loop device over
+        it: each is held O_EXCL as a --target device is, or why not."""
+        for dev in _loops_over(self.fd):
+            try:
+                self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
+            except OSError as e:
+                self.release()
+                if e.errno != errno.EBUSY:
+                    raise Refusal('target %s: cannot open the loop device %s over it (%s)'
+                                  % (self.path, dev, e.strerror)) from None
+                held, who = safety.device_held(dev), _openers(dev)
+                detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
+                                                                if who else []))
+                return ('it is the backing file of the loop device %s, which is in use by another process (it '
+                        'cannot be opened O_EXCL; %s): what is written to the file is written to that device'
+                        % (dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace'))
         return None
 
     def take(self):
@@ -175,6 +211,9 @@ class Claim:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+        for fd in self.loops:
+            os.close(fd)
+        self.loops = []
 
     def retake(self):
         if self.wanted:
