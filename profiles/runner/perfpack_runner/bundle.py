@@ -29,9 +29,10 @@ def start(ctx, variants):
         'command': [os.path.abspath(sys.argv[0])] + sys.argv[1:], 'devices': {}, 'fio_commands': [],
     }
     m = ctx.meta
+    given = ' (--target %s)' % ctx.target_given if ctx.target_given not in (None, ctx.target_arg) else ''
     lines = ['perfpack run %s (%s) %s' % (m['profile'], m['scale'], m['date']),
              'fio: %s  kernel: %s  host: %s' % (m['fio'], m['kernel'], m['hostname']),
-             'target: %s%s' % (m['target'], '  clients: ' + ','.join(ctx.clients) if ctx.clients else ''),
+             'target: %s%s%s' % (m['target'], given, '  clients: ' + ','.join(ctx.clients) if ctx.clients else ''),
              'variants: %s' % ' '.join(variants),
              'command: %s' % ' '.join(shlex.quote(a) for a in m['command'])]
     with open(os.path.join(out, 'run.txt'), 'w') as f:

@@ -396,7 +396,7 @@ def classify(t):
     raise Refusal('target %s: no such file, directory or block device' % t)
 
 
-def _path_problem(path):
+def path_problem(path):
     """What fio would read differently in PATH as a filename= value, or None."""
     if ':' in path:
         return "contains ':', which fio's filename= takes as a separator between files"
@@ -409,12 +409,12 @@ def check_fio_path(path, what, clients):
     """PATH as fio reads it in a job file (a --target with a problem is
     replaced by the path it resolves to, if that has none), or Refusal:
     fio would use another file than the one named and checked."""
-    problem = _path_problem(path)
+    problem = path_problem(path)
     if not problem:
         return path
     if what == '--target' and not clients:
         r = os.path.realpath(path)
-        if not _path_problem(r):
+        if not path_problem(r):
             return r
     raise Refusal('%s %s: %s; use a path without it (e.g. a symbolic link to it)'
                   % (what, repr(path) if control_char(path) else path, problem))
