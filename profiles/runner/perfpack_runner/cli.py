@@ -83,7 +83,7 @@ class Ctx:
         self.profile = self.target_arg = self.target_given = self.out = self.work = self.size_cap = self.claim = None
         self.scale, self.mode, self.clients, self.variants, self.sets = 'quick', 'run', [], [], []
         self.force = self.overwrite = self.no_tables = self.warned_caches = self.memory_ok = False
-        self.commands, self.teardown, self.fio_format = [], None, 'json+'
+        self.commands, self.teardown, self.fio_format, self.gone = [], None, 'json+', {}
 
 
 def layout():
