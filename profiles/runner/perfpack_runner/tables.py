@@ -37,6 +37,21 @@ def _resolve(out, args, ran):
     return res
 
 
+def _unmade(out, args):
+    """What the runner wrote in env/V.unmade for the @V inputs in ARGS: a
+    variant that ran without its filesystem recipe, which its table's name
+    (xfs, ext3, file ...) would otherwise claim."""
+    notes = []
+    for a in args:
+        if a.startswith('@'):
+            try:
+                with open(os.path.join(out, 'env', a[1:].split('.')[0] + '.unmade')) as f:
+                    notes += [ln for ln in f.read().splitlines() if ln and ln not in notes]
+            except OSError:
+                continue
+    return notes
+
+
 def _run_to(path, args, err_path, head=''):
     """ARGS' stdout into PATH (whole or not at all); stderr appended to
     ERR_PATH.  Exit 0 with nothing printed is a failure too: an empty table
@@ -103,6 +118,7 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     print('\n== %s: %s (%s) ==%s' % (profile, name, ' '.join(args), mark), flush=True)
     err = os.path.join(new, name + '.err')
     head = '# INCOMPLETE RUN (%s): partial data\n' % incomplete if incomplete else ''
+    head += ''.join('# NOTE: %s\n' % n for n in _unmade(os.path.dirname(new), args))
     txt = os.path.join(new, name + '.txt')
     if not _run_to(txt, [fiotab] + resolved, err, head):
         warn('fiotab %s failed: %s' % (' '.join(resolved), _head(err)))

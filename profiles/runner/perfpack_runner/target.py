@@ -459,7 +459,7 @@ class Target:
             return None
         if ctx.clients:
             if setup == 'fs':
-                warn('%s: client mode: using %s on the servers as is (no filesystem recipe)' % (v, ctx.target_arg))
+                self._unmade(v, vs, 'the servers\' %s as it is' % ctx.target_arg)
             return ctx.target_arg
         if not ctx.target_arg:
             self._scratch(vs)
@@ -473,7 +473,7 @@ class Target:
             path = self.path
         elif key in (('dev', 'dir'), ('fs', 'dir')):
             if setup == 'fs':
-                warn('%s: target %s is a directory: its own filesystem is used (no %s recipe)' % (v, self.path, fs))
+                self._unmade(v, vs, 'directory %s on %s, as it is' % (self.path, self._fs_name(self.path)))
             path = os.path.join(self.path, 'perfpack.%s.dat' % ctx.profile.name)
             fd = make_exclusive(path, 'target')
             self.undo.push(os.close, fd)
@@ -484,7 +484,7 @@ class Target:
         elif key == ('fs', 'bdev'):
             path = self._mkfs(v, vs, fs)
         elif key == ('fs', 'file'):
-            warn('%s: target %s is a file: no %s recipe, using it as is' % (v, self.path, fs))
+            self._unmade(v, vs, 'file %s on %s, as it is' % (self.path, self._fs_name(os.path.dirname(self.path))))
             path = self.path
         else:
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (ctx.profile.name, setup))
@@ -495,6 +495,22 @@ class Target:
             if rc != 0:
                 raise Refusal('%s: dd of=%s bs=1M count=%s failed: %s' % (v, path, vs['PP_FILE_MB'], msg.strip()))
         return path
+
+    @staticmethod
+    def _fs_name(path):
+        fs, mp = safety.fs_of(path)
+        return '%s (mounted on %s)' % (fs or 'an unknown filesystem', mp)
+
+    def _unmade(self, v, vs, used):
+        """Variant V asks for a filesystem recipe that the target (a file or
+        directory; on fio servers) does not let the runner make: said, and
+        kept in env/V.unmade for every render of its tables."""
+        recipe = ' '.join('%s=%s' % (k, vs[k]) for k in ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS') if vs.get(k))
+        note = ('variant %s ran without its filesystem recipe (PP_SETUP=fs %s): on the %s'
+                % (v, recipe or 'PP_FS=xfs', used))
+        warn(note)
+        with open(os.path.join(self.ctx.out.path, 'env', v + '.unmade'), 'w') as f:
+            f.write(note + '\n')
 
     def _mkfs(self, v, vs, fs):
         ctx = self.ctx
