@@ -122,6 +122,7 @@ class Claim:
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
         self.made = None  # (st_dev, st_ino) of a file target the runner made
         self.loops = []  # fds of the loop devices over a file target, held O_EXCL
+        self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
 
     def make(self):
         """Make the file target, which does not exist (O_EXCL)."""
@@ -206,6 +207,33 @@ class Claim:
             return
         raise Refusal('refusing to write to %s: %s; --force does not override this: unmount it or stop that '
                       'process first, or give another --target' % (self.path, why))
+
+    def check_same(self):
+        """Refusal when the target's name no longer is what the claim holds
+        (a file renamed over it, a device node replaced): fio opens it by
+        name at every run, so that run measured and wrote the other one."""
+        if self.fd is None:
+            return
+        held = os.fstat(self.fd)
+        try:
+            now = os.stat(self.path)
+            same = ((now.st_rdev == held.st_rdev) if self.kind == 'bdev'
+                    else (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino))
+        except OSError:
+            same = False
+        if not same and self.kind == 'file' and held.st_size < self.end and stat.S_ISREG(now.st_mode):
+            # fio laid the file out anew (unlink, create): a file shorter
+            # than the plan (one the runner made, or --force), once; the
+            # new one is held from now on
+            self.release()
+            self.wanted = False
+            self.take()
+            return
+        if not same:
+            raise Refusal('target %s: no longer the %s the runner checked and held when the run started (replaced '
+                          'or renamed during the run), and fio opens it by name: the last run measured and wrote '
+                          'what it names now; the run stops'
+                          % (self.path, 'device' if self.kind == 'bdev' else 'file'))
 
     def release(self):
         if self.fd is not None:
@@ -326,6 +354,7 @@ def hold(ctx, pl, variants):
                           'allocated, so fio would take up to' % (end, size, used),
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
+        ctx.claim.end = end
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
         if made:
