@@ -4,7 +4,8 @@
 # A file target that is the backing file of a loop device is that device's
 # blocks: a loop device mounted (or held O_EXCL by another process: mkfs,
 # md/dm, swap) over it is refused as a mounted --target device is, named, and
-# --force does not override it; the file is left as it was.  A loop device
+# --force does not override it; the file is left as it was.  So is a loop
+# device target over a file that another loop device, mounted, is over.  A loop device
 # over it that no one holds is held by the run (O_EXCL), so no mount starts
 # on it meanwhile, and the run goes on.
 . "$TOP/tests/lib.sh"
@@ -25,6 +26,14 @@ msg=$("$PERFPACK" run blockdev-perftest --target "$T/img.img" "${one[@]}" --forc
 assert_match "mounted loop device named" "refusing to write to $T/img.img: .*loop device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
 assert_eq "the mounted filesystem's image unchanged" "$before" "$(md5sum <"$T/img.img")"
 compgen -G "$T/o1*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o1*)"
+# ... nor through a second loop device over that file
+dev2=$(losetup --find --show "$T/img.img") || fail "losetup $T/img.img"
+echo "$dev2" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$dev2" "${one[@]}" --force -o "$T/o1b" 2>&1) &&
+	fail "wrote (--force) to $dev2, a loop device over the file of $dev mounted on $mnt: $msg"
+assert_match "the other loop device named" "refusing to write to $dev2: its blocks are those of the file $T/img.img, as are those of the loop device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
+assert_eq "the mounted filesystem's image unchanged (second loop)" "$before" "$(md5sum <"$T/img.img")"
+losetup -d "$dev2"
 umount "$mnt"
 before=$(md5sum <"$T/img.img")
 

@@ -148,10 +148,11 @@ class Claim:
         if self.kind == 'bdev':
             try:
                 self.fd = os.open(self.path, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
-                return None
             except OSError as e:
                 if e.errno != errno.EBUSY:
                     raise Refusal('target %s: cannot open it (%s)' % (self.path, e.strerror)) from None
+            if self.fd is not None:
+                return self._hold_loops()
             held, who = safety.device_held(self.path), _openers(self.path)
             detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)] if who else []))
             return ('it is in use by another process (it cannot be opened O_EXCL: it is mounted, or held by '
@@ -172,10 +173,34 @@ class Claim:
         self.fd = fd
         return self._hold_loops()
 
+    def _backing(self):
+        """(path, fd) of the file under a loop device target, or (None, None)."""
+        name = os.path.basename(os.path.realpath(self.path))
+        try:
+            with open('/sys/class/block/%s/loop/backing_file' % name) as f:
+                path = f.read().rstrip('\n')
+            return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None, None
+
     def _hold_loops(self):
         """A file target's blocks are also those of each loop device over
-        it: each is held O_EXCL as a --target device is, or why not."""
-        for dev in _loops_over(self.fd):
+        it, and a loop device target's those of each other loop device
+        over its file: each is held O_EXCL as a --target device is, or why
+        not."""
+        if self.kind == 'file':
+            over, fd, own = self.path, self.fd, None
+        else:
+            over, fd = self._backing()
+            if fd is None:
+                return None
+            own = os.fstat(self.fd).st_rdev
+        try:
+            devs = [d for d in _loops_over(fd) if own is None or os.stat(d).st_rdev != own]
+        finally:
+            if fd != self.fd:
+                os.close(fd)
+        for dev in devs:
             try:
                 self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
             except OSError as e:
@@ -186,9 +211,12 @@ class Claim:
                 held, who = safety.device_held(dev), _openers(dev)
                 detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
                                                                 if who else []))
-                return ('it is the backing file of the loop device %s, which is in use by another process (it '
-                        'cannot be opened O_EXCL; %s): what is written to the file is written to that device'
-                        % (dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace'))
+                whose = ('it is the backing file of' if self.kind == 'file' else
+                         'its blocks are those of the file %s, as are those of' % over)
+                return ('%s the loop device %s, which is in use by another process (it cannot be opened O_EXCL; '
+                        '%s): what is written to the %s is written to that device'
+                        % (whose, dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
+                           'file' if self.kind == 'file' else 'device'))
         return None
 
     def take(self):
