@@ -25,4 +25,14 @@ msg=$(FIO=$T/swap-fio "$PERFPACK" run blockdev-perftest --target "$T/tgt" --no-t
 assert_match "the replaced target named" "target $T/tgt: .*no longer the file .*checked and held" "$msg"
 compgen -G "$T/o1.partial.*" >/dev/null || fail "no incomplete run directory kept"
 [ -e "$T/o1" ] && fail "the run was completed as $T/o1"
-true
+
+
+# fio's own replacing of a file target is no other file: a new file laid out
+# by the first run (the runner made it empty), or removed by iozone's
+# unlink=1 and made anew by the next run
+"$PERFPACK" run blockdev-perftest --target "$T/new1" --no-tables --variant block \
+	--set PP_SECTIONS='^perftest-[wr]-65536-' --set SIZE=1m --set DIRECT=0 -o "$T/o2" >"$T/o2.log" 2>&1 ||
+	fail "a run on a new file target stopped: $(tail -n 3 "$T/o2.log")"
+"$PERFPACK" run iozone --target "$T/new2" --no-tables --variant ext4_wb,xfs --set SIZE=1m \
+	--set PP_SECTIONS='^iozone-(randwrite|write)-' -o "$T/o3" >"$T/o3.log" 2>&1 ||
+	fail "iozone (unlink=1) on a new file target stopped: $(tail -n 3 "$T/o3.log")"

@@ -123,6 +123,7 @@ class Claim:
         self.made = None  # (st_dev, st_ino) of a file target the runner made
         self.loops = []  # fds of the loop devices over a file target, held O_EXCL
         self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
+        self.unlinked = False  # a file target fio removed (unlink=1), not yet made anew
 
     def make(self):
         """Make the file target, which does not exist (O_EXCL)."""
@@ -241,15 +242,24 @@ class Claim:
         (a file renamed over it, a device node replaced): fio opens it by
         name at every run, so that run measured and wrote the other one."""
         if self.fd is None:
+            if self.unlinked and os.path.lexists(self.path):
+                self.unlinked = False  # made anew by the run after: held from now on
+                self.take()
             return
         held = os.fstat(self.fd)
         try:
             now = os.stat(self.path)
             same = ((now.st_rdev == held.st_rdev) if self.kind == 'bdev'
                     else (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino))
-        except OSError:
-            same = False
-        if not same and self.kind == 'file' and held.st_size < self.end and stat.S_ISREG(now.st_mode):
+        except FileNotFoundError:
+            now, same = None, False
+            if self.kind == 'file' and held.st_nlink == 0:
+                # fio removed it (unlink=1, a file the runner made): the
+                # next run makes it anew
+                self.release()
+                self.wanted, self.unlinked = False, True
+                return
+        if not same and now and self.kind == 'file' and held.st_size < self.end and stat.S_ISREG(now.st_mode):
             # fio laid the file out anew (unlink, create): a file shorter
             # than the plan (one the runner made, or --force), once; the
             # new one is held from now on
