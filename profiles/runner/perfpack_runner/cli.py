@@ -80,10 +80,10 @@ class Ctx:
 
     def __init__(self, layout):
         self.__dict__.update(layout)
-        self.profile = self.target_arg = self.out = self.work = self.size_cap = self.claim = None
+        self.profile = self.target_arg = self.target_given = self.out = self.work = self.size_cap = self.claim = None
         self.scale, self.mode, self.clients, self.variants, self.sets = 'quick', 'run', [], [], []
         self.force = self.overwrite = self.no_tables = self.warned_caches = self.memory_ok = False
-        self.commands, self.teardown, self.fio_format = [], None, 'json+'
+        self.commands, self.teardown, self.fio_format, self.gone = [], None, 'json+', {}
 
 
 def layout():
@@ -210,7 +210,13 @@ def cmd_run(ctx, args):
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
+        ctx.target_given = ctx.target_arg
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
+        # checked, held, set up and given to fio as the path it resolves to
+        # now: fio and mkfs open it by name, and a symbolic link changed
+        # during the run would have them write what it then names
+        if not ctx.clients and not target.path_problem(os.path.realpath(ctx.target_arg)):
+            ctx.target_arg = os.path.realpath(ctx.target_arg)
     fioout.check_client_syntax(ctx.clients)
     fioout.check_distinct_servers(ctx.clients)
     plan.check_sets(ctx.sets)

@@ -179,6 +179,8 @@ def finish(ctx, r, proc, g):
         gate.clean_json(js, g, step.sections[0])
     if rc != 0:
         _fio_failed(ctx, r, rc)
+    if ctx.claim:
+        ctx.claim.check_same()
     if os.path.getsize(r.log) == 0:
         os.unlink(r.log)
     if ctx.clients:

@@ -37,6 +37,21 @@ def _resolve(out, args, ran):
     return res
 
 
+def _unmade(out, args):
+    """What the runner wrote in env/V.unmade for the @V inputs in ARGS: a
+    variant that ran without its filesystem recipe, which its table's name
+    (xfs, ext3, file ...) would otherwise claim."""
+    notes = []
+    for a in args:
+        if a.startswith('@'):
+            try:
+                with open(os.path.join(out, 'env', a[1:].split('.')[0] + '.unmade')) as f:
+                    notes += [ln for ln in f.read().splitlines() if ln and ln not in notes]
+            except OSError:
+                continue
+    return notes
+
+
 def _run_to(path, args, err_path, head=''):
     """ARGS' stdout into PATH (whole or not at all); stderr appended to
     ERR_PATH.  Exit 0 with nothing printed is a failure too: an empty table
@@ -103,6 +118,7 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     print('\n== %s: %s (%s) ==%s' % (profile, name, ' '.join(args), mark), flush=True)
     err = os.path.join(new, name + '.err')
     head = '# INCOMPLETE RUN (%s): partial data\n' % incomplete if incomplete else ''
+    head += ''.join('# NOTE: %s\n' % n for n in _unmade(os.path.dirname(new), args))
     txt = os.path.join(new, name + '.txt')
     if not _run_to(txt, [fiotab] + resolved, err, head):
         warn('fiotab %s failed: %s' % (' '.join(resolved), _head(err)))
@@ -203,6 +219,57 @@ def _plot(fiotab, new, out, plot, tags, ran, incomplete):
     return False
 
 
+def _pieces(data, runs):
+    """The names of RUNS ({name: bytes}) whose bytes, one after another,
+    make DATA; or (None, offset of the first byte no run's file starts)."""
+    pos, used = 0, []
+    while pos < len(data):
+        name = next((n for n, b in runs.items() if n not in used and b and data.startswith(b, pos)), None)
+        if name is None:
+            return None, pos
+        used.append(name)
+        pos += len(runs[name])
+    return used, None
+
+
+def check_raw(out, complete):
+    """Refusal unless every raw/V.json and raw/V.STEM.json (what the tables
+    read) is made of the runs' raw/V/JOB.json as they are now, and, of a
+    complete run, raw/V.json of every one of them: a run's file removed or
+    edited after the run would still be tabled from the concatenation."""
+    raw = os.path.join(out, 'raw')
+    for v in sorted(os.listdir(raw)):
+        d = os.path.join(raw, v)
+        if not os.path.isdir(d) or os.path.islink(d):
+            continue
+        runs = {}
+        for n in sorted(os.listdir(d)):
+            if n.endswith('.json') and os.path.isfile(os.path.join(d, n)):
+                with open(os.path.join(d, n), 'rb') as f:
+                    runs[n] = f.read()
+        # raw/V.json first: it holds every run, so a run not in it is named
+        for c in sorted((n for n in os.listdir(raw) if n == v + '.json' or n.startswith(v + '.')
+                         and n.endswith('.json') and '.' not in n[len(v) + 1:-5]), key=lambda n: n != v + '.json'):
+            with open(os.path.join(raw, c), 'rb') as f:
+                data = f.read()
+            used, off = _pieces(data, runs)
+            why = None
+            absent = []
+            if used is None:
+                why = 'its bytes from offset %d on are in none of raw/%s/*.json' % (off, v)
+                if c == v + '.json':  # edited ones (of an incomplete run, also a failed run's)
+                    absent = [n for n in runs if data.find(runs[n]) < 0]
+            elif complete and c == v + '.json':
+                absent = sorted(set(runs) - set(used))
+            if absent:
+                why = (why + '; ' if why else '') + '%s not in it' % ', '.join('raw/%s/%s' % (v, n) for n in absent)
+            if why:
+                raise Refusal('%s: raw/%s, which the tables read, does not hold the runs of raw/%s/ as the run '
+                              'wrote them (%s): a run\'s file removed or edited after the run (its fio output as '
+                              'it was is in raw/%s); restore it, or make raw/%s agree (a run left out of both, '
+                              'whole)' % (out, c, v, why, c, c))
+
+
 def cmd_tables(ctx, args, usage):
     """`perfpack tables [--partial] DIR`: the tables of a run again, from its
     raw JSON and its own copy of the manifest (same parser as for runs)."""
@@ -239,6 +306,7 @@ def cmd_tables(ctx, args, usage):
             raise Refusal('%s is an incomplete run (%s): its tables would show partial data as if complete; '
                           'pass --partial to render them anyway (marked as such)' % (d, status))
         incomplete = status
+    check_raw(out, status == 'complete')
     conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
     tabs = conf.get('TABLES', [])
     plot = conf.get('PLOT', '')

@@ -72,6 +72,22 @@ def _exists(path, what):
                   % (what, path, kind)) from None
 
 
+def _loops_over(fd):
+    """The loop devices (/dev/loopN) whose backing file is the file open as
+    FD (sysfs's backing_file, compared by device and inode: a hard link or
+    a path through a symbolic link is the same file)."""
+    st, out = os.fstat(fd), []
+    for name in sorted(os.listdir('/sys/block')):
+        try:
+            with open('/sys/block/%s/loop/backing_file' % name) as f:
+                b = os.stat(f.read().rstrip('\n'))
+        except OSError:
+            continue
+        if (b.st_dev, b.st_ino) == (st.st_dev, st.st_ino):
+            out.append('/dev/' + name)
+    return out
+
+
 def _openers(path):
     """'comm (pid N)' of the other processes that have PATH open."""
     real, me, out = os.path.realpath(path), os.getpid(), []
@@ -105,6 +121,9 @@ class Claim:
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
         self.made = None  # (st_dev, st_ino) of a file target the runner made
+        self.loops = []  # fds of the loop devices over a file target, held O_EXCL
+        self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
+        self.unlinked = False  # a file target fio removed (unlink=1), not yet made anew
 
     def make(self):
         """Make the file target, which does not exist (O_EXCL)."""
@@ -130,10 +149,11 @@ class Claim:
         if self.kind == 'bdev':
             try:
                 self.fd = os.open(self.path, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
-                return None
             except OSError as e:
                 if e.errno != errno.EBUSY:
                     raise Refusal('target %s: cannot open it (%s)' % (self.path, e.strerror)) from None
+            if self.fd is not None:
+                return self._hold_loops()
             held, who = safety.device_held(self.path), _openers(self.path)
             detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)] if who else []))
             return ('it is in use by another process (it cannot be opened O_EXCL: it is mounted, or held by '
@@ -152,6 +172,52 @@ class Claim:
                     'that locks it%s)'
                     % ('; processes with it open: ' + ', '.join(who) if who else ''))
         self.fd = fd
+        return self._hold_loops()
+
+    def _backing(self):
+        """(path, fd) of the file under a loop device target, or (None, None)."""
+        name = os.path.basename(os.path.realpath(self.path))
+        try:
+            with open('/sys/class/block/%s/loop/backing_file' % name) as f:
+                path = f.read().rstrip('\n')
+            return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None, None
+
+    def _hold_loops(self):
+        """A file target's blocks are also those of each loop device over
+        it, and a loop device target's those of each other loop device
+        over its file: each is held O_EXCL as a --target device is, or why
+        not."""
+        if self.kind == 'file':
+            over, fd, own = self.path, self.fd, None
+        else:
+            over, fd = self._backing()
+            if fd is None:
+                return None
+            own = os.fstat(self.fd).st_rdev
+        try:
+            devs = [d for d in _loops_over(fd) if own is None or os.stat(d).st_rdev != own]
+        finally:
+            if fd != self.fd:
+                os.close(fd)
+        for dev in devs:
+            try:
+                self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
+            except OSError as e:
+                self.release()
+                if e.errno != errno.EBUSY:
+                    raise Refusal('target %s: cannot open the loop device %s over it (%s)'
+                                  % (self.path, dev, e.strerror)) from None
+                held, who = safety.device_held(dev), _openers(dev)
+                detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
+                                                                if who else []))
+                whose = ('it is the backing file of' if self.kind == 'file' else
+                         'its blocks are those of the file %s, as are those of' % over)
+                return ('%s the loop device %s, which is in use by another process (it cannot be opened O_EXCL; '
+                        '%s): what is written to the %s is written to that device'
+                        % (whose, dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
+                           'file' if self.kind == 'file' else 'device'))
         return None
 
     def take(self):
@@ -171,10 +237,49 @@ class Claim:
         raise Refusal('refusing to write to %s: %s; --force does not override this: unmount it or stop that '
                       'process first, or give another --target' % (self.path, why))
 
+    def check_same(self):
+        """Refusal when the target's name no longer is what the claim holds
+        (a file renamed over it, a device node replaced): fio opens it by
+        name at every run, so that run measured and wrote the other one."""
+        if self.fd is None:
+            if self.unlinked and os.path.lexists(self.path):
+                self.unlinked = False  # made anew by the run after: held from now on
+                self.take()
+            return
+        held = os.fstat(self.fd)
+        try:
+            now = os.stat(self.path)
+            same = ((now.st_rdev == held.st_rdev) if self.kind == 'bdev'
+                    else (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino))
+        except FileNotFoundError:
+            now, same = None, False
+            if self.kind == 'file' and held.st_nlink == 0:
+                # fio removed it (unlink=1, a file the runner made): the
+                # next run makes it anew
+                self.release()
+                self.wanted, self.unlinked = False, True
+                return
+        if not same and now and self.kind == 'file' and held.st_size < self.end and stat.S_ISREG(now.st_mode):
+            # fio laid the file out anew (unlink, create): a file shorter
+            # than the plan (one the runner made, or --force), once; the
+            # new one is held from now on
+            self.release()
+            self.wanted = False
+            self.take()
+            return
+        if not same:
+            raise Refusal('target %s: no longer the %s the runner checked and held when the run started (replaced '
+                          'or renamed during the run), and fio opens it by name: the last run measured and wrote '
+                          'what it names now; the run stops'
+                          % (self.path, 'device' if self.kind == 'bdev' else 'file'))
+
     def release(self):
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+        for fd in self.loops:
+            os.close(fd)
+        self.loops = []
 
     def retake(self):
         if self.wanted:
@@ -287,6 +392,7 @@ def hold(ctx, pl, variants):
                           'allocated, so fio would take up to' % (end, size, used),
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
+        ctx.claim.end = end
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
         if made:
@@ -357,7 +463,7 @@ def classify(t):
     raise Refusal('target %s: no such file, directory or block device' % t)
 
 
-def _path_problem(path):
+def path_problem(path):
     """What fio would read differently in PATH as a filename= value, or None."""
     if ':' in path:
         return "contains ':', which fio's filename= takes as a separator between files"
@@ -370,12 +476,12 @@ def check_fio_path(path, what, clients):
     """PATH as fio reads it in a job file (a --target with a problem is
     replaced by the path it resolves to, if that has none), or Refusal:
     fio would use another file than the one named and checked."""
-    problem = _path_problem(path)
+    problem = path_problem(path)
     if not problem:
         return path
     if what == '--target' and not clients:
         r = os.path.realpath(path)
-        if not _path_problem(r):
+        if not path_problem(r):
             return r
     raise Refusal('%s %s: %s; use a path without it (e.g. a symbolic link to it)'
                   % (what, repr(path) if control_char(path) else path, problem))
@@ -420,7 +526,7 @@ class Target:
             return None
         if ctx.clients:
             if setup == 'fs':
-                warn('%s: client mode: using %s on the servers as is (no filesystem recipe)' % (v, ctx.target_arg))
+                self._unmade(v, vs, 'the servers\' %s as it is' % ctx.target_arg)
             return ctx.target_arg
         if not ctx.target_arg:
             self._scratch(vs)
@@ -434,7 +540,7 @@ class Target:
             path = self.path
         elif key in (('dev', 'dir'), ('fs', 'dir')):
             if setup == 'fs':
-                warn('%s: target %s is a directory: its own filesystem is used (no %s recipe)' % (v, self.path, fs))
+                self._unmade(v, vs, 'directory %s on %s, as it is' % (self.path, self._fs_name(self.path)))
             path = os.path.join(self.path, 'perfpack.%s.dat' % ctx.profile.name)
             fd = make_exclusive(path, 'target')
             self.undo.push(os.close, fd)
@@ -445,7 +551,7 @@ class Target:
         elif key == ('fs', 'bdev'):
             path = self._mkfs(v, vs, fs)
         elif key == ('fs', 'file'):
-            warn('%s: target %s is a file: no %s recipe, using it as is' % (v, self.path, fs))
+            self._unmade(v, vs, 'file %s on %s, as it is' % (self.path, self._fs_name(os.path.dirname(self.path))))
             path = self.path
         else:
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (ctx.profile.name, setup))
@@ -456,6 +562,22 @@ class Target:
             if rc != 0:
                 raise Refusal('%s: dd of=%s bs=1M count=%s failed: %s' % (v, path, vs['PP_FILE_MB'], msg.strip()))
         return path
+
+    @staticmethod
+    def _fs_name(path):
+        fs, mp = safety.fs_of(path)
+        return '%s (mounted on %s)' % (fs or 'an unknown filesystem', mp)
+
+    def _unmade(self, v, vs, used):
+        """Variant V asks for a filesystem recipe that the target (a file or
+        directory; on fio servers) does not let the runner make: said, and
+        kept in env/V.unmade for every render of its tables."""
+        recipe = ' '.join('%s=%s' % (k, vs[k]) for k in ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS') if vs.get(k))
+        note = ('variant %s ran without its filesystem recipe (PP_SETUP=fs %s): on the %s'
+                % (v, recipe or 'PP_FS=xfs', used))
+        warn(note)
+        with open(os.path.join(self.ctx.out.path, 'env', v + '.unmade'), 'w') as f:
+            f.write(note + '\n')
 
     def _mkfs(self, v, vs, fs):
         ctx = self.ctx

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A file target that is the backing file of a loop device is that device's
+# blocks: a loop device mounted (or held O_EXCL by another process: mkfs,
+# md/dm, swap) over it is refused as a mounted --target device is, named, and
+# --force does not override it; the file is left as it was.  So is a loop
+# device target over a file that another loop device, mounted, is over.  A loop device
+# over it that no one holds is held by the run (O_EXCL), so no mount starts
+# on it meanwhile, and the run goes on.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+need_root
+need_cmd losetup mkfs.ext4 python3
+
+one=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m)
+
+# a filesystem on a loop device over the file, mounted: with --force too
+dev=$(make_loop 64 img)
+mnt=$(make_fs ext4 "$dev")
+echo data >"$mnt/kept"
+sync
+before=$(md5sum <"$T/img.img")
+msg=$("$PERFPACK" run blockdev-perftest --target "$T/img.img" "${one[@]}" --force -o "$T/o1" 2>&1) &&
+	fail "wrote (--force) to $T/img.img, the backing file of $dev mounted on $mnt: $msg"
+assert_match "mounted loop device named" "refusing to write to $T/img.img: .*loop device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
+assert_eq "the mounted filesystem's image unchanged" "$before" "$(md5sum <"$T/img.img")"
+compgen -G "$T/o1*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o1*)"
+# ... nor through a second loop device over that file
+dev2=$(losetup --find --show "$T/img.img") || fail "losetup $T/img.img"
+echo "$dev2" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$dev2" "${one[@]}" --force -o "$T/o1b" 2>&1) &&
+	fail "wrote (--force) to $dev2, a loop device over the file of $dev mounted on $mnt: $msg"
+assert_match "the other loop device named" "refusing to write to $dev2: its blocks are those of the file $T/img.img, as are those of the loop device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
+assert_eq "the mounted filesystem's image unchanged (second loop)" "$before" "$(md5sum <"$T/img.img")"
+losetup -d "$dev2"
+umount "$mnt"
+before=$(md5sum <"$T/img.img")
+
+# the same loop device held O_EXCL by another process (as mkfs holds it)
+python3 -c "import os, time; fd = os.open('$dev', os.O_RDONLY | os.O_EXCL); print('held', flush=True); time.sleep(120)" \
+	>"$T/holder.out" &
+holder=$!
+trap 'kill $holder 2>/dev/null; wait $holder 2>/dev/null; _pp_teardown' EXIT
+for _ in $(seq 50); do [ -s "$T/holder.out" ] && break; sleep 0.1; done
+[ -s "$T/holder.out" ] || fail "the O_EXCL holder did not start"
+msg=$("$PERFPACK" run blockdev-perftest --target "$T/img.img" "${one[@]}" --force -o "$T/o2" 2>&1) &&
+	fail "wrote (--force) to $T/img.img, the backing file of $dev held O_EXCL: $msg"
+assert_match "held loop device named" "refusing to write to $T/img.img: .*loop device $dev, .*python3" "$msg"
+assert_eq "the held device's image unchanged" "$before" "$(md5sum <"$T/img.img")"
+kill $holder
+wait $holder 2>/dev/null
+
+# a loop device over the file that no one holds: the run holds it too
+# (a mount of its filesystem tried as fio starts fails), and goes on
+cat >"$T/mount-fio" <<EOS
+#!/bin/bash
+case " \$* " in *" --output="*) mkdir -p "$T/m2"; mount -t ext4 "$dev" "$T/m2" 2>"$T/mount.err" && : >"$T/mounted" ;; esac
+exec "$FIO" "\$@"
+EOS
+chmod +x "$T/mount-fio"
+FIO=$T/mount-fio "$PERFPACK" run blockdev-perftest --target "$T/img.img" "${one[@]}" --force -o "$T/o3" >"$T/o3.log" 2>&1 ||
+	fail "a run on the backing file of a loop device no one holds failed: $(tail -n 5 "$T/o3.log")"
+[ -e "$T/mounted" ] && { umount "$T/m2"; fail "$dev was mounted while the run wrote its backing file"; }
+[ -s "$T/mount.err" ] || fail "the fio wrapper did not try the mount"
+no_leftovers

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A --target given through a symbolic link (yours, or /dev/disk/by-*) is
+# checked, held, set up (mkfs) and given to fio as the path it resolves to
+# when the run starts: fio and mkfs open it by name at every run, and a link
+# changed meanwhile had them write the device it then named, which the
+# runner never checked nor held.  run.txt names both.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+need_root
+need_cmd losetup mkfs.xfs
+
+a=$(make_loop 600 a)
+b=$(make_loop 600 b)
+ln -s "$a" "$T/lnk"
+# a fio that points the link at the other device as the first run starts
+cat >"$T/swap-fio" <<EOS
+#!/bin/bash
+case " \$* " in *" --output="*) ln -sfn "$b" "$T/lnk" ;; esac
+exec "$FIO" "\$@"
+EOS
+chmod +x "$T/swap-fio"
+FIO=$T/swap-fio "$PERFPACK" run blockdev-perftest --target "$T/lnk" --no-tables --variant block,file \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m --set PP_FILE_MB=2 -o "$T/o1" >"$T/o1.log" 2>&1 ||
+	fail "a run on a link to $a failed: $(tail -n 5 "$T/o1.log")"
+assert_eq "$T/lnk now names $b" "$b" "$(readlink "$T/lnk")"
+[ -z "$(tr -d '\0' <"$b" | head -c 1)" ] ||
+	fail "$b, never named to perfpack, was written after the link to $a was changed: $(blkid -p "$b")"
+assert_eq "fio's filename (block)" "filename=$a" "$(grep '^filename=' "$T/o1/bundle/block/blockdev-perftest.fio")"
+assert_match "run.txt names the link and the device" "^target: $a \(--target $T/lnk\)" "$(cat "$T/o1/run.txt")"
+no_leftovers
