@@ -220,14 +220,15 @@ def _plot(fiotab, new, out, plot, tags, ran, incomplete):
 
 
 def _pieces(data, runs):
-    """The names of RUNS ({name: bytes}) whose bytes, one after another,
-    make DATA; or (None, offset of the first byte no run's file starts)."""
-    pos, used = 0, []
+    """The set of names of RUNS ({name: bytes}) whose bytes, one after
+    another, make DATA; or (None, offset of the first byte no run's file
+    starts)."""
+    pos, used = 0, set()
     while pos < len(data):
         name = next((n for n, b in runs.items() if n not in used and b and data.startswith(b, pos)), None)
         if name is None:
             return None, pos
-        used.append(name)
+        used.add(name)
         pos += len(runs[name])
     return used, None
 
@@ -260,7 +261,7 @@ def check_raw(out, complete):
                 if c == v + '.json':  # edited ones (of an incomplete run, also a failed run's)
                     absent = [n for n in runs if data.find(runs[n]) < 0]
             elif complete and c == v + '.json':
-                absent = sorted(set(runs) - set(used))
+                absent = sorted(set(runs) - used)
             if absent:
                 why = (why + '; ' if why else '') + '%s not in it' % ', '.join('raw/%s/%s' % (v, n) for n in absent)
             if why:
