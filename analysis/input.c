@@ -4,7 +4,8 @@
  * warnings before the JSON in the same file, and people append several runs
  * to one file, or concatenate documents with nothing between them ("}{", as
  * Python's json.dump() writes them one after another).  The first document
- * starts at the first '{' in column 1 (what comes before is fio's warnings);
+ * starts at the first '{' in column 1 (what comes before is fio's warnings;
+ * fio's lines about a job named "{..." are not documents, fio_job_line());
  * each next one right after the previous (blanks allowed).  Other text
  * between or after documents is a warning naming FILE:LINE:COL, and reading
  * goes on at the next '{' in column 1.  Each document is parsed by simdjson
@@ -18,6 +19,7 @@
  * which resumes at the next '{' in column 1 after the error.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,20 +119,64 @@ static void position(struct lines *l, size_t off, unsigned long *line, unsigned 
 	*col = (unsigned long)(to - l->bol) + 1;
 }
 
+/* @s (digits) then @tail at @p, before @end: the end of the match, or NULL */
+static const char *digits_then(const char *p, const char *end, const char *tail)
+{
+	const char *d = p;
+	size_t n = strlen(tail);
+
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p == d || (size_t)(end - p) < n || memcmp(p, tail, n))
+		return NULL;
+	return p + n;
+}
+
+/*
+ * Whether the line at @p ('{' in column 1) is fio's own text about a job whose
+ * name starts with '{' (--output-format=normal,json writes "NAME: (g=0): rw=
+ * ..." before the JSON and "NAME: (groupid=0, jobs=1): err= ..." after it),
+ * not a document: a '{' that no JSON can follow ("{x") and fio's shape.  A
+ * line that could start JSON ("{ ", "{\"") is always taken as a document.
+ */
+static bool fio_job_line(const char *p, const char *end)
+{
+	const char *eol = memchr(p, '\n', (size_t)(end - p)), *q;
+
+	if (!eol)
+		eol = end;
+	if (eol - p < 2 || strchr(" \t\r\"}", p[1]))
+		return false;
+	for (q = p + 1; q + 4 < eol; q++) {
+		const char *r;
+
+		if (memcmp(q, ": (", 3))
+			continue;
+		if (eol - q > 5 && !memcmp(q + 3, "g=", 2) &&
+		    digits_then(q + 5, eol, "): "))
+			return true;
+		if (eol - q > 11 && !memcmp(q + 3, "groupid=", 8) &&
+		    (r = digits_then(q + 11, eol, ", jobs=")) && digits_then(r, eol, "): "))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Next '{' in column 1, or NULL.  fio starts its document there; the objects
  * nested in it are indented, so resuming after an error never mistakes a job
- * object for a document.
+ * object for a document.  fio's lines about a job named "{..." are skipped
+ * (fio_job_line()).
  */
 static const char *next_doc(const char *buf, const char *p, const char *end)
 {
 	/* a UTF-8 byte order mark (Windows editors) does not count as a column */
 	const char *bol = (end - buf >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) ? buf + 3 : buf;
 
-	if (p <= bol && bol < end && *bol == '{')
+	if (p <= bol && bol < end && *bol == '{' && !fio_job_line(bol, end))
 		return bol;
 	for (; p < end; p++) {
-		if (*p == '{' && (p == buf || p[-1] == '\n'))
+		if (*p == '{' && (p == buf || p[-1] == '\n') && !fio_job_line(p, end))
 			return p;
 		p = memchr(p, '\n', (size_t)(end - p));
 		if (!p)
@@ -188,7 +234,7 @@ static const char *after_doc(const char *file, struct lines *lt, size_t len, con
 
 	while (q < end && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
 		q++;
-	if (q >= end || *q == '{')
+	if (q >= end || (*q == '{' && !fio_job_line(q, end)))
 		return q < end ? q : NULL;
 	position(lt, (size_t)(q - lt->buf), &line, &col);
 	context(lt->buf, len, (size_t)(q - lt->buf), ctx);

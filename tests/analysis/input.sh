@@ -94,4 +94,20 @@ col=$(awk -v l="$line" 'NR == l { print index($0, "1x") + 1 }' "$T/jpbad.json")
 "$FIOTAB" perftest "$T/jpbad.json" > "$T/out" 2> "$T/err"
 assert_eq "malformed bin: status" 2 "$?"
 assert_match "malformed bin: position" "^fiotab: $T/jpbad.json:$line:$col: invalid JSON at 'x" "$(cat "$T/err")"
+# fio's --output-format=normal,json about a job named "{x": its lines
+# "{x: (g=0): rw=..." before the JSON and "{x: (groupid=0, jobs=1): ..." after
+# it are fio's text, not documents (they were read as JSON: "invalid JSON at
+# 'x: (g=0): rw=read..."); a "{" line that is neither JSON nor fio's is still one
+"$FIO" --output-format=normal,json --name='{x' --ioengine=null --size=1m \
+	--time_based=1 --runtime=20ms > "$T/brace.txt" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+grep -q '^{x: (g=0): rw=' "$T/brace.txt" || fail "fio wrote no '{x: (g=0)' line"
+"$FIOTAB" summary "$T/brace.txt" > "$T/out" 2> "$T/err" || fail "job named '{x': $(cat "$T/err")"
+assert_match "job named '{x': its row" '^\{x +' "$(grep '^{x' "$T/out")"
+line=$(grep -n '^{x: (groupid=0' "$T/brace.txt" | cut -d: -f1)
+assert_match "job named '{x': fio's text after the JSON" \
+	"^fiotab: $T/brace.txt:$line:1: warning: text after a JSON document is not JSON.*'\\{x: \\(groupid=0" "$(cat "$T/err")"
+{ echo '{x: something else'; cat "$T/brace.txt"; } > "$T/brace2.txt"
+"$FIOTAB" summary "$T/brace2.txt" > "$T/out" 2> "$T/err"
+assert_eq "a '{' line fio did not write: status" 2 "$?"
+assert_match "a '{' line fio did not write" "^fiotab: $T/brace2.txt:1:2: invalid JSON at 'x: something else'" "$(cat "$T/err")"
 exit 0
