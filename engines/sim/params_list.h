@@ -23,8 +23,8 @@
 	X(a, b, client_copy_mbps, 2000, "copy_to_user per page on the initiator, MB/s (file_read_actor(); CPU rate not in the sources)") \
 	X(a, b, client_nagle, 0, "0 = the initiator socket has TCP_NODELAY, a command PDU leaves at once, as iscsi-scst sets on its side (conn.c); 1 = Nagle kept, a command PDU waits while one is unacked (2.6.26 iscsi_tcp_conn_bind() keeps the options of the socket iscsid made; iscsid is not in refs: set A, calibration log round 12)") \
 	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs)") \
-	X(a, b, link_mbps, 117, "iSCSI payload ceiling, MB/s (1 GbE at 1448/1538 TCP payload per frame; NIC not in the sources)") \
-	X(a, b, link_latency_us, 60, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set A, calibration log round 12)") \
+	X(a, b, link_mbps, 95, "iSCSI payload ceiling, MB/s (1 GbE line rate allows 117: 1448/1538 TCP payload per frame; what the NIC, its bus and driver carried is not in the sources; set A, round 13)") \
+	X(a, b, link_latency_us, 80, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set A, calibration log round 13)") \
 	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
 	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
@@ -35,15 +35,15 @@
 	X(a, b, server_ra_unplug, 1, "SCST readahead-2.6.29.patch: page_cache_async_readahead() runs the queue (blk_run_backing_dev()) when the marker page is up to date; 0 = 2.6.29 as released (the window waits for the unplug timer)") \
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
 	X(a, b, sn_at_release, 1, "MaxCmdSN stops counting a command at xmit_response, before its data is sent (iscsi.c iscsi_xmit_response() -> req_cmnd_release(), cmnd_set_sn()); 0 = when its response left") \
-	X(a, b, target_cmd_us, 15, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources; set A, round 12)") \
+	X(a, b, target_cmd_us, 11, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources; set A, round 13)") \
 	X(a, b, target_rx_serial, 0, "1 = target_cmd_us runs on iscsi-scst's read thread, one command after another per connection, before the vdisk threads get it (iscsi.c scsi_cmnd_start() -> scst_cmd_init_stage1_done(SCST_CONTEXT_DIRECT): scst_targ.c parse .. scst_prepare_space() .. preprocessing_done; then iscsi_restart_cmnd() -> SCST_CONTEXT_THREAD), as the sources have it; 0 = on the vdisk thread (not adopted: calibration log, round 10)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
-	X(a, b, target_copy_mbps, 3500, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources; set A, round 12)") \
+	X(a, b, target_copy_mbps, 3000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources; set A, round 13)") \
 	X(a, b, target_copy_paced, 1, "The vdisk thread copies each page as it reads it (2.6.29 filemap.c do_generic_file_read() calls file_read_actor() per page): it meets a marker or a locked page after copying the pages before it; 0 = the copy after the whole readv()") \
 	X(a, b, handoff_us, 100, "Waking a sleeping SCST thread, us (wake_up() in scst_cmd_init_done() path; CPU: not in the sources; set A, round 12)") \
 	X(a, b, bind_at_run, 1, "A woken SCST thread takes the oldest queued command when it runs (scst_targ.c scst_do_job_active()); 0 = the one it was woken for") \
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \
-	X(a, b, jitter_us, 850, "SCST thread scheduling noise before a read, us: mean N/2, shaped by sim_jitter_exp, seeded (not in the sources; set A, round 12)") \
+	X(a, b, jitter_us, 740, "SCST thread scheduling noise before a read, us: mean N/2, shaped by sim_jitter_exp, seeded (not in the sources; set A, round 13)") \
 	X(a, b, jitter_exp, 1, "1 = the noise is exponential with mean N/2 from its own seeded stream: a tail, not uniform 0..N's hard edge, which made set A a knife-edge (not in the sources; calibration log, rounds 11-12); 0 = uniform 0..N") \
 	X(a, b, jitter_wake_only, 0, "Noise on wake-ups only: a thread looping over a non-empty list does not sleep (scst_targ.c scst_cmd_thread()); 0 = every command (set A)") \
 	X(a, b, seed, 1, "Seed of the noise's and the drive's random streams (same seed, same report)") \
@@ -59,11 +59,11 @@
 	X(a, b, dl_read_expire_ms, 500, "deadline read_expire, ms (2.6.29 deadline-iosched.c read_expire = HZ/2)") \
 	X(a, b, dl_fifo_batch, 16, "deadline fifo_batch (2.6.29 deadline-iosched.c fifo_batch)") \
 	X(a, b, disk_rpm, 7200, "Disk rotation, rpm (drive not in the sources: a 2009 SATA disk)") \
-	X(a, b, disk_media_mbps, 88, "Disk media rate, MB/s (drive not in the sources; set A, round 12)") \
+	X(a, b, disk_media_mbps, 116, "Disk media rate, MB/s (drive not in the sources; set A, round 13)") \
 	X(a, b, disk_seek_min_us, 700, "Track-to-track seek, us (drive not in the sources; datasheet class, set A, round 12)") \
 	X(a, b, disk_seek_max_us, 13500, "Full-stroke seek, us (drive not in the sources; datasheet class, set A, round 12)") \
 	X(a, b, disk_capacity_gb, 500, "Disk capacity, GB: scales the seek curve (drive not in the sources)") \
-	X(a, b, disk_cmd_us, 375, "Disk command overhead, us (drive not in the sources; set A, round 12)") \
+	X(a, b, disk_cmd_us, 400, "Disk command overhead, us (drive not in the sources; set A, round 13)") \
 	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II)") \
 	X(a, b, disk_prefetch_kb, 2048, "Drive read look-ahead after a read, KiB; 0 = off (drive not in the sources; set A, round 12)") \
 	X(a, b, disk_cache_kb, 8192, "Drive cache kept behind the head, KiB (drive not in the sources; set A, round 12)") \

@@ -72,6 +72,10 @@ static void test_client_plug(void)
  *    100 ms; the run takes ~250 ms): twice the idle timer expires the
  *    slice, and that window waits for the unplug timer: 31 commands, 31
  *    plugs, 2 timer unplugs.
+ * Which windows meet a slice's end depends on when their data arrive: the
+ * drive is pinned at 88 MB/s (calibration round 12's default),
+ * for which the two above were worked out; with round 13's faster drive no
+ * window does, and the count is 0.
  */
 static void test_client_copy_paced(void)
 {
@@ -81,6 +85,7 @@ static void test_client_copy_paced(void)
 	sim_params_default(&p);
 	p.ioctx_shared = 1;
 	p.client_copy_mbps = 16;
+	p.disk_media_mbps = 88;
 	run_sweep(&p, 4 << 20, 4 << 20, rep, sizeof(rep));
 	CHECK_EQ(field(rep, "iscsi_cmds="), 31);
 	CHECK_EQ(field(rep, "cli_plugs="), 31);
