@@ -944,6 +944,17 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 		 */
 		bf->identity = 1;
 		ret = generic_open_file(td, f);
+		/*
+		 * blkfile reads and writes at offsets.  On a file that cannot
+		 * seek (a terminal, a socket, a pipe) psync's pread() fails
+		 * with ESPIPE before a byte moved, while an io_uring read
+		 * there ignores the offset and waits for input, which SIGINT
+		 * does not end: refused here, as psync would fail it.
+		 */
+		if (!ret && bd && lseek(f->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE)
+			ret = refuse(td, f, ESPIPE, "not seekable (a terminal, socket or pipe): blkfile reads "
+				     "and writes at offsets, which psync fails there with ESPIPE; refused "
+				     "before any I/O");
 	} else {
 		ret = open_bdev_of_file(td, f, bf);
 	}
