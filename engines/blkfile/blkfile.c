@@ -289,6 +289,19 @@ static int fio_blkfile_setup(struct thread_data *td)
 			td_verror(td, EOPNOTSUPP, "blkfile setup");
 			return 1;
 		}
+		/*
+		 * create_only=1 asks fio for its layout and no I/O; on
+		 * create_on_open's path fio lays nothing out, so the job
+		 * ended with exit 0 and a missing file not created.
+		 */
+		if (td->o.create_only) {
+			pp_err(BF_ENGINE, "%s: create_only=1 with blkfile_via=bdev in a job that only writes: "
+			       "fio's layout of such a file is an unlinked and fallocated one whose bytes the "
+			       "device does not hold, so the engine does not let fio lay it out; lay it out with "
+			       "another engine (psync); refused", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile setup");
+			return 1;
+		}
 	}
 	td->o.create_on_open = 1;
 	return 0;
