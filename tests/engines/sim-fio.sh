@@ -69,7 +69,7 @@ assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.o
 # refused at init, naming the option (all were modelled as plain reads).
 for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 \
 	filename=/dev/zero:/dev/null invalidate=0 loops=2 coop_split_kb=1 iodepth=8 \
-	fadvise_hint=random; do
+	fadvise_hint=random pre_read=1; do
 	job unmodelled "$opt" >"$T/u.fio"
 	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
 	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
