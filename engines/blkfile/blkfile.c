@@ -289,6 +289,19 @@ static int fio_blkfile_setup(struct thread_data *td)
 			td_verror(td, EOPNOTSUPP, "blkfile setup");
 			return 1;
 		}
+		/*
+		 * create_only=1 asks fio for its layout and no I/O; on
+		 * create_on_open's path fio lays nothing out, so the job
+		 * ended with exit 0 and a missing file not created.
+		 */
+		if (td->o.create_only) {
+			pp_err(BF_ENGINE, "%s: create_only=1 with blkfile_via=bdev in a job that only writes: "
+			       "fio's layout of such a file is an unlinked and fallocated one whose bytes the "
+			       "device does not hold, so the engine does not let fio lay it out; lay it out with "
+			       "another engine (psync); refused", f->file_name);
+			td_verror(td, EOPNOTSUPP, "blkfile setup");
+			return 1;
+		}
 	}
 	td->o.create_on_open = 1;
 	return 0;
@@ -944,6 +957,17 @@ static int fio_blkfile_open_file(struct thread_data *td, struct fio_file *f)
 		 */
 		bf->identity = 1;
 		ret = generic_open_file(td, f);
+		/*
+		 * blkfile reads and writes at offsets.  On a file that cannot
+		 * seek (a terminal, a socket, a pipe) psync's pread() fails
+		 * with ESPIPE before a byte moved, while an io_uring read
+		 * there ignores the offset and waits for input, which SIGINT
+		 * does not end: refused here, as psync would fail it.
+		 */
+		if (!ret && bd && lseek(f->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE)
+			ret = refuse(td, f, ESPIPE, "not seekable (a terminal, socket or pipe): blkfile reads "
+				     "and writes at offsets, which psync fails there with ESPIPE; refused "
+				     "before any I/O");
 	} else {
 		ret = open_bdev_of_file(td, f, bf);
 	}

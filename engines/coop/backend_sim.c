@@ -94,6 +94,12 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	 * The model's caches start cold and stay warm: fio invalidates the
 	 * page cache before each loop (and invalidate=0 keeps what was there).
 	 */
+	/* fio turns invalidate off for pre_read=1: name what the job set */
+	if (t->pre_read) {
+		pp_err("coop", "coop_backend=sim: pre_read=1 is not modelled (fio reads the file into the page "
+		       "cache first and keeps it there, the model starts with cold caches)");
+		return true;
+	}
 	if (!t->invalidate_cache) {
 		pp_err("coop", "coop_backend=sim: invalidate=0 is not modelled (the model starts with cold caches, as invalidate=1)");
 		return true;
@@ -106,6 +112,16 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);
+		return true;
+	}
+	/*
+	 * POSIX_FADV_RANDOM turns the reader's readahead off; the model's
+	 * client reads ahead as dd's kernel did (a rw=read job of 64 KiB
+	 * reads modelled 128 KiB iSCSI commands with it, as without).
+	 */
+	if (t->fadvise_hint == F_ADV_RANDOM) {
+		pp_err("coop", "coop_backend=sim: fadvise_hint=random is not modelled (it turns the reader's "
+		       "readahead off; the model's client reads ahead as dd's kernel did)");
 		return true;
 	}
 	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||

@@ -9,7 +9,8 @@
 # was refused at open, after the user's file was gone or grown.  Now
 # file_append is refused before fio looks at the file, and the other jobs
 # are refused at open as the file is: its name, inode, size and bytes
-# unchanged, and a file that does not exist is not created.  fio's psync
+# unchanged, and a file that does not exist is not created; so is a
+# create_only=1 job (it ended with exit 0, nothing laid out).  fio's psync
 # lays the same files out (the case is real), and a via=bdev write job
 # that fits the file, or one with overwrite=1 or that reads (fio's new
 # layout is written bytes), still runs.
@@ -71,6 +72,19 @@ bf_fio --filename="$BF_MNT/none" "${wjob[@]}" --size=1m
 echo "$BF_OUT" | grep -q "err= 0" && fail "missing file: not refused: $BF_OUT"
 [ ! -e "$BF_MNT/none" ] || fail "missing file: created ($(stat -c %s "$BF_MNT/none") bytes): $BF_OUT"
 note "missing file: refused, not created"
+
+# create_only=1 asks for fio's layout and no I/O (psync lays the file out,
+# above): such a job took create_on_open's path, fio laid nothing out, and
+# it ended with exit 0, a missing file not created, nothing said.
+rm -f "$BF_MNT/none"
+bf_fio --filename="$BF_MNT/none" "${wjob[@]}" --size=1m --create_only=1 &&
+	fail "create_only=1, missing file: exit 0, not created, nothing said: $BF_OUT"
+assert_match "create_only=1, missing file: message" \
+	"blkfile: $BF_MNT/none: create_only=1 with blkfile_via=bdev" "$BF_OUT"
+[ ! -e "$BF_MNT/none" ] || fail "create_only=1, missing file: created: $BF_OUT"
+note "create_only=1, missing file: refused, not created"
+untouched "create_only=1, file smaller" "create_only=1 with blkfile_via=bdev" \
+	"${wjob[@]}" --size=4m --create_only=1
 
 # What fits, or what fio lays out with written bytes, still runs.
 fresh
