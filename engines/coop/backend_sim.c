@@ -92,9 +92,10 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	}
 	/*
 	 * The model's caches start cold and stay warm: fio invalidates the
-	 * page cache before each loop (and invalidate=0 keeps what was there).
+	 * page cache before each loop (and invalidate=0 keeps what was there;
+	 * pre_read=1 fills it first and turns invalidate off: named first, as
+	 * the job set it).
 	 */
-	/* fio turns invalidate off for pre_read=1: name what the job set */
 	if (t->pre_read) {
 		pp_err("coop", "coop_backend=sim: pre_read=1 is not modelled (fio reads the file into the page "
 		       "cache first and keeps it there, the model starts with cold caches)");
