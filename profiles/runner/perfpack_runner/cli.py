@@ -232,8 +232,8 @@ def cmd_run(ctx, args):
     if ctx.mode == 'run':
         out = ctx.out
         ctx.out = outdir.OutDir(name, out, ctx.overwrite)
-        if ctx.target_arg and not ctx.clients and ctx.out.final == ctx.target_arg:
-            raise Refusal('-o %s is the --target: the run would be written where it measures' % ctx.out.final)
+        if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
+            target.check_out_apart(ctx.out.final, ctx.target_arg)
     return run.cmd_run(ctx)
 
 

@@ -487,6 +487,87 @@ def check_fio_path(path, what, clients):
                   % (what, repr(path) if control_char(path) else path, problem))
 
 
+def _inside(a, b):
+    """Path A is B or under it (both real paths)."""
+    return a == b or a.startswith(b.rstrip('/') + '/')
+
+
+def _beneath(devno, seen=None):
+    """What the filesystem on block device DEVNO is stored on, all the way
+    down: ('dev', devno) of the device, the whole disk of a partition, the
+    devices under device-mapper/md (slaves), and ('file', path) of a loop
+    device's backing file (and what that file's filesystem is on)."""
+    seen = set() if seen is None else seen
+    if devno in seen:
+        return
+    seen.add(devno)
+    yield 'dev', devno
+    sysd = os.path.realpath('/sys/dev/block/%d:%d' % (os.major(devno), os.minor(devno)))
+    under = []
+    if os.path.exists(os.path.join(sysd, 'partition')):
+        under.append(os.path.dirname(sysd))
+    try:
+        under += [os.path.join(sysd, 'slaves', s) for s in os.listdir(os.path.join(sysd, 'slaves'))]
+    except OSError:
+        pass
+    for d in under:
+        try:
+            with open(os.path.join(d, 'dev')) as f:
+                ma, mi = f.read().split(':')
+        except (OSError, ValueError):
+            continue
+        yield from _beneath(os.makedev(int(ma), int(mi)), seen)
+    try:
+        with open(os.path.join(sysd, 'loop', 'backing_file')) as f:
+            backing = f.read().rstrip('\n')
+    except OSError:
+        return
+    yield 'file', backing
+    try:
+        yield from _beneath(os.stat(backing).st_dev, seen)
+    except OSError:
+        pass
+
+
+def check_out_apart(out, t):
+    """Refusal when the output directory OUT (-o) and the target T share
+    their bytes: OUT is T or inside the target directory, T inside OUT, or
+    OUT on a filesystem stored on T (a device, a partition or dm/md over it,
+    a loop device over the target file or a file in the target directory).
+    A cleanup of the one would touch the other, and the run's own writes
+    would be measured with the target's I/O."""
+    o, r = os.path.realpath(out), os.path.realpath(t)
+    why = None
+    if o == r:
+        why = 'is the --target'
+    elif _inside(o, r):
+        why = 'is inside the --target directory %s, where the plan makes its files' % r
+    elif _inside(r, o):
+        why = 'holds the --target %s' % r
+    else:
+        p = o
+        while not os.path.exists(p) and p != '/':
+            p = os.path.dirname(p)
+        try:
+            trdev = os.stat(r).st_rdev if is_bdev(r) else None
+        except OSError:
+            trdev = None
+        for kind, what in _beneath(os.stat(p).st_dev):
+            if kind == 'dev' and what == trdev:
+                why = ('is on a filesystem stored on the --target device %s (mounted on %s)'
+                       % (r, safety.fs_of(p)[1]))
+            elif kind == 'file' and _inside(os.path.realpath(what), r):
+                why = ('is on a filesystem stored in the file %s (mounted on %s), %s'
+                       % (what, safety.fs_of(p)[1], 'the --target' if os.path.realpath(what) == r
+                          else 'in the --target directory %s' % r))
+            if why:
+                break
+    if why:
+        raise Refusal('-o %s %s: the run would write its output where it measures (its cleanup or the '
+                      'measurement could touch the results, and the results perturb the measurement); give an '
+                      '-o apart from the target' % (out, why))
+
+
 class Target:
     """Sets up variant after variant (teardown() between them)."""
 
