@@ -29,12 +29,17 @@ def _in_proc(table, path):
         return False
 
 
+def in_swaps(path):
+    """PATH is in use as swap (a device or file listed in /proc/swaps)."""
+    return _in_proc('/proc/swaps', path)
+
+
 def device_held(dev):
     """Why block device DEV is held (mounted, swap, dm/md), or None."""
     mp = next((line for line in output(['lsblk', '-nro', 'MOUNTPOINT', dev]).splitlines() if line), '')
     if mp or _in_proc('/proc/mounts', dev):
         return 'it is mounted' + (' (on %s)' % mp if mp else '')
-    if _in_proc('/proc/swaps', dev):
+    if in_swaps(dev):
         return 'it is in use as swap'
     try:
         holders = sorted(os.listdir('/sys/class/block/%s/holders' % os.path.basename(_real(dev))))
@@ -126,8 +131,7 @@ def zeros_only(path, nbytes):
 
 
 def _file_why(path, wend):
-    if _in_proc('/proc/swaps', path):
-        return 'it is in use as swap'
+    # an active swap file is refused (or warned about) as the target is held (target._not_swap)
     size = os.stat(path).st_size
     if wend != 'all' and wend < size:
         size = wend

@@ -299,6 +299,22 @@ def _no_unlink(t, pl, variants):
                               'device or --scratch' % (t, name, v, k, val))
 
 
+def _not_swap(t, writes):
+    """An active swap file (listed by path in /proc/swaps; the kernel holds
+    a swap device O_EXCL, which the claim refuses) is the kernel's, as a
+    mount's device is: a plan that writes it is refused, --force or not (a
+    write fails with ETXTBSY mid-run); a plan that only reads it runs with a
+    warning, as on a device another process holds."""
+    if not safety.in_swaps(t):
+        return
+    if writes:
+        raise Refusal('refusing to write to %s: it is in use as swap (/proc/swaps): the kernel writes it and '
+                      'fails the writes of others (ETXTBSY); --force does not override this: swapoff it first, '
+                      'or give another --target' % t)
+    warn("%s: it is in use as swap (/proc/swaps); the plan only reads it, but what it measures is written by the "
+         "kernel's swapping meanwhile" % t)
+
+
 BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
 
 
@@ -393,6 +409,8 @@ def hold(ctx, pl, variants):
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
         ctx.claim.end = end
+        if not made:
+            _not_swap(t, ctx.claim.writes)
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
         if made:
