@@ -120,14 +120,18 @@ pp run blockdev-perftest --variant block,file --set PP_MOUNT_OPTS=noatime --list
 # ... unless it contradicts the recipe a variant fixes (its name, raw/ and
 # tables say xfs: the old runner made ext4 under iozone's xfs), or hands
 # one filesystem's mkfs/mount options to variants making different ones
-refuses "--set PP_FS against a variant's own" "--set PP_FS=ext4: variant xfs fixes PP_FS=xfs in its filesystem recipe" \
+refuses "--set PP_FS against a variant's own" "--set PP_FS=ext4: variant xfs fixes PP_FS=xfs in its recipe" \
 	pp run iozone --variant xfs --set PP_FS=ext4 --set SIZE=1m --no-tables -o "$T/ofs1"
 refuses "--set PP_MOUNT_OPTS against a variant's own" \
-	"--set PP_MOUNT_OPTS=noatime: variant xfs_tuned fixes PP_MOUNT_OPTS=logbufs=8,noatime,nodiratime in its" \
+	"--set PP_MOUNT_OPTS=noatime: variant xfs_tuned fixes PP_MOUNT_OPTS=logbufs=8,noatime,nodiratime in its recipe" \
 	pp run iozone --variant xfs,xfs_tuned --set PP_MOUNT_OPTS=noatime --set SIZE=1m --no-tables -o "$T/ofs2"
 refuses "--set PP_MKFS_OPTS on variants of two filesystems" \
 	"--set PP_MKFS_OPTS=-m0: the variants of this run make different filesystems \(ext4: ext4_wb; xfs: xfs\)" \
 	pp run iozone --variant xfs,ext4_wb --set PP_MKFS_OPTS=-m0 --set SIZE=1m --no-tables -o "$T/ofs3"
+refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
+	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
+refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \
+	pp run blockdev-perftest "${one[@]}" --set PP_SETUP=fs -o "$T/ofs5"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"
 compgen -G "$T/ofs*" >/dev/null && bad "a refused recipe --set left $(ls -d "$T"/ofs*)"
 pp run iozone --variant xfs,xfs_tuned --set PP_FS=xfs --list >/dev/null 2>"$T/err" ||

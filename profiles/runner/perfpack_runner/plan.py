@@ -340,23 +340,24 @@ class Plan:
                                  'this run has none (--target %s)' % ctx.target_arg))
 
     def _recipe_sets_fit(self, ctx, variants):
-        """Refusal for a --set of a filesystem recipe's PP_FS, PP_MKFS_OPTS or
-        PP_MOUNT_OPTS that contradicts what a variant fixes itself (iozone's
-        xfs, blockdev-perftest's file: PP_FS=xfs): the run would make another
-        filesystem than its variant's name, raw/ and tables say (the old
-        runner ran xfs on ext4 and tabled it as xfs); and of mkfs or mount
+        """Refusal for a --set of PP_SETUP, or of a filesystem recipe's PP_FS,
+        PP_MKFS_OPTS or PP_MOUNT_OPTS, that contradicts what a variant fixes
+        itself (iozone's xfs, blockdev-perftest's file: PP_SETUP=fs PP_FS=xfs;
+        block: PP_SETUP=dev): the run would set up another target than its
+        variant's name, raw/ and tables say (the old runner ran xfs on ext4, or
+        on the bare device, and tabled it as xfs); and of mkfs or mount
         options where the run's variants make different filesystems, which
         would hand one filesystem's options to another's mkfs."""
         p = ctx.profile
         given = dict(s.split('=', 1) for s in ctx.sets)
         fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (self.vars[v].get('PP_SETUP') or 'dev') == 'fs']
-        for v in fs:
+        for v in variants:
             own = variant_vars(p, v, ctx.scale, [])
-            for k in RECIPE_VARS:
+            for k in ('PP_SETUP',) + (RECIPE_VARS if v in fs else ()):
                 if k in given and own.get(k) and given[k] != own[k]:
-                    raise Refusal('--set %s=%s: variant %s fixes %s=%s in its filesystem recipe: it would run '
-                                  'with the --set while its name, raw/%s/ and tables say its own; leave the --set '
-                                  'out, or run a variant whose recipe it is' % (k, given[k], v, k, own[k], v))
+                    raise Refusal('--set %s=%s: variant %s fixes %s=%s in its recipe: it would run with the '
+                                  '--set while its name, raw/%s/ and tables say its own; leave the --set out, or '
+                                  'run a variant whose recipe it is' % (k, given[k], v, k, own[k], v))
         made = {}
         for v in fs:
             made.setdefault(self.vars[v].get('PP_FS') or 'xfs', []).append(v)
