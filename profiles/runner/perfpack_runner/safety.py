@@ -8,6 +8,7 @@ its filesystem (no --force either).  The claim on the target (O_EXCL,
 flock) is target.Claim's."""
 
 import os
+import re
 import stat
 import sys
 
@@ -30,8 +31,26 @@ def _in_proc(table, path):
 
 
 def in_swaps(path):
-    """PATH is in use as swap (a device or file listed in /proc/swaps)."""
-    return _in_proc('/proc/swaps', path)
+    """PATH is in use as swap: the device or file a line of /proc/swaps
+    names (its path, octal-escaped), compared as the device or the inode
+    it is, not by name (a hard link, a symbolic link, another device node)."""
+    try:
+        st = os.stat(path)
+        with open('/proc/swaps') as f:
+            names = [line.split()[0] for line in f.read().splitlines()[1:] if line.split()]
+    except OSError:
+        return False
+    for name in names:
+        try:
+            sw = os.stat(re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), name))
+        except OSError:
+            continue
+        if stat.S_ISBLK(st.st_mode) and stat.S_ISBLK(sw.st_mode):
+            if st.st_rdev == sw.st_rdev:
+                return True
+        elif (st.st_dev, st.st_ino) == (sw.st_dev, sw.st_ino):
+            return True
+    return False
 
 
 def device_held(dev):
