@@ -23,6 +23,17 @@ assert_match "-o inside the --target directory" \
 	"-o $T/d/out is inside the --target directory $T/d, where the plan makes its files: $why" "$msg"
 [ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
 
+# ... through a symbolic link to a directory in it
+ln -s "$T/d" "$T/dlink"
+msg=$(msg_of run blockdev-perftest --target "$T/d" "${one[@]}" -o "$T/dlink/out")
+assert_match "-o through a link into the --target directory" \
+	"-o $T/dlink/out is inside the --target directory $T/d, where the plan makes its files: $why" "$msg"
+# ... or the default output directory (./perfpack-out/...) from within it
+msg=$(cd "$T/d" && msg_of run blockdev-perftest --target . "${one[@]}")
+assert_match "the default output directory inside the --target directory" \
+	"the default output directory $T/d/perfpack-out/blockdev-perftest-[0-9-]* is inside the --target directory $T/d, .*: $why" "$msg"
+[ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
+
 # the target inside -o (a file not made yet: the runner would make it there)
 mkdir "$T/o"
 msg=$(msg_of run blockdev-perftest --target "$T/o/f" "${one[@]}" -o "$T/o")
