@@ -44,7 +44,9 @@ run options:
                   in DIR/bundle; written as DIR.partial.XXXXXX, renamed to DIR
                   when every fio run is done (a failed or interrupted run stays
                   DIR.partial.XXXXXX, marked "status: incomplete" in its run.txt);
-                  an existing non-empty DIR is refused
+                  an existing non-empty DIR is refused, and so is a DIR that is
+                  the target, inside a directory target, holds the target, or
+                  is on a filesystem stored on the target
   --overwrite     replace an existing DIR (an earlier perfpack run only, holding
                   nothing but the files it lists in DIR/.perfpack-files and its
                   tables), once this run has completed
