@@ -4,8 +4,9 @@
 # An active swap file (listed by path in /proc/swaps) as --target: a plan
 # that writes it is refused; a read-only plan runs, as on a block device some
 # other process holds, but warns that the kernel swaps to the file it
-# measures.  The swap file is on a scratch ext4 over a loop device in $T,
-# swapped off however the test ends.
+# measures (also through a hard link or a loop device over it).  The swap
+# file is on a scratch ext4 over a loop device in $T, swapped off (and the
+# loop device over it detached) however the test ends.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -13,7 +14,8 @@ need_cmd losetup mkfs.ext4 mkswap swapon swapoff
 
 mnt=$(make_fs ext4 "$(make_loop 64)")
 sw=$mnt/swapfile
-trap 'swapoff "$sw" 2>/dev/null; _pp_teardown' EXIT
+dev=
+trap '[ -z "$dev" ] || losetup -d "$dev"; swapoff "$sw" 2>/dev/null; _pp_teardown' EXIT
 dd if=/dev/zero of="$sw" bs=1M count=16 conv=fsync status=none || fail "dd $sw"
 chmod 600 "$sw"
 mkswap "$sw" >/dev/null || fail "mkswap $sw"
@@ -39,5 +41,12 @@ ln "$sw" "$mnt/hardlink" || fail "ln $sw"
 "$PERFPACK" run buffered-vs-raw --target "$mnt/hardlink" --no-tables --set SIZE=1m -o "$T/o3" >"$T/o3.out" 2>"$T/o3.err" ||
 	fail "read-only plan on $mnt/hardlink failed: $(tail -n 5 "$T/o3.err")"
 assert_match "read-only plan through a hard link warned" "$mnt/hardlink: it is in use as swap \(/proc/swaps\)" "$(cat "$T/o3.err")"
+# ... and through a loop device over it (losetup attaches an active swap file)
+dev=$(losetup --find --show "$sw") || fail "losetup $sw"
+"$PERFPACK" run buffered-vs-raw --target "$dev" --no-tables --set SIZE=1m -o "$T/o4" >"$T/o4.out" 2>"$T/o4.err" ||
+	fail "read-only plan on $dev failed: $(tail -n 5 "$T/o4.err")"
+assert_match "read-only plan through a loop device warned" \
+	"$dev: its blocks are those of the file $sw, which is in use as swap \(/proc/swaps\)" "$(cat "$T/o4.err")"
+losetup -d "$dev" && dev=
 grep -q "^$sw " /proc/swaps || fail "$sw no longer swap after the run"
 no_leftovers

@@ -88,6 +88,15 @@ def _loops_over(fd):
     return out
 
 
+def loop_backing(dev):
+    """The backing file of loop device DEV (sysfs), or None."""
+    try:
+        with open('/sys/class/block/%s/loop/backing_file' % os.path.basename(os.path.realpath(dev))) as f:
+            return f.read().rstrip('\n')
+    except OSError:
+        return None
+
+
 def _openers(path):
     """'comm (pid N)' of the other processes that have PATH open."""
     real, me, out = os.path.realpath(path), os.getpid(), []
@@ -176,12 +185,10 @@ class Claim:
 
     def _backing(self):
         """(path, fd) of the file under a loop device target, or (None, None)."""
-        name = os.path.basename(os.path.realpath(self.path))
+        path = loop_backing(self.path)
         try:
-            with open('/sys/class/block/%s/loop/backing_file' % name) as f:
-                path = f.read().rstrip('\n')
             return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
+        except (OSError, TypeError):
             return None, None
 
     def _hold_loops(self):
@@ -299,20 +306,22 @@ def _no_unlink(t, pl, variants):
                               'device or --scratch' % (t, name, v, k, val))
 
 
-def _not_swap(t, writes):
+def _not_swap(t, writes, swap=None):
     """An active swap file (listed by path in /proc/swaps; the kernel holds
     a swap device O_EXCL, which the claim refuses) is the kernel's, as a
-    mount's device is: a plan that writes it is refused, --force or not (a
-    write fails with ETXTBSY mid-run); a plan that only reads it runs with a
-    warning, as on a device another process holds."""
-    if not safety.in_swaps(t):
+    mount's device is: a plan that writes it (T, or SWAP: the file under
+    the loop device T) is refused, --force or not (a write fails with
+    ETXTBSY mid-run); a plan that only reads it runs with a warning, as on
+    a device another process holds."""
+    if not safety.in_swaps(swap or t):
         return
+    what = 'it is' if not swap else 'its blocks are those of the file %s, which is' % swap
     if writes:
-        raise Refusal('refusing to write to %s: it is in use as swap (/proc/swaps): the kernel writes it and '
+        raise Refusal('refusing to write to %s: %s in use as swap (/proc/swaps): the kernel writes it and '
                       'fails the writes of others (ETXTBSY); --force does not override this: swapoff it first, '
-                      'or give another --target' % t)
-    warn("%s: it is in use as swap (/proc/swaps); the plan only reads it, but what it measures is written by the "
-         "kernel's swapping meanwhile" % t)
+                      'or give another --target' % (t, what))
+    warn("%s: %s in use as swap (/proc/swaps); the plan only reads it, but what it measures is written by the "
+         "kernel's swapping meanwhile" % (t, what))
 
 
 BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
@@ -384,6 +393,8 @@ def hold(ctx, pl, variants):
     if kind == 'bdev':
         ctx.claim = Claim(t, kind, wend is not None)
         ctx.claim.take()
+        if loop_backing(t):
+            _not_swap(t, wend is not None, loop_backing(t))
         if wend is not None:
             _writable(t, kind, 'the plan writes it')
         return
