@@ -115,8 +115,27 @@ refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of th
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
 # ... but read where a variant makes a filesystem
-pp run blockdev-perftest --variant block,file --set PP_FS=ext4 --list >/dev/null 2>"$T/err" ||
-	bad "--set PP_FS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
+pp run blockdev-perftest --variant block,file --set PP_MOUNT_OPTS=noatime --list >/dev/null 2>"$T/err" ||
+	bad "--set PP_MOUNT_OPTS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
+# ... unless it contradicts the recipe a variant fixes (its name, raw/ and
+# tables say xfs: the old runner made ext4 under iozone's xfs), or hands
+# one filesystem's mkfs/mount options to variants making different ones
+refuses "--set PP_FS against a variant's own" "--set PP_FS=ext4: variant xfs fixes PP_FS=xfs in its recipe" \
+	pp run iozone --variant xfs --set PP_FS=ext4 --set SIZE=1m --no-tables -o "$T/ofs1"
+refuses "--set PP_MOUNT_OPTS against a variant's own" \
+	"--set PP_MOUNT_OPTS=noatime: variant xfs_tuned fixes PP_MOUNT_OPTS=logbufs=8,noatime,nodiratime in its recipe" \
+	pp run iozone --variant xfs,xfs_tuned --set PP_MOUNT_OPTS=noatime --set SIZE=1m --no-tables -o "$T/ofs2"
+refuses "--set PP_MKFS_OPTS on variants of two filesystems" \
+	"--set PP_MKFS_OPTS=-m0: the variants of this run make different filesystems \(ext4: ext4_wb; xfs: xfs\)" \
+	pp run iozone --variant xfs,ext4_wb --set PP_MKFS_OPTS=-m0 --set SIZE=1m --no-tables -o "$T/ofs3"
+refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
+	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
+refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \
+	pp run blockdev-perftest "${one[@]}" --set PP_SETUP=fs -o "$T/ofs5"
+[ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"
+compgen -G "$T/ofs*" >/dev/null && bad "a refused recipe --set left $(ls -d "$T"/ofs*)"
+pp run iozone --variant xfs,xfs_tuned --set PP_FS=xfs --list >/dev/null 2>"$T/err" ||
+	bad "--set PP_FS as the variants' own refused: $(cat "$T/err")"
 # ... and the TARGET fio gets is the one the progress line shows
 ok "plain --target run" pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o1b"
 grep -q "^run .*TARGET=$T/t.img args=" "$T/fio.log" || bad "fio did not get TARGET=$T/t.img: $(cat "$T/fio.log")"

@@ -44,7 +44,9 @@ run options:
                   in DIR/bundle; written as DIR.partial.XXXXXX, renamed to DIR
                   when every fio run is done (a failed or interrupted run stays
                   DIR.partial.XXXXXX, marked "status: incomplete" in its run.txt);
-                  an existing non-empty DIR is refused
+                  an existing non-empty DIR is refused, and so is a DIR that is
+                  the target, inside a directory target, holds the target, or
+                  is on a filesystem stored on the target
   --overwrite     replace an existing DIR (an earlier perfpack run only, holding
                   nothing but the files it lists in DIR/.perfpack-files and its
                   tables), once this run has completed
@@ -232,8 +234,8 @@ def cmd_run(ctx, args):
     if ctx.mode == 'run':
         out = ctx.out
         ctx.out = outdir.OutDir(name, out, ctx.overwrite)
-        if ctx.target_arg and not ctx.clients and ctx.out.final == ctx.target_arg:
-            raise Refusal('-o %s is the --target: the run would be written where it measures' % ctx.out.final)
+        if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
+            target.check_out_apart(ctx.out.final, ctx.target_arg, out is not None)
     return run.cmd_run(ctx)
 
 

@@ -50,17 +50,13 @@ def record_files(d):
 
 
 def _rendered_names(d):
-    """The names a render of run directory D writes in tables/ (tables.py)."""
-    from . import manifest
-    names = {'plot.svg', 'plot.err'}
+    """The names a render of run directory D writes in tables/."""
+    from . import manifest, tables  # tables imports this module
     try:
         tabs = manifest.read(os.path.join(d, 'jobs', 'profile.conf')).get('TABLES', [])
     except Refusal:
         tabs = []
-    for t in tabs if isinstance(tabs, list) else []:
-        n = t.partition('=')[0]
-        names |= {n + '.txt', n + '.csv', n + '.err', n + '.txt.tmp', n + '.csv.tmp'}  # .tmp: a render cut short
-    return names
+    return tables.rendered_names(tabs if isinstance(tabs, list) else [])
 
 
 def _made(d):

@@ -13,7 +13,8 @@ from .util import Refusal, to_bytes
 PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB PP_MINBS '
            'PP_MAXBS PP_RW PP_ITERS PP_SECTIONS PP_JOBFILES PP_ENGINES').split()
 # a filesystem recipe's variables (target.py), read only where PP_SETUP=fs
-FS_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS', 'PP_FILE_MB')
+RECIPE_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS')  # what filesystem a recipe makes
+FS_VARS = RECIPE_VARS + ('PP_FILE_MB',)
 READS = ('read', 'randread')
 # options that place I/O where offset/size/numjobs do not say: the whole target
 _PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offset_align')
@@ -315,6 +316,7 @@ class Plan:
             self._variant(ctx, v, len(variants) > 1)
             self._one_output_each(ctx.profile, v)
         self._runner_sets_read(ctx, variants)
+        self._recipe_sets_fit(ctx, variants)
 
     def _runner_sets_read(self, ctx, variants):
         """Refusal for a --set of a runner variable that nothing of this run
@@ -336,6 +338,36 @@ class Plan:
                 raise Refusal('--set PP_SCRATCH_MB: the size of the scratch device, and %s: leave it out'
                               % ('the profile has no target' if p['TARGET_KIND'] == 'none' else
                                  'this run has none (--target %s)' % ctx.target_arg))
+
+    def _recipe_sets_fit(self, ctx, variants):
+        """Refusal for a --set of PP_SETUP, or of a filesystem recipe's PP_FS,
+        PP_MKFS_OPTS or PP_MOUNT_OPTS, that contradicts what a variant fixes
+        itself (iozone's xfs, blockdev-perftest's file: PP_SETUP=fs PP_FS=xfs;
+        block: PP_SETUP=dev): the run would set up another target than its
+        variant's name, raw/ and tables say (the old runner ran xfs on ext4, or
+        on the bare device, and tabled it as xfs); and of mkfs or mount
+        options where the run's variants make different filesystems, which
+        would hand one filesystem's options to another's mkfs."""
+        p = ctx.profile
+        given = dict(s.split('=', 1) for s in ctx.sets)
+        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (self.vars[v].get('PP_SETUP') or 'dev') == 'fs']
+        for v in variants:
+            own = variant_vars(p, v, ctx.scale, [])
+            for k in ('PP_SETUP',) + (RECIPE_VARS if v in fs else ()):
+                if k in given and own.get(k) and given[k] != own[k]:
+                    raise Refusal('--set %s=%s: variant %s fixes %s=%s in its recipe: it would run with the '
+                                  '--set while its name, raw/%s/ and tables say its own; leave the --set out, or '
+                                  'run a variant whose recipe it is' % (k, given[k], v, k, own[k], v))
+        made = {}
+        for v in fs:
+            made.setdefault(self.vars[v].get('PP_FS') or 'xfs', []).append(v)
+        for k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS'):
+            if k in given and len(made) > 1:
+                raise Refusal('--set %s=%s: the variants of this run make different filesystems (%s), and one '
+                              "set of options would go to each one's %s; run one filesystem's variants at a "
+                              'time (--variant)'
+                              % (k, given[k], '; '.join('%s: %s' % (f, ' '.join(vs)) for f, vs in sorted(made.items())),
+                                 'mkfs' if k == 'PP_MKFS_OPTS' else 'mount'))
 
     def _one_output_each(self, p, v):
         """Refusal if two runs of variant V would write one raw/V/<stem>.json:

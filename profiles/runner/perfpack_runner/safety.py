@@ -8,6 +8,7 @@ its filesystem (no --force either).  The claim on the target (O_EXCL,
 flock) is target.Claim's."""
 
 import os
+import re
 import stat
 import sys
 
@@ -29,12 +30,35 @@ def _in_proc(table, path):
         return False
 
 
+def in_swaps(path):
+    """PATH is in use as swap: the device or file a line of /proc/swaps
+    names (its path, octal-escaped), compared as the device or the inode
+    it is, not by name (a hard link, a symbolic link, another device node)."""
+    try:
+        st = os.stat(path)
+        with open('/proc/swaps') as f:
+            names = [line.split()[0] for line in f.read().splitlines()[1:] if line.split()]
+    except OSError:
+        return False
+    for name in names:
+        try:
+            sw = os.stat(re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), name))
+        except OSError:
+            continue
+        if stat.S_ISBLK(st.st_mode) and stat.S_ISBLK(sw.st_mode):
+            if st.st_rdev == sw.st_rdev:
+                return True
+        elif (st.st_dev, st.st_ino) == (sw.st_dev, sw.st_ino):
+            return True
+    return False
+
+
 def device_held(dev):
     """Why block device DEV is held (mounted, swap, dm/md), or None."""
     mp = next((line for line in output(['lsblk', '-nro', 'MOUNTPOINT', dev]).splitlines() if line), '')
     if mp or _in_proc('/proc/mounts', dev):
         return 'it is mounted' + (' (on %s)' % mp if mp else '')
-    if _in_proc('/proc/swaps', dev):
+    if in_swaps(dev):
         return 'it is in use as swap'
     try:
         holders = sorted(os.listdir('/sys/class/block/%s/holders' % os.path.basename(_real(dev))))
@@ -126,8 +150,7 @@ def zeros_only(path, nbytes):
 
 
 def _file_why(path, wend):
-    if _in_proc('/proc/swaps', path):
-        return 'it is in use as swap'
+    # an active swap file is refused (or warned about) as the target is held (target._not_swap)
     size = os.stat(path).st_size
     if wend != 'all' and wend < size:
         size = wend

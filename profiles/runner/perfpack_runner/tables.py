@@ -14,6 +14,28 @@ from .profile import table_writes
 from .util import PROG, Refusal, have, umask_mode, warn
 
 
+# The files a render writes in tables/ (outdir.foreign tells them from yours):
+# the plot's, each table's (table_files), and beside a table file the
+# temporary one _run_to writes it through.
+PLOT_FILES = ('plot.svg', 'plot.err')
+TMP = '.tmp'
+
+
+def table_files(name):
+    """(text, CSV, fiotab's errors) of table NAME."""
+    return name + '.txt', name + '.csv', name + '.err'
+
+
+def rendered_names(tables):
+    """Every name a render of TABLES ('NAME=command ...') writes in tables/
+    (the .tmp ones: a render cut short)."""
+    names = set(PLOT_FILES)
+    for t in tables:
+        txt, csv, err = table_files(t.partition('=')[0])
+        names |= {txt, csv, err, txt + TMP, csv + TMP}
+    return names
+
+
 class Missing(Exception):
     """A table's input from a variant that was run is not there."""
 
@@ -56,7 +78,7 @@ def _run_to(path, args, err_path, head=''):
     """ARGS' stdout into PATH (whole or not at all); stderr appended to
     ERR_PATH.  Exit 0 with nothing printed is a failure too: an empty table
     is no table."""
-    tmp = path + '.tmp'
+    tmp = path + TMP
     with open(tmp, 'w') as f, open(err_path, 'a') as err:
         f.write(head)
         f.flush()
@@ -116,16 +138,15 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     if resolved is None:
         return True
     print('\n== %s: %s (%s) ==%s' % (profile, name, ' '.join(args), mark), flush=True)
-    err = os.path.join(new, name + '.err')
+    txt, csv, err = (os.path.join(new, f) for f in table_files(name))
     head = '# INCOMPLETE RUN (%s): partial data\n' % incomplete if incomplete else ''
     head += ''.join('# NOTE: %s\n' % n for n in _unmade(os.path.dirname(new), args))
-    txt = os.path.join(new, name + '.txt')
     if not _run_to(txt, [fiotab] + resolved, err, head):
         warn('fiotab %s failed: %s' % (' '.join(resolved), _head(err)))
         return False
     with open(txt) as f:
         print(f.read(), end='', flush=True)
-    ok = _run_to(os.path.join(new, name + '.csv'),
+    ok = _run_to(csv,
                  [fiotab, resolved[0], '--format=csv'] + tags + resolved[1:], err)
     if not ok:
         warn('fiotab --format=csv failed for %s' % name)
@@ -162,11 +183,10 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
         tags = labels(out)
         ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags, ran) for t in tables])
         ok = _plot(fiotab, new, out, plot, tags, ran, incomplete) and ok
-        dest = os.path.join(out, 'tables')
+        dest, failed = (os.path.join(out, r) for r in outdir.RENDERED)
         if not ok and os.path.isdir(dest):
             # nothing lost, nothing stale beside an error: the tables made
             # before stay whole, this render and its errors go beside them
-            failed = os.path.join(out, 'tables.failed')
             shutil.rmtree(failed, ignore_errors=True)
             os.rename(new, failed)
             new = None
@@ -179,9 +199,9 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
             kept, new = new, None
             raise Refusal('cannot replace %s: the tables are in %s' % (dest, kept))
         new = None
-        shutil.rmtree(os.path.join(out, 'tables.failed'), ignore_errors=True)
-        if os.path.exists(os.path.join(dest, 'plot.svg')):
-            print('\nplot: %s' % os.path.join(dest, 'plot.svg'), flush=True)
+        shutil.rmtree(failed, ignore_errors=True)
+        if os.path.exists(os.path.join(dest, PLOT_FILES[0])):
+            print('\nplot: %s' % os.path.join(dest, PLOT_FILES[0]), flush=True)
         return ok
     finally:
         if new:
@@ -203,7 +223,7 @@ def _plot(fiotab, new, out, plot, tags, ran, incomplete):
             inputs += r
     if not inputs:
         return True
-    svg, err = os.path.join(new, 'plot.svg'), os.path.join(new, 'plot.err')
+    svg, err = (os.path.join(new, f) for f in PLOT_FILES)
     with open(err, 'w') as e:
         rc = subprocess.run([fiotab, 'plot', '-o', svg] + tags + inputs, stderr=e).returncode
     if rc == 0 and not (os.path.isfile(svg) and os.path.getsize(svg) > 0):

@@ -88,6 +88,15 @@ def _loops_over(fd):
     return out
 
 
+def loop_backing(dev):
+    """The backing file of loop device DEV (sysfs), or None."""
+    try:
+        with open('/sys/class/block/%s/loop/backing_file' % os.path.basename(os.path.realpath(dev))) as f:
+            return f.read().rstrip('\n')
+    except OSError:
+        return None
+
+
 def _openers(path):
     """'comm (pid N)' of the other processes that have PATH open."""
     real, me, out = os.path.realpath(path), os.getpid(), []
@@ -176,12 +185,10 @@ class Claim:
 
     def _backing(self):
         """(path, fd) of the file under a loop device target, or (None, None)."""
-        name = os.path.basename(os.path.realpath(self.path))
+        path = loop_backing(self.path)
         try:
-            with open('/sys/class/block/%s/loop/backing_file' % name) as f:
-                path = f.read().rstrip('\n')
             return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
+        except (OSError, TypeError):
             return None, None
 
     def _hold_loops(self):
@@ -299,6 +306,24 @@ def _no_unlink(t, pl, variants):
                               'device or --scratch' % (t, name, v, k, val))
 
 
+def _not_swap(t, writes, swap=None):
+    """An active swap file (listed by path in /proc/swaps; the kernel holds
+    a swap device O_EXCL, which the claim refuses) is the kernel's, as a
+    mount's device is: a plan that writes it (T, or SWAP: the file under
+    the loop device T) is refused, --force or not (a write fails with
+    ETXTBSY mid-run); a plan that only reads it runs with a warning, as on
+    a device another process holds."""
+    if not safety.in_swaps(swap or t):
+        return
+    what = 'it is' if not swap else 'its blocks are those of the file %s, which is' % swap
+    if writes:
+        raise Refusal('refusing to write to %s: %s in use as swap (/proc/swaps): the kernel writes it and '
+                      'fails the writes of others (ETXTBSY); --force does not override this: swapoff it first, '
+                      'or give another --target' % (t, what))
+    warn("%s: %s in use as swap (/proc/swaps); the plan only reads it, but what it measures is written by the "
+         "kernel's swapping meanwhile" % (t, what))
+
+
 BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
 
 
@@ -368,6 +393,8 @@ def hold(ctx, pl, variants):
     if kind == 'bdev':
         ctx.claim = Claim(t, kind, wend is not None)
         ctx.claim.take()
+        if loop_backing(t):
+            _not_swap(t, wend is not None, loop_backing(t))
         if wend is not None:
             _writable(t, kind, 'the plan writes it')
         return
@@ -393,6 +420,8 @@ def hold(ctx, pl, variants):
                           at=os.path.dirname(os.path.realpath(t)))
         ctx.claim = Claim(t, kind, wend is not None or end > size)
         ctx.claim.end = end
+        if not made:
+            _not_swap(t, ctx.claim.writes)
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
         if made:
@@ -485,6 +514,89 @@ def check_fio_path(path, what, clients):
             return r
     raise Refusal('%s %s: %s; use a path without it (e.g. a symbolic link to it)'
                   % (what, repr(path) if control_char(path) else path, problem))
+
+
+def _inside(a, b):
+    """Path A is B or under it (both real paths)."""
+    return a == b or a.startswith(b.rstrip('/') + '/')
+
+
+def _beneath(devno, seen=None):
+    """What the filesystem on block device DEVNO is stored on, all the way
+    down: ('dev', devno) of the device, the whole disk of a partition, the
+    devices under device-mapper/md (slaves), and ('file', path) of a loop
+    device's backing file (and what that file's filesystem is on)."""
+    seen = set() if seen is None else seen
+    if devno in seen:
+        return
+    seen.add(devno)
+    yield 'dev', devno
+    sysd = os.path.realpath('/sys/dev/block/%d:%d' % (os.major(devno), os.minor(devno)))
+    under = []
+    if os.path.exists(os.path.join(sysd, 'partition')):
+        under.append(os.path.dirname(sysd))
+    try:
+        under += [os.path.join(sysd, 'slaves', s) for s in os.listdir(os.path.join(sysd, 'slaves'))]
+    except OSError:
+        pass
+    for d in under:
+        try:
+            with open(os.path.join(d, 'dev')) as f:
+                ma, mi = f.read().split(':')
+        except (OSError, ValueError):
+            continue
+        yield from _beneath(os.makedev(int(ma), int(mi)), seen)
+    try:
+        with open(os.path.join(sysd, 'loop', 'backing_file')) as f:
+            backing = f.read().rstrip('\n')
+    except OSError:
+        return
+    yield 'file', backing
+    try:
+        yield from _beneath(os.stat(backing).st_dev, seen)
+    except OSError:
+        pass
+
+
+def check_out_apart(out, t, given=True):
+    """Refusal when the output directory OUT (-o) and the target T share
+    their bytes: OUT is T or inside the target directory, T inside OUT, or
+    OUT on a filesystem stored on T (a device, a partition or dm/md over it,
+    a loop device over the target file or a file in the target directory).
+    A cleanup of the one would touch the other, and the run's own writes
+    would be measured with the target's I/O.  GIVEN: OUT is the user's -o,
+    not the default ./perfpack-out/...."""
+    o, r = os.path.realpath(out), os.path.realpath(t)
+    why = None
+    if o == r:
+        why = 'is the --target'
+    elif _inside(o, r):
+        why = 'is inside the --target directory %s, where the plan makes its files' % r
+    elif _inside(r, o):
+        why = 'holds the --target %s' % r
+    else:
+        p = o
+        while not os.path.exists(p) and p != '/':
+            p = os.path.dirname(p)
+        try:
+            trdev = os.stat(r).st_rdev if is_bdev(r) else None
+        except OSError:
+            trdev = None
+        for kind, what in _beneath(os.stat(p).st_dev):
+            if kind == 'dev' and what == trdev:
+                why = ('is on a filesystem stored on the --target device %s (mounted on %s)'
+                       % (r, safety.fs_of(p)[1]))
+            elif kind == 'file' and _inside(os.path.realpath(what), r):
+                why = ('is on a filesystem stored in the file %s (mounted on %s), %s'
+                       % (what, safety.fs_of(p)[1], 'the --target' if os.path.realpath(what) == r
+                          else 'in the --target directory %s' % r))
+            if why:
+                break
+    if why:
+        raise Refusal('%s %s: the run would write its output where it measures (its cleanup or the '
+                      'measurement could touch the results, and the results perturb the measurement); give an '
+                      '-o apart from the target' % ('-o ' + out if given else 'the default output directory ' + out,
+                                                    why))
 
 
 class Target:

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# An active swap file (listed by path in /proc/swaps) as --target: a plan
+# that writes it is refused; a read-only plan runs, as on a block device some
+# other process holds, but warns that the kernel swaps to the file it
+# measures (also through a hard link or a loop device over it).  The swap
+# file is on a scratch ext4 over a loop device in $T, swapped off (and the
+# loop device over it detached) however the test ends.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/profiles/lib-profiles.sh"
+need_root
+need_cmd losetup mkfs.ext4 mkswap swapon swapoff
+
+mnt=$(make_fs ext4 "$(make_loop 64)")
+sw=$mnt/swapfile
+dev=
+trap '[ -z "$dev" ] || losetup -d "$dev"; swapoff "$sw" 2>/dev/null; _pp_teardown' EXIT
+dd if=/dev/zero of="$sw" bs=1M count=16 conv=fsync status=none || fail "dd $sw"
+chmod 600 "$sw"
+mkswap "$sw" >/dev/null || fail "mkswap $sw"
+swapon "$sw" 2>"$T/swapon.err" || skip "swapon $sw: $(cat "$T/swapon.err")"
+grep -q "^$sw " /proc/swaps || fail "$sw not in /proc/swaps after swapon"
+
+# a plan that writes it: refused before any output (the kernel may write
+# the file meanwhile: its bytes are no measure of what perfpack did)
+msg=$("$PERFPACK" run blockdev-perftest --target "$sw" --no-tables --variant block \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m --force -o "$T/o1" 2>&1) &&
+	fail "wrote (--force) to the active swap file $sw: $msg"
+assert_match "writing plan refused" "refusing to write to $sw: it is in use as swap \(/proc/swaps\).*--force does not override" "$msg"
+compgen -G "$T/o1*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o1*)"
+
+# a read-only plan: runs, and says what it measured
+"$PERFPACK" run buffered-vs-raw --target "$sw" --no-tables --set SIZE=1m -o "$T/o2" >"$T/o2.out" 2>"$T/o2.err" ||
+	fail "read-only plan on $sw failed: $(tail -n 5 "$T/o2.err")"
+assert_match "read-only plan warned" \
+	"$sw: it is in use as swap \(/proc/swaps\); the plan only reads it, but what it measures is written by the kernel's swapping meanwhile" \
+	"$(cat "$T/o2.err")"
+# ... also through a hard link (/proc/swaps names the file by one path)
+ln "$sw" "$mnt/hardlink" || fail "ln $sw"
+"$PERFPACK" run buffered-vs-raw --target "$mnt/hardlink" --no-tables --set SIZE=1m -o "$T/o3" >"$T/o3.out" 2>"$T/o3.err" ||
+	fail "read-only plan on $mnt/hardlink failed: $(tail -n 5 "$T/o3.err")"
+assert_match "read-only plan through a hard link warned" "$mnt/hardlink: it is in use as swap \(/proc/swaps\)" "$(cat "$T/o3.err")"
+# ... and through a loop device over it (losetup attaches an active swap file)
+dev=$(losetup --find --show "$sw") || fail "losetup $sw"
+"$PERFPACK" run buffered-vs-raw --target "$dev" --no-tables --set SIZE=1m -o "$T/o4" >"$T/o4.out" 2>"$T/o4.err" ||
+	fail "read-only plan on $dev failed: $(tail -n 5 "$T/o4.err")"
+assert_match "read-only plan through a loop device warned" \
+	"$dev: its blocks are those of the file $sw, which is in use as swap \(/proc/swaps\)" "$(cat "$T/o4.err")"
+losetup -d "$dev" && dev=
+grep -q "^$sw " /proc/swaps || fail "$sw no longer swap after the run"
+no_leftovers
