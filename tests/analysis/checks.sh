@@ -255,9 +255,10 @@ done
 "$FIOTAB" summary "$T/qd8a.json" > "$T/out" 2> "$T/err" || fail "iodepth 8 with libaio: $(cat "$T/err")"
 # ... nor one latency_target searches: fio ran the job at depths from 1 up
 # to its iodepth=8, the record keeping 8 (the old fiotab tagged iodepth=8);
-# latency_target at iodepth 1 is one depth
+# latency_target at iodepth 1 is one depth (latency_window=5ms: without one
+# fio ends the job after its first I/O, in under 1 ms, which is refused)
 for qd in 1 8; do
-	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
+	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nlatency_window=5ms\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
 	(cd "$T" && "$FIO" --output-format=json --output=lt$qd.json lt.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 done
 "$JQ" -e '.jobs[0] | .latency_target > 0 and .error == 0' "$T/lt8.json" > /dev/null || fail "premise: latency_target in lt8.json's record"
@@ -434,7 +435,7 @@ refused 1 "^fiotab: --start given twice" series --start=1700000000000 --start=17
 # 'caf\xe9' as it is, and every format fiotab writes is UTF-8 text (the
 # old fiotab wrote the byte into the tables, Influx tags, Prometheus labels,
 # JSON strings and SVG text, which their consumers refuse); valid UTF-8 stays
-printf '[r]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n[caf\xe9]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n' > "$T/l1.fio"
+printf '[r]\nioengine=null\nsize=1m\nrate=100m\nbs=64k\nrw=read\n[caf\xe9]\nioengine=null\nsize=1m\nrate=100m\nbs=64k\nrw=read\n' > "$T/l1.fio"
 (cd "$T" && "$FIO" --output-format=json --output=l1.json l1.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 grep -aq "\"caf$(printf '\xe9')\"" "$T/l1.json" || fail "premise: fio wrote 'caf\\xe9' as it is"
 for cmd in summary perftest "plot -o $T/l.svg" "summary --format=influx" "summary --format=prom" "summary --format=json" dd; do
@@ -479,7 +480,7 @@ assert_eq "Markdown MB/s cells = jq's io_bytes / runtime" \
 # ... and every byte with a meaning inline (emphasis, links, HTML, code
 # spans, entities, strikethrough) is escaped: read back by the same rule the
 # names are fio's, and none of those bytes stands unescaped
-"$FIO" --output-format=json --output="$T/mdn.json" --ioengine=null --size=1m --bs=64k --rw=read \
+"$FIO" --output-format=json --output="$T/mdn.json" --ioengine=null --size=1m --rate=100m --bs=64k --rw=read \
 	--name=a_b_c --name='<b>' --name='x&amp;y' --name='*s*' --name='[l](u)' --name='c`d' \
 	--name='~~t~~' > /dev/null 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
 "$FIOTAB" summary --format=markdown "$T/mdn.json" > "$T/mdn.md" || fail "summary --format=markdown"

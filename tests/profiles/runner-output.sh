@@ -15,7 +15,7 @@ need_root
 need_cmd losetup
 
 dev=$(make_loop 64)
-small=(run blockdev-perftest --target "$dev" --variant block --set SIZE=1m --set PP_MINBS=65536)
+small=(run blockdev-perftest --target "$dev" --variant block --set SIZE=8m --set PP_MINBS=65536)
 
 # --- a full output filesystem ------------------------------------------------
 mkdir "$T/tiny"
