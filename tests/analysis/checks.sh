@@ -326,9 +326,28 @@ refused 2 "bstr.json:1:1: job 'noverify-write': \"write.io_bytes\" is a string \
 for rt in 0 1e-300; do
 	"$JQ" ".jobs[3].write.runtime = $rt" "$P/verify.json" > "$T/rt0.json"
 	for cmd in summary perftest dd; do
-		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio counts whole ms, so their rate is unknown" $cmd "$T/rt0.json"
+		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown" $cmd "$T/rt0.json"
 	done
 done
+# ... nor has a real run under 1 ms, which fio 3.33 writes as runtime 1 ms
+# (rounded up) and job_runtime 0 (rounded down), alone or as a
+# group_reporting record of such jobs (its longest runtime, its summed
+# job_runtime): bytes over 1 ms are not its rate (fiotab tabled a 256 KiB
+# write at 250 MB/s, whatever it took)
+printf '[global]\nioengine=null\nbs=4k\nsize=256k\nrw=write\n[one]\n[four]\nnew_group\nnumjobs=4\ngroup_reporting=1\n' > "$T/short.fio"
+(cd "$T" && "$FIO" --output-format=json --output=short.json short.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+assert_eq "premise: fio's runtimes of a 256 KiB null write (job_runtime, write.runtime)" "one 0 1 four 0 1" \
+	"$("$JQ" -r '[.jobs[] | .jobname, .job_runtime, .write.runtime] | join(" ")' "$T/short.json")"
+for k in 0 1; do
+	"$JQ" ".jobs |= [.[$k]]" "$T/short.json" > "$T/short$k.json"
+	job=$("$JQ" -r '.jobs[0].jobname' "$T/short$k.json")
+	for cmd in summary perftest dd; do
+		refused 2 "short$k.json:1:1: job '$job': \"write.runtime\" is 1 ms for $((262144 * (1 + 3 * k))) bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown, and so is its rate .*; run it longer \(a larger size=, or time_based with runtime=\)" $cmd "$T/short$k.json"
+	done
+done
+# ... and a job_runtime of 0 beside longer directions, which fio does not write
+"$JQ" '.jobs[0].write.runtime = 5' "$T/short0.json" > "$T/jrt0.json"
+refused 2 "jrt0.json:1:1: job 'one': \"job_runtime\" is 0 ms with 262144 bytes moved: fio writes 0 for a job that ran under 1 ms" summary "$T/jrt0.json"
 
 # P10: fio's "All clients" sum is in client_stats alone: a local job of that
 # name is a job (its rate tabled), two in client_stats cannot be told apart
