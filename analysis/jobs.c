@@ -1592,8 +1592,10 @@ static int fio_version_known(const cJSON *v, char **why)
  * each direction's runtime the longest job's: so the longest direction
  * that moved bytes, where it is shorter, is the time the jobs ran (a
  * group of four 1 s jobs has job_runtime 4000, its read runtime 1000).
- * Not for a write job with verify: its verify reads, left out, ran after
- * its writes, so job_runtime is its time (a group of those stays summed).
+ * A write job with verify writes, then reads back (its read record, left
+ * out, holds verify's reads): its time is its directions' runtimes added,
+ * the read one taken from the document (a group of four write+verify jobs
+ * of 500 ms has job_runtime 2000, its write and read runtimes 400 and 100).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
 {
@@ -1601,9 +1603,11 @@ static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job 
 	int d;
 
 	for (d = 0; d < NDIR; d++)
-		if (j->d[d]->present)
+		if (j->conf->verify && d != DIR_MIXED)
+			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+		else if (j->d[d]->present)
 			dir = fmax(dir, j->d[d]->runtime_s * 1000 / j->conf->scale);
-	if (isnan(ms) || (dir > 0 && dir < ms && !j->conf->verify))
+	if (isnan(ms) || (dir > 0 && dir < ms))
 		ms = dir;
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }

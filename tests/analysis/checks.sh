@@ -45,6 +45,18 @@ done
 	fail "premise: a group of four has job_runtime their sum: $("$JQ" -c '.jobs[0] | {job_runtime, r: .read.runtime}' "$T/g4-1.json")"
 "$FIOTAB" summary "$T/g4-1.json" "$T/g4-2.json" > "$T/out" 2> "$T/err" ||
 	fail "two runs of a group_reporting numjobs=4 job one after the other: $(cat "$T/err")"
+# ... and of a group of four write+verify jobs: their job_runtime is summed
+# too, and their write runtime leaves out verify's reads, which ran after
+# the writes (the old fiotab kept the sum, ~3900 ms for ~1 s, and refused
+# the second run, 1.5 s later, as the first read twice)
+printf '[gv]\nioengine=psync\nbs=64k\nrw=write\nsize=2m\nrate=2m\nverify=crc32c\nnumjobs=4\ngroup_reporting=1\n' > "$T/gv.fio"
+for i in 1 2; do
+	(cd "$T" && "$FIO" --output-format=json --output=gv-$i.json gv.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0] | .error == 0 and .job_runtime >= 3 * (.write.runtime + .read.runtime) and .read.io_bytes > 0' "$T/gv-1.json" > /dev/null ||
+	fail "premise: a group of four write+verify jobs has job_runtime their sum: $("$JQ" -c '.jobs[0] | {error, job_runtime, w: .write.runtime, r: .read.runtime}' "$T/gv-1.json")"
+"$FIOTAB" summary "$T/gv-1.json" "$T/gv-2.json" > "$T/out" 2> "$T/err" ||
+	fail "two runs of a group_reporting numjobs=4 write+verify job one after the other: $(cat "$T/err")"
 # iozone: reclen from the name is the measured transfer size, or refused;
 # names it does not know are not dropped silently
 refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but it moved 65536" iozone "$P/ioz.json"
