@@ -114,6 +114,17 @@ refused 1 "bonnie: job 'bonnie-write' \($T/nj.json, run 1\) refused: numjobs=4, 
 "$JQ" '.jobs |= map(select(.jobname != "bonnie-write"))' "$T/nj.json" > "$T/nj3.json"
 "$FIOTAB" bonnie "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "Bonnie's seeks in 3 jobs: $(cat "$T/err")"
 grep -q -- '--64k (03)-' "$T/out" || fail "Bonnie's seek header: $(cat "$T/out")"
+# ... and the CPU fio writes for such a record: its jobs' CPU time over their
+# runtimes added (stat.c), the mean job's share of one CPU, which the old
+# fiotab labelled the job's "fraction of one CPU" (four jobs each keeping a
+# CPU busy read 100 %): said in every output that has labels
+want="a group_reporting record's is its jobs' CPU time over their runtimes added, the mean job's share of one CPU, not the group's"
+for cmd in summary dd bonnie; do
+	for fmt in text markdown json prom; do
+		"$FIOTAB" $cmd --format=$fmt "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "$cmd --format=$fmt: $(cat "$T/err")"
+		sed 's/\\_/_/g' "$T/out" | grep -qF "$want" || fail "$cmd --format=$fmt does not say what its CPU of a group_reporting record is: $(grep -i cpu "$T/out" | head -3)"
+	done
+done
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
