@@ -1103,8 +1103,8 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
  * infinite).  fio's job_runtime is the job's time rounded down
  * (mtime_since_now(&td->epoch)), a group's the sum of its jobs': 0 with
  * bytes moved is a run under 1 ms too.  Refused; a modeled job's 1 ms and
- * up is read_dir()'s (it must run 100 ms).  After the directions no table
- * reads (verify's reads) are left out.
+ * up is read_dir()'s (it must run 100 ms).  Checked once verify's reads,
+ * which no table reads, are left out.
  */
 static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
 {
