@@ -16,16 +16,7 @@ need_cmd losetup
 
 dev=$(make_loop 64)
 small=(run blockdev-perftest --target "$dev" --variant block --set SIZE=1m --set PP_MINBS=65536)
-# the runs' fio, paced to ~10 ms a MiB: a loop device over a cached file
-# moves 1 MiB in under 1 ms, which fio writes as 1 ms and fiotab refuses
-realfio=$(command -v "$FIO") || fail "no fio"
-printf '#!/bin/bash
-case " $* " in *" --version "* | *" --showcmd "* | *" --parse-only "*) exec "%s" "$@" ;; esac
-exec "%s" --rate=100m "$@"
-' \
-	"$realfio" "$realfio" > "$T/pacedfio"
-chmod +x "$T/pacedfio"
-export FIO=$T/pacedfio
+paced_fio
 
 # --- a full output filesystem ------------------------------------------------
 mkdir "$T/tiny"
