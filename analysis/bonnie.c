@@ -61,7 +61,7 @@ static struct table *render(const struct phase_table *pt)
 	int k, row;
 
 	phase_table_header(t, pt, "bonnie");
-	table_note(t, "K = 1024 bytes; %%CPU = usr + sys of the fio job");
+	table_note(t, "K = 1024 bytes; %%CPU = usr + sys of the fio job: %s", CPU_MEANING);
 	table_pre(t, "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-");
 	snprintf(line, sizeof(line),
 		 "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --%02uk (%02d)-",

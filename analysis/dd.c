@@ -110,7 +110,7 @@ static struct table *iostat_of(const struct partition *p)
 
 	t->title = titled("iostat view", p);
 	note_versions(t, p->jobs, p->n);
-	table_note(t, "per job and direction: KB/t = bytes/ios/1024, tps = IOPS, MB/s = 2^20 bytes/s, us/sy = fio's usr/sys CPU %%");
+	table_note(t, "per job and direction: KB/t = bytes/ios/1024, tps = IOPS, MB/s = 2^20 bytes/s, us/sy = fio's usr/sys CPU: %s", CPU_MEANING);
 	mode_tags(t, p->modeled, p->scale);
 	label_col(t, "job", "job", "job", COL_LEFT, 0, " ");
 	label_col(t, "dir", "dir", "rw", COL_LEFT, 5, " ");

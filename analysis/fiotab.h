@@ -112,6 +112,14 @@ struct jconf {
  * pointers to what it shares with the other jobs of its document and of
  * its configuration.
  */
+/*
+ * What fio's usr_cpu and sys_cpu are (stat.c: usr_time over total_run_time),
+ * said beside every output that shows them: a group_reporting record's
+ * total_run_time is its jobs' runtimes added, so its CPU is the mean job's
+ * share of one CPU, not the group's (four jobs each keeping a CPU busy: 100 %).
+ */
+#define CPU_MEANING "the job's CPU time over its runtime; a group_reporting record's is its jobs' CPU time over their runtimes added, the mean job's share of one CPU, not the group's"
+
 struct job {
 	const char *name;	/* interned */
 	const char *host;	/* "-" for a local run (interned) */
@@ -121,7 +129,7 @@ struct job {
 	int port;
 	int aggregate;		/* fio's "All clients" record */
 	int groupid;		/* fio's reporting group, -1 when not recorded */
-	double usr_cpu, sys_cpu;
+	double usr_cpu, sys_cpu;	/* fio's, %: see CPU_MEANING */
 	size_t seq;		/* input order */
 	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */
 	const struct dirstat *d[NDIR];

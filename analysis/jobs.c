@@ -532,15 +532,8 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	}
 	d->present = d->io_bytes > 0;
 	rt_ms = num0v(r, f[RUNTIME], path, "runtime");
-	/*
-	 * fio counts a direction's runtime in whole ms: bytes moved in 0 ms
-	 * (a run under 1 ms) have no rate a table could print (it would be
-	 * left out of a mean, or infinite).
-	 */
-	if (d->present && rt_ms < 1)
-		bad(r, "\"%sruntime\" is %g ms for %.0f bytes: fio counts whole ms, so their rate is unknown (a run shorter than 1 ms); run it longer (a larger size=, or time_based with runtime=)",
-		    path, rt_ms, d->io_bytes);
-	else if (modeled && d->present && rt_ms < MODELED_MIN_MS) {
+	/* a runtime under 1 ms, real or modeled: check_short() */
+	if (modeled && d->present && rt_ms >= 1 && rt_ms < MODELED_MIN_MS) {
 		/* the run took at least rt_ms - 1 ms: the scale that gives 100 */
 		double fit = floor(scale * (rt_ms - 1) / MODELED_MIN_MS);
 		char *fix = fit >= 1 ? xasprintf("sim_time_scale at most %g", fit)
@@ -1102,6 +1095,37 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
 }
 
 /*
+ * fio counts a direction's runtime in whole ms rounded up (backend.c,
+ * update_runtime()), a group_reporting record has its longest job's: 1 ms
+ * is any run of up to 1 ms (fio 3.33 writes 1 for a 256 KiB write that
+ * took 0.1 ms), so bytes over 1 ms are not their rate but a floor of it,
+ * and bytes in 0 ms have none a table could print (left out of a mean, or
+ * infinite).  fio's job_runtime is the job's time rounded down
+ * (mtime_since_now(&td->epoch)), a group's the sum of its jobs': 0 with
+ * bytes moved is a run under 1 ms too.  Refused; a modeled job's 1 ms and
+ * up is read_dir()'s (it must run 100 ms).  Checked once verify's reads,
+ * which no table reads, are left out.
+ */
+static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
+{
+	double ms = num(r, jo, "", "job_runtime"), moved = 0;
+	int d;
+
+	for (d = 0; d < NDIR; d++) {
+		const struct dirstat *ds = j->d[d];
+		double rt_ms = ds->runtime_s * 1000 / j->conf->scale;
+
+		moved += ds->io_bytes;
+		if (ds->present && (rt_ms < 1 || (rt_ms <= 1 && !j->conf->modeled)))
+			bad(r, "\"%s.runtime\" is %g ms for %.0f bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown, and so is its rate (bytes over 1 ms only bound it); run it longer (a larger size=, or time_based with runtime=)",
+			    dir_name[d], rt_ms, ds->io_bytes);
+	}
+	if (ms == 0 && moved > 0)
+		bad(r, "\"job_runtime\" is 0 ms with %.0f bytes moved: fio writes 0 for a job that ran under 1 ms (it counts whole ms, rounded down), so its rate is unknown; run it longer (a larger size=, or time_based with runtime=)",
+		    moved);
+}
+
+/*
  * fio's synchronous engines (FIO_SYNCIO in fio 3.33's engines/) run one I/O
  * at a time: with iodepth > 1 fio says "queue depth will be capped at 1"
  * (backend.c, in the job's process: on its stdout, not in the JSON) and
@@ -1289,6 +1313,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		j->d[i] = dir_store(js, d);
 	}
 	check_dirs(&r, &o, j);
+	check_short(&r, jo, j);
 	if (!j->aggregate) {
 		check_volume(&r, &o, j);
 		check_timed(&r, &o, j, jo);
@@ -1567,8 +1592,10 @@ static int fio_version_known(const cJSON *v, char **why)
  * each direction's runtime the longest job's: so the longest direction
  * that moved bytes, where it is shorter, is the time the jobs ran (a
  * group of four 1 s jobs has job_runtime 4000, its read runtime 1000).
- * Not for a write job with verify: its verify reads, left out, ran after
- * its writes, so job_runtime is its time (a group of those stays summed).
+ * A write job with verify writes, then reads back (its read record, left
+ * out, holds verify's reads): its time is its directions' runtimes added,
+ * the read one taken from the document (a group of four write+verify jobs
+ * of 500 ms has job_runtime 2000, its write and read runtimes 400 and 100).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
 {
@@ -1576,9 +1603,11 @@ static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job 
 	int d;
 
 	for (d = 0; d < NDIR; d++)
-		if (j->d[d]->present)
+		if (j->conf->verify && d != DIR_MIXED)
+			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+		else if (j->d[d]->present)
 			dir = fmax(dir, j->d[d]->runtime_s * 1000 / j->conf->scale);
-	if (isnan(ms) || (dir > 0 && dir < ms && !j->conf->verify))
+	if (isnan(ms) || (dir > 0 && dir < ms))
 		ms = dir;
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }

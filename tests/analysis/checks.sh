@@ -45,6 +45,18 @@ done
 	fail "premise: a group of four has job_runtime their sum: $("$JQ" -c '.jobs[0] | {job_runtime, r: .read.runtime}' "$T/g4-1.json")"
 "$FIOTAB" summary "$T/g4-1.json" "$T/g4-2.json" > "$T/out" 2> "$T/err" ||
 	fail "two runs of a group_reporting numjobs=4 job one after the other: $(cat "$T/err")"
+# ... and of a group of four write+verify jobs: their job_runtime is summed
+# too, and their write runtime leaves out verify's reads, which ran after
+# the writes (the old fiotab kept the sum, ~3900 ms for ~1 s, and refused
+# the second run, 1.5 s later, as the first read twice)
+printf '[gv]\nioengine=psync\nbs=64k\nrw=write\nsize=2m\nrate=2m\nverify=crc32c\nnumjobs=4\ngroup_reporting=1\n' > "$T/gv.fio"
+for i in 1 2; do
+	(cd "$T" && "$FIO" --output-format=json --output=gv-$i.json gv.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+"$JQ" -e '.jobs[0] | .error == 0 and .job_runtime >= 3 * (.write.runtime + .read.runtime) and .read.io_bytes > 0' "$T/gv-1.json" > /dev/null ||
+	fail "premise: a group of four write+verify jobs has job_runtime their sum: $("$JQ" -c '.jobs[0] | {error, job_runtime, w: .write.runtime, r: .read.runtime}' "$T/gv-1.json")"
+"$FIOTAB" summary "$T/gv-1.json" "$T/gv-2.json" > "$T/out" 2> "$T/err" ||
+	fail "two runs of a group_reporting numjobs=4 write+verify job one after the other: $(cat "$T/err")"
 # iozone: reclen from the name is the measured transfer size, or refused;
 # names it does not know are not dropped silently
 refused 1 "job 'iozone-write-4k' .*refused: reclen 4096 bytes from its name, but it moved 65536" iozone "$P/ioz.json"
@@ -102,6 +114,17 @@ refused 1 "bonnie: job 'bonnie-write' \($T/nj.json, run 1\) refused: numjobs=4, 
 "$JQ" '.jobs |= map(select(.jobname != "bonnie-write"))' "$T/nj.json" > "$T/nj3.json"
 "$FIOTAB" bonnie "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "Bonnie's seeks in 3 jobs: $(cat "$T/err")"
 grep -q -- '--64k (03)-' "$T/out" || fail "Bonnie's seek header: $(cat "$T/out")"
+# ... and the CPU fio writes for such a record: its jobs' CPU time over their
+# runtimes added (stat.c), the mean job's share of one CPU, which the old
+# fiotab labelled the job's "fraction of one CPU" (four jobs each keeping a
+# CPU busy read 100 %): said in every output that has labels
+want="a group_reporting record's is its jobs' CPU time over their runtimes added, the mean job's share of one CPU, not the group's"
+for cmd in summary dd bonnie; do
+	for fmt in text markdown json prom; do
+		"$FIOTAB" $cmd --format=$fmt "$T/nj3.json" > "$T/out" 2> "$T/err" || fail "$cmd --format=$fmt: $(cat "$T/err")"
+		sed 's/\\_/_/g' "$T/out" | grep -qF "$want" || fail "$cmd --format=$fmt does not say what its CPU of a group_reporting record is: $(grep -i cpu "$T/out" | head -3)"
+	done
+done
 
 # P2: duplicate keys with different values are refused, naming the object
 # path and key, by either reader: simdjson takes a file's only document,
@@ -255,9 +278,10 @@ done
 "$FIOTAB" summary "$T/qd8a.json" > "$T/out" 2> "$T/err" || fail "iodepth 8 with libaio: $(cat "$T/err")"
 # ... nor one latency_target searches: fio ran the job at depths from 1 up
 # to its iodepth=8, the record keeping 8 (the old fiotab tagged iodepth=8);
-# latency_target at iodepth 1 is one depth
+# latency_target at iodepth 1 is one depth (latency_window=5ms: without one
+# fio ends the job after its first I/O, in under 1 ms, which is refused)
 for qd in 1 8; do
-	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
+	printf '[lt]\nfilename=qd.dat\nioengine=libaio\niodepth=%s\nlatency_target=1s\nlatency_window=5ms\nsize=1m\nbs=4k\nrw=randread\n' $qd > "$T/lt.fio"
 	(cd "$T" && "$FIO" --output-format=json --output=lt$qd.json lt.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 done
 "$JQ" -e '.jobs[0] | .latency_target > 0 and .error == 0' "$T/lt8.json" > /dev/null || fail "premise: latency_target in lt8.json's record"
@@ -325,9 +349,32 @@ refused 2 "bstr.json:1:1: job 'noverify-write': \"write.io_bytes\" is a string \
 for rt in 0 1e-300; do
 	"$JQ" ".jobs[3].write.runtime = $rt" "$P/verify.json" > "$T/rt0.json"
 	for cmd in summary perftest dd; do
-		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio counts whole ms, so their rate is unknown" $cmd "$T/rt0.json"
+		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown" $cmd "$T/rt0.json"
 	done
 done
+# ... nor has a real run under 1 ms, which fio 3.33 writes as runtime 1 ms
+# (rounded up) and job_runtime 0 (rounded down), alone or as a
+# group_reporting record of such jobs (its longest runtime, its summed
+# job_runtime): bytes over 1 ms are not its rate (fiotab tabled a 256 KiB
+# write at 250 MB/s, whatever it took)
+printf '[global]\nioengine=null\nbs=4k\nsize=256k\nrw=write\n[one]\n[four]\nnew_group\nnumjobs=4\ngroup_reporting=1\n' > "$T/short.fio"
+# (a loaded machine may stretch a run past 1 ms: a few tries)
+for _ in 1 2 3 4 5; do
+	(cd "$T" && "$FIO" --output-format=json --output=short.json short.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+	[ "$("$JQ" -r '[.jobs[] | .jobname, .job_runtime, .write.runtime] | join(" ")' "$T/short.json")" = "one 0 1 four 0 1" ] && break
+done
+assert_eq "premise: fio's runtimes of a 256 KiB null write (job_runtime, write.runtime)" "one 0 1 four 0 1" \
+	"$("$JQ" -r '[.jobs[] | .jobname, .job_runtime, .write.runtime] | join(" ")' "$T/short.json")"
+for k in 0 1; do
+	"$JQ" ".jobs |= [.[$k]]" "$T/short.json" > "$T/short$k.json"
+	job=$("$JQ" -r '.jobs[0].jobname' "$T/short$k.json")
+	for cmd in summary perftest dd; do
+		refused 2 "short$k.json:1:1: job '$job': \"write.runtime\" is 1 ms for $((262144 * (1 + 3 * k))) bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown, and so is its rate .*; run it longer \(a larger size=, or time_based with runtime=\)" $cmd "$T/short$k.json"
+	done
+done
+# ... and a job_runtime of 0 beside longer directions, which fio does not write
+"$JQ" '.jobs[0].write.runtime = 5' "$T/short0.json" > "$T/jrt0.json"
+refused 2 "jrt0.json:1:1: job 'one': \"job_runtime\" is 0 ms with 262144 bytes moved: fio writes 0 for a job that ran under 1 ms" summary "$T/jrt0.json"
 
 # P10: fio's "All clients" sum is in client_stats alone: a local job of that
 # name is a job (its rate tabled), two in client_stats cannot be told apart
@@ -434,7 +481,7 @@ refused 1 "^fiotab: --start given twice" series --start=1700000000000 --start=17
 # 'caf\xe9' as it is, and every format fiotab writes is UTF-8 text (the
 # old fiotab wrote the byte into the tables, Influx tags, Prometheus labels,
 # JSON strings and SVG text, which their consumers refuse); valid UTF-8 stays
-printf '[r]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n[caf\xe9]\nioengine=null\nsize=1m\nbs=64k\nrw=read\n' > "$T/l1.fio"
+printf '[r]\nioengine=null\nsize=1m\nrate=100m\nbs=64k\nrw=read\n[caf\xe9]\nioengine=null\nsize=1m\nrate=100m\nbs=64k\nrw=read\n' > "$T/l1.fio"
 (cd "$T" && "$FIO" --output-format=json --output=l1.json l1.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
 grep -aq "\"caf$(printf '\xe9')\"" "$T/l1.json" || fail "premise: fio wrote 'caf\\xe9' as it is"
 for cmd in summary perftest "plot -o $T/l.svg" "summary --format=influx" "summary --format=prom" "summary --format=json" dd; do
@@ -479,7 +526,7 @@ assert_eq "Markdown MB/s cells = jq's io_bytes / runtime" \
 # ... and every byte with a meaning inline (emphasis, links, HTML, code
 # spans, entities, strikethrough) is escaped: read back by the same rule the
 # names are fio's, and none of those bytes stands unescaped
-"$FIO" --output-format=json --output="$T/mdn.json" --ioengine=null --size=1m --bs=64k --rw=read \
+"$FIO" --output-format=json --output="$T/mdn.json" --ioengine=null --size=1m --rate=100m --bs=64k --rw=read \
 	--name=a_b_c --name='<b>' --name='x&amp;y' --name='*s*' --name='[l](u)' --name='c`d' \
 	--name='~~t~~' > /dev/null 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
 "$FIOTAB" summary --format=markdown "$T/mdn.json" > "$T/mdn.md" || fail "summary --format=markdown"

@@ -16,6 +16,8 @@ cat > "$T/j.fio" <<EOF2
 [global]
 ioengine=null
 size=8m
+# paced to ~8 ms: fio writes 1 ms for any shorter run, which fiotab refuses
+rate=1g
 [rd]
 rw=randread
 bs=4k
@@ -122,18 +124,18 @@ assert_eq "servers' counts = fio's aggregate N" \
 # Two histograms with one name (job, host, run, target, direction) would be
 # summed by Prometheus and overwritten by InfluxDB: refused, saying how the
 # jobs differ; numjobs clones are told about group_reporting.
-run_fio --output-format=json+ --ioengine=null --size=4m --bs=4k --rw=randread \
+run_fio --output-format=json+ --ioengine=null --size=4m --rate=500m --bs=4k --rw=randread \
 	--name=same --iodepth=1 --name=same --iodepth=4 > "$T/dup.json" 2> "$T/fio.err" ||
 	fail "fio: $(cat "$T/fio.err")"
 for f in prom influx csv; do
 	$FIOTAB hist --format=$f "$T/dup.json" > /dev/null 2> "$T/err" && fail "hist --format=$f merged two jobs named 'same'"
 	assert_match "dup names ($f)" "two jobs named 'same' .* they differ in iodepth 1 / 4" "$(cat "$T/err")"
 done
-run_fio --output-format=json+ --ioengine=null --size=4m --bs=4k --rw=randread \
+run_fio --output-format=json+ --ioengine=null --size=4m --rate=500m --bs=4k --rw=randread \
 	--name=cl --numjobs=2 > "$T/clones.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
 $FIOTAB hist --format=prom "$T/clones.json" > /dev/null 2> "$T/err" && fail "hist merged numjobs clones"
 assert_match "clones" "numjobs clones.*group_reporting=1" "$(cat "$T/err")"
-run_fio --output-format=json+ --ioengine=null --size=4m --bs=4k --rw=randread \
+run_fio --output-format=json+ --ioengine=null --size=4m --rate=500m --bs=4k --rw=randread \
 	--name=cl --numjobs=2 --group_reporting > "$T/grouped.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
 $FIOTAB hist --format=prom "$T/grouped.json" > "$T/grouped.prom" 2> "$T/err" || fail "hist of group_reporting: $(cat "$T/err")"
 promtool check metrics < "$T/grouped.prom" > "$T/lint" 2>&1 || fail "promtool: $(cat "$T/lint")"

@@ -85,7 +85,8 @@ filename=$T/scratch
 rw=write
 bs=1m
 size=8m
-rate=0
+# ... but slow enough to last more than 1 ms (fio's 1 ms is any run up to 1 ms: refused)
+rate=800m
 EOF2
 run_fio --output-format=json+ "$T/perftest.fio" > "$T/perftest.json" 2> "$T/fio.err" ||
 	fail "fio perftest jobs: $(cat "$T/fio.err")"
@@ -167,7 +168,7 @@ grep -q '^8388608 bytes (8.4 MB) copied, [0-9.e-]* s, [0-9.]* [kMG]B/s$' "$T/out
 	fail "dd line: $(grep 8388608 "$T/out.dd.text")"
 
 # bssplit: the mean transfer size stands for the block size
-run_fio --output-format=json --name=split --ioengine=null --size=4m --rw=write \
+run_fio --output-format=json --name=split --ioengine=null --size=4m --rate=400m --rw=write \
 	--bssplit=4k/50:64k/50 > "$T/split.json" 2> "$T/fio.err" || fail "fio bssplit: $(cat "$T/fio.err")"
 want=$("$JQ" -r '.jobs[0].write | (.io_bytes / .total_ios + 0.5 | floor)' <(sed -n '/^{/,$p' "$T/split.json"))
 assert_eq "bssplit block size" "$want" "$("$FIOTAB" summary "$T/split.json" | awk '$1 == "split" { print $5 }')"

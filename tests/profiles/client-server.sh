@@ -75,7 +75,7 @@ for i in 1 2; do
 done
 
 "$PERFPACK" run blockdev-perftest --client "$hosts" --target pp-target.dat --variant block --force \
-	--set SIZE=1m --set PP_MAXBS=1m --set PP_MINBS=512k --set PP_ITERS=2 \
+	--set SIZE=8m --set PP_MAXBS=1m --set PP_MINBS=512k --set PP_ITERS=2 \
 	-o "$T/out" >"$T/out.txt" 2>"$T/progress.txt" ||
 	fail "client run failed: $(tail -n 20 "$T/progress.txt")"
 cat "$T/progress.txt" "$T/out.txt"

@@ -2,14 +2,27 @@
 # shellcheck shell=bash
 #
 # Helpers for the profile tests: where the runner and profiles are, a profile's
-# job-file environment, fio's own count of the jobs in a job file, and a check
-# that a run left no loop device or mount behind.
+# job-file environment, fio's own count of the jobs in a job file, a check
+# that a run left no loop device or mount behind, and a paced fio.
 
 PERFPACK=$TOP/profiles/perfpack
 PROFDIR=$TOP/profiles
 export FIO FIOTAB ENGDIR
 # scratch targets of the runner live in the test's directory
 export TMPDIR=$T
+
+# paced_fio: from here on the runner's fio (FIO) is the real one with each
+# job paced to ~10 ms a MiB (--rate=100m): a quick profile's 1 MiB on a
+# loop device or cached file moves in under 1 ms, which fio writes as 1 ms
+# and fiotab refuses (its rate is unknown)
+paced_fio() {
+	local real
+	real=$(command -v "$FIO") || fail "no fio"
+	printf '#!/bin/bash\ncase " $* " in *" --version "* | *" --showcmd "* | *" --parse-only "*) exec "%s" "$@" ;; esac\nexec "%s" --rate=100m "$@"\n' \
+		"$real" "$real" > "$T/pacedfio"
+	chmod +x "$T/pacedfio"
+	FIO=$T/pacedfio
+}
 
 # profile_env PROFILE VARIANT [--full|--quick]: fills the array penv with the
 # VAR=VALUE words the runner exports to fio for that variant.

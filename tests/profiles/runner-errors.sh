@@ -50,9 +50,14 @@ echo "run cwd=\$PWD TARGET=\${TARGET-} args=\$*" >>"$T/fio.log"
 n=\$(grep -c '^run .*--section' "$T/fio.log")
 [ -n "\${FAKEFIO_FAIL_AT:-}" ] && [ "\$n" -ge "\$FAKEFIO_FAIL_AT" ] && { echo "fakefio: failing run \$n" >&2; exit 1; }
 [ -n "\${FAKEFIO_SLEEP:-}" ] && echo \$\$ >"$T/fio.pid" && exec sleep "\$FAKEFIO_SLEEP"
-# FAKEFIO_REAL=1: really run fio, but only on a target in the test directory
+# FAKEFIO_REAL=1: really run fio, but only on a target in the test directory,
+# paced to ~10 ms a MiB (fio writes 1 ms for any shorter run, which fiotab
+# refuses), but not with FAKEFIO_FAIL_AT: the runner starts the next run
+# ahead, which would fail while a paced first one still runs
 if [ "\${FAKEFIO_REAL:-0}" = 1 ]; then
-	case \$TARGET in "$T"/*) exec "$realfio" "\$@" ;; esac
+	pace=--rate=100m
+	[ -n "\${FAKEFIO_FAIL_AT:-}" ] && pace=
+	case \$TARGET in "$T"/*) exec "$realfio" \$pace "\$@" ;; esac
 	echo "fakefio: no real run on \$TARGET" >&2
 	exit 1
 fi

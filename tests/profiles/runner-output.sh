@@ -16,6 +16,7 @@ need_cmd losetup
 
 dev=$(make_loop 64)
 small=(run blockdev-perftest --target "$dev" --variant block --set SIZE=1m --set PP_MINBS=65536)
+paced_fio
 
 # --- a full output filesystem ------------------------------------------------
 mkdir "$T/tiny"

@@ -12,6 +12,7 @@ need_root
 need_cmd losetup mkfs.ext4
 [ -x "$FIOTAB" ] || skip "fiotab not built"
 
+paced_fio
 mnt=$(make_fs ext4 "$(make_loop 128)")
 mkdir "$mnt/d"
 "$PERFPACK" run iozone --target "$mnt/d" --variant xfs_tuned --set SIZE=1m \
