@@ -601,7 +601,7 @@ conf6 "TABLES with an unknown table" "$c6:21: TABLES entry 'block=perftets @bloc
 conf6 "TABLES with a missing job file" "TABLES entry 'x=dd @block.nosuch': @block.nosuch: no job file nosuch.fio" \
 	'' 'TABLES+=("x=dd @block.nosuch")'
 conf6 "TABLES name twice" "TABLES entry 'block=dd @file': a second table block" '' 'TABLES+=("block=dd @file")'
-conf6 "a QUICK size not a size" "$c6:9: QUICK: SIZE=2mfoo is not a size" 's/^QUICK="SIZE=2097152/QUICK="SIZE=2mfoo/'
+conf6 "a QUICK size not a size" "$c6:9: QUICK: SIZE=8mfoo is not a size" 's/^QUICK="SIZE=8388608/QUICK="SIZE=8mfoo/'
 conf6 "a CR in a line" "$c6:9: a carriage return in the line" 's/^QUICK=.*/&\r/'
 conf6 "VARIANT_<v>_FULL of no variant" "VARIANT_seed01_FULL: no variant 'seed01'" 's/^VARIANT_seed001_FULL=/VARIANT_seed01_FULL=/'
 conf6 "VARIANTS naming no variant" "VARIANTS names 'blok': no VARIANT_blok" 's/^VARIANTS="block file"/VARIANTS="blok file"/'
