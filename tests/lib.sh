@@ -100,6 +100,21 @@ make_fs() {
 	echo "$mnt"
 }
 
+# open_pty: a pseudo-terminal to test with, its path in $pty, held open by
+# $pty_holder, which ends with this shell whatever way it exits.
+open_pty() {
+	python3 -c 'import os, pty, time
+m, s = pty.openpty()
+print(os.ttyname(s), flush=True)
+parent = os.getppid()
+while os.getppid() == parent:
+    time.sleep(0.2)' >"$T/pty" &
+	pty_holder=$!
+	for _ in $(seq 50); do [ -s "$T/pty" ] && break; sleep 0.1; done
+	pty=$(cat "$T/pty")
+	[ -c "$pty" ] || { kill $pty_holder; fail "no pseudo-terminal to test with"; }
+}
+
 # engine NAME: absolute path of the built engine.
 engine() {
 	local so="$ENGDIR/fio-$1.so"

@@ -11,17 +11,7 @@ source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 san_env
 
-# The terminal's holder ends with this shell, whatever way it exits.
-python3 -c 'import os, pty, time
-m, s = pty.openpty()
-print(os.ttyname(s), flush=True)
-parent = os.getppid()
-while os.getppid() == parent:
-    time.sleep(0.2)' >"$T/pty" &
-pty_holder=$!
-for _ in $(seq 50); do [ -s "$T/pty" ] && break; sleep 0.1; done
-pty=$(cat "$T/pty")
-[ -c "$pty" ] || { kill $pty_holder; fail "no pseudo-terminal to test with"; }
+open_pty
 
 for sub in uring sync; do
 	for via in file bdev; do

@@ -192,17 +192,7 @@ fi
 # A terminal cannot seek: psync fails its first read with ESPIPE, while an
 # io_uring read there ignores the offset and waits for input, and fio did
 # not end on SIGINT.  Refused at open with either backend, as psync fails.
-# (the terminal's holder ends with this shell, whatever way it exits)
-python3 -c 'import os, pty, time
-m, s = pty.openpty()
-print(os.ttyname(s), flush=True)
-parent = os.getppid()
-while os.getppid() == parent:
-    time.sleep(0.2)' >"$T/pty" &
-pty_holder=$!
-for _ in $(seq 50); do [ -s "$T/pty" ] && break; sleep 0.1; done
-pty=$(cat "$T/pty")
-[ -c "$pty" ] || { kill $pty_holder; fail "no pseudo-terminal to test with"; }
+open_pty
 for be in psync uring; do
 	refused "coop: $pty: not seekable .*ESPIPE" "${env[@]}" -- --coop_backend=$be --filename="$pty" --size=1m
 done
