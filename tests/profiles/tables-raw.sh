@@ -13,6 +13,7 @@ need_cmd losetup
 [ -x "$FIOTAB" ] || skip "fiotab not built"
 
 dev=$(make_loop 16)
+paced_fio
 "$PERFPACK" run blockdev-perftest --target "$dev" --variant block --set PP_SECTIONS='^perftest-[wr]-65536-' \
 	--set SIZE=1m -o "$T/o" >"$T/o.txt" 2>&1 || fail "run failed: $(tail -n 5 "$T/o.txt")"
 "$PERFPACK" tables "$T/o" >"$T/t0.txt" 2>&1 || fail "perfpack tables of the run as made failed: $(cat "$T/t0.txt")"
