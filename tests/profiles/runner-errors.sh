@@ -127,6 +127,12 @@ pp run blockdev-perftest --variant block,file --set PP_MOUNT_OPTS=noatime --list
 # one filesystem's mkfs/mount options to variants making different ones
 refuses "--set PP_FS against a variant's own" "--set PP_FS=ext4: variant xfs fixes PP_FS=xfs in its recipe" \
 	pp run iozone --variant xfs --set PP_FS=ext4 --set SIZE=1m --no-tables -o "$T/ofs1"
+# ... with --env too, which printed the variant's variables with the --set,
+# exit 0, as if it would run (the plan's refusals were skipped)
+refuses "--env with a --set against a variant's own" "--set PP_FS=ext4: variant xfs fixes PP_FS=xfs in its recipe" \
+	pp run iozone --variant xfs --set PP_FS=ext4 --env
+refuses "--env with a --set no variant reads" "--set PP_FS: no variant of this run makes a filesystem" \
+	pp run scst-coop --set PP_FS=ext4 --env
 refuses "--set PP_MOUNT_OPTS against a variant's own" \
 	"--set PP_MOUNT_OPTS=noatime: variant xfs_tuned fixes PP_MOUNT_OPTS=logbufs=8,noatime,nodiratime in its recipe" \
 	pp run iozone --variant xfs,xfs_tuned --set PP_MOUNT_OPTS=noatime --set SIZE=1m --no-tables -o "$T/ofs2"

@@ -306,14 +306,8 @@ def execute(ctx, pl, variants):
 def cmd_run(ctx):
     p = ctx.profile
     variants = ctx.variants or p.words('VARIANTS')
-    if ctx.mode == 'env':
-        for v in variants:
-            vs = plan.variant_vars(p, v, ctx.scale, ctx.sets)
-            print('# variant %s' % v)
-            print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
-        return 0
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
-    if ctx.mode != 'list':
+    if ctx.mode == 'run':
         target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
         target.check_fio_path(ctx.engdir, 'ENGDIR', ctx.clients)
         engines = p.words('ENGINES')
@@ -321,6 +315,14 @@ def cmd_run(ctx):
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
         fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
+    if ctx.mode == 'env':
+        # after the plan: what it refuses (a --set no variant reads, or one
+        # against a variant's own recipe) --env does not print as if it ran
+        for v in variants:
+            vs = plan.variant_vars(p, v, ctx.scale, ctx.sets)
+            print('# variant %s' % v)
+            print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
+        return 0
     if ctx.clients:
         fioout.check_client_logs(ctx.clients, {k: s for k, s in pl.sections.items() if k[0] in variants})
     n = len(pl.steps)
