@@ -34,6 +34,17 @@ assert_match "the default output directory inside the --target directory" \
 	"the default output directory $T/d/perfpack-out/blockdev-perftest-[0-9-]* is inside the --target directory $T/d, .*: $why" "$msg"
 [ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
 
+# ... or the runner's work directory, under a $TMPDIR in it (the old runner
+# wrote its engine-check file and iteration job files in the measured
+# directory)
+mkdir "$T/d/tmp"
+msg=$(TMPDIR=$T/d/tmp msg_of run blockdev-perftest --target "$T/d" "${one[@]}" -o "$T/wo")
+assert_match "the work directory inside the --target directory" \
+	"the work directory $T/d/tmp/perfpack\.[^ ]* is inside the --target directory $T/d, .*: $why.*give TMPDIR apart" "$msg"
+[ -z "$(ls -A "$T/d/tmp")" ] || fail "a refused work directory left $(ls -A "$T/d/tmp") in $T/d/tmp"
+[ -e "$T/wo" ] && fail "a refused work directory left $T/wo"
+rmdir "$T/d/tmp"
+
 # the target inside -o (a file not made yet: the runner would make it there)
 mkdir "$T/o"
 msg=$(msg_of run blockdev-perftest --target "$T/o/f" "${one[@]}" -o "$T/o")

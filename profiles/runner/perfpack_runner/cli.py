@@ -235,7 +235,7 @@ def cmd_run(ctx, args):
         out = ctx.out
         ctx.out = outdir.OutDir(name, out, ctx.overwrite)
         if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
-            target.check_out_apart(ctx.out.final, ctx.target_arg, out is not None)
+            target.check_out_apart(ctx.out.final, ctx.target_arg, '-o' if out is not None else 'the default output directory')
     return run.cmd_run(ctx)
 
 

@@ -309,6 +309,8 @@ def cmd_run(ctx):
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
     if ctx.mode == 'run':
         target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
+        if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
+            target.check_out_apart(ctx.work, ctx.target_arg, 'the work directory')
         target.check_fio_path(ctx.engdir, 'ENGDIR', ctx.clients)
         engines = p.words('ENGINES')
         for v in variants:

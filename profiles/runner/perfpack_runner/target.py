@@ -558,14 +558,15 @@ def _beneath(devno, seen=None):
         pass
 
 
-def check_out_apart(out, t, given=True):
-    """Refusal when the output directory OUT (-o) and the target T share
-    their bytes: OUT is T or inside the target directory, T inside OUT, or
-    OUT on a filesystem stored on T (a device, a partition or dm/md over it,
-    a loop device over the target file or a file in the target directory).
-    A cleanup of the one would touch the other, and the run's own writes
-    would be measured with the target's I/O.  GIVEN: OUT is the user's -o,
-    not the default ./perfpack-out/...."""
+def check_out_apart(out, t, name='-o'):
+    """Refusal when the directory OUT the run writes (NAME: '-o', 'the
+    default output directory' ./perfpack-out/..., or 'the work directory'
+    under $TMPDIR) and the target T share their bytes: OUT is T or inside
+    the target directory, T inside OUT, or OUT on a filesystem stored on T
+    (a device, a partition or dm/md over it, a loop device over the target
+    file or a file in the target directory).  A cleanup of the one would
+    touch the other, and the run's own writes would be measured with the
+    target's I/O."""
     o, r = os.path.realpath(out), os.path.realpath(t)
     why = None
     if o == r:
@@ -593,10 +594,10 @@ def check_out_apart(out, t, given=True):
             if why:
                 break
     if why:
-        raise Refusal('%s %s: the run would write its output where it measures (its cleanup or the '
-                      'measurement could touch the results, and the results perturb the measurement); give an '
-                      '-o apart from the target' % ('-o ' + out if given else 'the default output directory ' + out,
-                                                    why))
+        fix = 'TMPDIR' if name == 'the work directory' else 'an -o'
+        raise Refusal('%s %s %s: the run would write its output where it measures (its cleanup or the '
+                      'measurement could touch the results, and the results perturb the measurement); give '
+                      '%s apart from the target' % (name, out, why, fix))
 
 
 class Target:
