@@ -304,6 +304,15 @@ def label(sec, iterated):
     return '%s (%s bs=%s)' % (sec.name, sec.rw, sec.bs)
 
 
+def check_run_sets(ctx, variants):
+    """The refusals of a run's --set that the plan makes (Plan: one no
+    variant reads, one against a variant's own recipe), for --env, which
+    prints the variables without planning the fio runs."""
+    vs = {v: variant_vars(ctx.profile, v, ctx.scale, ctx.sets) for v in variants}
+    Plan._runner_sets_read(ctx, variants, vs)
+    Plan._recipe_sets_fit(ctx, variants, vs)
+
+
 class Plan:
     """Every variant's fio runs; per variant its variables, where its I/O
     and its writes end on the target, and whether it writes through the
@@ -315,31 +324,33 @@ class Plan:
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
             self._one_output_each(ctx.profile, v)
-        self._runner_sets_read(ctx, variants)
-        self._recipe_sets_fit(ctx, variants)
+        self._runner_sets_read(ctx, variants, self.vars)
+        self._recipe_sets_fit(ctx, variants, self.vars)
 
-    def _runner_sets_read(self, ctx, variants):
+    @staticmethod
+    def _runner_sets_read(ctx, variants, vs):
         """Refusal for a --set of a runner variable that nothing of this run
         reads: a filesystem recipe's (FS_VARS) where no variant makes one
         (PP_SETUP=fs), the scratch device's size with --target.  The run went
         on without it, its env/VARIANT.env recording PP_FS=btrfs for a run on
         the bare device."""
         p = ctx.profile
-        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (self.vars[v].get('PP_SETUP') or 'dev') == 'fs']
+        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
         for s in ctx.sets:
             k = s.split('=', 1)[0]
             if k in FS_VARS and not fs:
                 raise Refusal('--set %s: no variant of this run makes a filesystem (%s), so nothing would read it: '
                               'run a variant with PP_SETUP=fs, or leave it out'
                               % (k, 'the profile has no target' if p['TARGET_KIND'] == 'none' else
-                                 ', '.join('%s: PP_SETUP=%s' % (v, self.vars[v].get('PP_SETUP') or 'dev')
+                                 ', '.join('%s: PP_SETUP=%s' % (v, vs[v].get('PP_SETUP') or 'dev')
                                            for v in variants)))
             if k == 'PP_SCRATCH_MB' and (ctx.target_arg or p['TARGET_KIND'] == 'none'):
                 raise Refusal('--set PP_SCRATCH_MB: the size of the scratch device, and %s: leave it out'
                               % ('the profile has no target' if p['TARGET_KIND'] == 'none' else
                                  'this run has none (--target %s)' % ctx.target_arg))
 
-    def _recipe_sets_fit(self, ctx, variants):
+    @staticmethod
+    def _recipe_sets_fit(ctx, variants, vs):
         """Refusal for a --set of PP_SETUP, or of a filesystem recipe's PP_FS,
         PP_MKFS_OPTS or PP_MOUNT_OPTS, that contradicts what a variant fixes
         itself (iozone's xfs, blockdev-perftest's file: PP_SETUP=fs PP_FS=xfs;
@@ -350,7 +361,7 @@ class Plan:
         would hand one filesystem's options to another's mkfs."""
         p = ctx.profile
         given = dict(s.split('=', 1) for s in ctx.sets)
-        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (self.vars[v].get('PP_SETUP') or 'dev') == 'fs']
+        fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
         for v in variants:
             own = variant_vars(p, v, ctx.scale, [])
             for k in ('PP_SETUP',) + (RECIPE_VARS if v in fs else ()):
@@ -360,7 +371,7 @@ class Plan:
                                   'run a variant whose recipe it is' % (k, given[k], v, k, own[k], v))
         made = {}
         for v in fs:
-            made.setdefault(self.vars[v].get('PP_FS') or 'xfs', []).append(v)
+            made.setdefault(vs[v].get('PP_FS') or 'xfs', []).append(v)
         for k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS'):
             if k in given and len(made) > 1:
                 raise Refusal('--set %s=%s: the variants of this run make different filesystems (%s), and one '

@@ -306,8 +306,17 @@ def execute(ctx, pl, variants):
 def cmd_run(ctx):
     p = ctx.profile
     variants = ctx.variants or p.words('VARIANTS')
+    if ctx.mode == 'env':
+        # the plan's refusals of a --set hold here too: --env does not print
+        # what a run would refuse as if it would go
+        plan.check_run_sets(ctx, variants)
+        for v in variants:
+            vs = plan.variant_vars(p, v, ctx.scale, ctx.sets)
+            print('# variant %s' % v)
+            print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
+        return 0
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
-    if ctx.mode == 'run':
+    if ctx.mode != 'list':
         target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
         if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
             target.check_out_apart(ctx.work, ctx.target_arg, 'the work directory')
@@ -317,14 +326,6 @@ def cmd_run(ctx):
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
         fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
-    if ctx.mode == 'env':
-        # after the plan: what it refuses (a --set no variant reads, or one
-        # against a variant's own recipe) --env does not print as if it ran
-        for v in variants:
-            vs = plan.variant_vars(p, v, ctx.scale, ctx.sets)
-            print('# variant %s' % v)
-            print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
-        return 0
     if ctx.clients:
         fioout.check_client_logs(ctx.clients, {k: s for k, s in pl.sections.items() if k[0] in variants})
     n = len(pl.steps)
