@@ -36,7 +36,7 @@
 	X(a, b, target_queued_cmds, 32, "iscsi-scst QueuedCommands: MaxCmdSN = ExpCmdSN + N - active - 1 (iscsi_scst.h DEFAULT_NR_QUEUED_CMNDS, iscsi.c cmnd_set_sn()); 0 = no window") \
 	X(a, b, sn_at_release, 1, "MaxCmdSN stops counting a command at xmit_response, before its data is sent (iscsi.c iscsi_xmit_response() -> req_cmnd_release(), cmnd_set_sn()); 0 = when its response left") \
 	X(a, b, target_cmd_us, 11, "SCST CPU per command before the read (parse, sgv alloc), us (CPU: not in the sources; set A, round 13)") \
-	X(a, b, target_rx_serial, 0, "1 = target_cmd_us runs on iscsi-scst's read thread, one command after another per connection, before the vdisk threads get it (iscsi.c scsi_cmnd_start() -> scst_cmd_init_stage1_done(SCST_CONTEXT_DIRECT): scst_targ.c parse .. scst_prepare_space() .. preprocessing_done; then iscsi_restart_cmnd() -> SCST_CONTEXT_THREAD), as the sources have it; 0 = on the vdisk thread (not adopted: calibration log, round 10)") \
+	X(a, b, target_rx_serial, 1, "1 = target_cmd_us runs on iscsi-scst's read thread, one command after another per connection, before the vdisk threads get it (iscsi.c scsi_cmnd_start() -> scst_cmd_init_stage1_done(SCST_CONTEXT_DIRECT): scst_targ.c parse .. scst_prepare_space() .. preprocessing_done; then iscsi_restart_cmnd() -> SCST_CONTEXT_THREAD), as the sources have it (round 14); 0 = on the vdisk threads, in parallel (rounds 5-13)") \
 	X(a, b, target_iov_kb, 4, "SCST readv() segment, KiB (4: a page per iovec; iscsi.c no_clustering, vdisk_exec_read(), 2.6.29 generic_file_aio_read() per segment); 0 = whole command") \
 	X(a, b, target_copy_mbps, 3000, "Target copy page cache -> SCST buffers, MB/s (file_read_actor(); CPU rate not in the sources; set A, round 13)") \
 	X(a, b, target_copy_paced, 1, "The vdisk thread copies each page as it reads it (2.6.29 filemap.c do_generic_file_read() calls file_read_actor() per page): it meets a marker or a locked page after copying the pages before it; 0 = the copy after the whole readv()") \
@@ -45,7 +45,7 @@
 	X(a, b, wake_lifo, 1, "A command wakes the SCST thread that slept last (scst_cmd_thread() add_wait_queue_exclusive_head()); 0 = the longest idle") \
 	X(a, b, jitter_us, 740, "SCST thread scheduling noise before a read, us: mean N/2, shaped by sim_jitter_exp, seeded (not in the sources; set A, round 13)") \
 	X(a, b, jitter_exp, 1, "1 = the noise is exponential with mean N/2 from its own seeded stream: a tail, not uniform 0..N's hard edge, which made set A a knife-edge (not in the sources; calibration log, rounds 11-12); 0 = uniform 0..N") \
-	X(a, b, jitter_wake_only, 0, "Noise on wake-ups only: a thread looping over a non-empty list does not sleep (scst_targ.c scst_cmd_thread()); 0 = every command (set A)") \
+	X(a, b, jitter_wake_only, 0, "1 = noise on wake-ups only; 0 = before every command: a thread looping over a non-empty list does not sleep (scst_targ.c scst_cmd_thread()) but can be preempted (the noise is not in the sources; set A, round 14)") \
 	X(a, b, seed, 1, "Seed of the noise's and the drive's random streams (same seed, same report)") \
 	X(a, b, hz, 250, "Target CONFIG_HZ; CFQ counts in jiffies (the thread: HZ 250)") \
 	X(a, b, cfq_slice_idle_ms, 8, "CFQ slice_idle, ms (2.6.29 cfq-iosched.c cfq_slice_idle = HZ/125)") \
