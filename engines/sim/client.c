@@ -161,7 +161,7 @@ static void iscsi_start(void *dev, struct sim_req *r)
 	SIM_TRACE(c->clk, "cli   send cmd off=%lluK len=%lluK", (unsigned long long)r->off >> 10,
 		  (unsigned long long)r->len >> 10);
 	if (c->p->client_nagle && c->unacked) {
-		/* tcp_sendmsg(): a small segment waits while one is unacked */
+		/* tcp_sendmsg() (net/ipv4, not in refs/): a small segment waits while one is unacked */
 		if (!c->held_n)
 			c->held_since = c->clk->now;
 		c->held[(c->held_head + c->held_n) % c->held_cap] = r;
@@ -236,7 +236,8 @@ static sim_ns copy_ns(const struct client *c, uint32_t n)
 /*
  * do_generic_file_read() reached a page under I/O: lock_page() ->
  * sync_page() -> block_sync_page() -> blk_run_backing_dev() runs the
- * queue if it is plugged, and the reader sleeps until the page is read.
+ * queue if it is plugged (block_sync_page() is fs/buffer.c, not in refs/),
+ * and the reader sleeps until the page is read.
  */
 static void app_wait(void *ctx, uint64_t arg)
 {
