@@ -1126,6 +1126,36 @@ static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
 }
 
 /*
+ * A group_reporting record sums its jobs' job_runtime (sum_thread_stats()
+ * adds total_run_time) and keeps the longest job's direction runtimes, and
+ * a job runs (total_run_time) as long as its directions do, verify's reads
+ * after its writes (job_runtime()'s sum).  So a record whose job_runtime is
+ * more than numjobs times that holds more jobs than its numjobs clones:
+ * group_reporting over several job sections of one group (no stonewall or
+ * new_group between them), which fio names after the first one and gives
+ * the last one's options, whatever the others' targets, depths or engines
+ * were (with group_reporting=1 or a bare group_reporting alike: the record
+ * does not say how many jobs it holds).  Refused.
+ */
+static void check_members(struct reader *r, const cJSON *jo, const struct job *j)
+{
+	double ms = num0(r, jo, "", "job_runtime"), dir = 0, n = j->conf->numjobs;
+	int d;
+
+	if (j->conf->modeled)
+		return;
+	for (d = 0; d < NDIR; d++)
+		if (j->conf->verify && d != DIR_MIXED)
+			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+		else if (j->d[d]->present)
+			dir = fmax(dir, j->d[d]->runtime_s * 1000);
+	if (!(dir > 0) || ms <= n * dir * 1.25 + n * 10)
+		return;
+	bad(r, "\"job_runtime\" is %.0f ms, more than numjobs (%.0f) times its runtime (%.0f ms): the record sums the runs of more jobs than its numjobs clones (group_reporting over several job sections in one group: fio names the record after the first one and gives it the last one's options, whatever the others ran); put new_group (or stonewall) before each section, or leave group_reporting to numjobs clones",
+	    ms, n, dir);
+}
+
+/*
  * fio's synchronous engines (FIO_SYNCIO in fio 3.33's engines/) run one I/O
  * at a time: with iodepth > 1 fio says "queue depth will be capped at 1"
  * (backend.c, in the job's process: on its stdout, not in the JSON) and
@@ -1317,6 +1347,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	if (!j->aggregate) {
 		check_volume(&r, &o, j);
 		check_timed(&r, &o, j, jo);
+		check_members(&r, jo, j);
 		check_depth(&r, &o, j);
 	}
 	if (r.why) {
