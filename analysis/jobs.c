@@ -1076,6 +1076,8 @@ static double fio_time_ms(const char *s)
  * flag, which fio's JSON leaves out), exit_what, a signal to a job process:
  * its figures are of a shorter run than its options say, error 0.  Refused,
  * unless steadystate= may have ended it (then fio ends it early on purpose).
+ * A --status-interval snapshot of a job still running reads so too, and is
+ * named (samerun.c would name it later, but this refuses it first).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j);
 
@@ -1090,7 +1092,7 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
 	ran = job_runtime(r, jo, j);
 	if (want <= 0 || ran >= want - fmax(5, want / 100))
 		return;
-	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime, or a group's longest direction runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
+	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime, or a group's longest direction runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), or it is a --status-interval snapshot, written while it ran (keep fio's final output), so its figures are of a shorter run than its options say",
 	    rt, want, ran);
 }
 
