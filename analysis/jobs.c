@@ -1645,6 +1645,67 @@ static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job 
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }
 
+struct gidrt {
+	int gid;
+	uint32_t rt;
+};
+
+static int gidrt_cmp(const void *a, const void *b)
+{
+	const struct gidrt *x = a, *y = b;
+
+	return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/*
+ * The groups of one fio run that ran one after another (stonewall) take,
+ * each its longest job's runtime, no longer than the run: fio's "elapsed"
+ * (s since fio started at the report, rounded up; in each job record of a
+ * local run).  When they add up to more (plus 1 ms a group: runtimes round
+ * up), groups ran side by side (new_group without stonewall, both written
+ * bare: no record says so), and their records are not iterations: the
+ * document's jobs get one group, so that perftest, ratio and plot refuse
+ * them as they do one group's (group.c), the sums said.  @rt: the jobs'
+ * runtimes (job_runtime()).
+ */
+static void groups_overlap(struct jobset *js, size_t first, const uint32_t *rt,
+			   const cJSON *jobs, struct jobdoc *jd)
+{
+	const cJSON *jo = cJSON_GetArrayItem(jobs, 0);
+	const cJSON *e = jo ? cJSON_GetObjectItemCaseSensitive(jo, "elapsed") : NULL;
+	size_t n = js->n - first, i, ng = 0;
+	struct gidrt *v;
+	double sum = 0;
+	int gid = -1;
+
+	if (n < 2 || !cJSON_IsNumber(e) || !(e->valuedouble > 0))
+		return;
+	v = xmalloc(n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = (struct gidrt){ js->v[first + i].groupid, rt[i] };
+	qsort(v, n, sizeof(*v), gidrt_cmp);
+	for (i = 0; i < n; i++) {
+		uint32_t m = v[i].rt;
+
+		if (v[i].gid < 0)
+			continue;
+		while (i + 1 < n && v[i + 1].gid == v[i].gid)
+			m = v[++i].rt > m ? v[i].rt : m;
+		if (gid < 0)
+			gid = v[i].gid;
+		sum += m;
+		ng++;
+	}
+	free(v);
+	if (ng < 2 || sum <= e->valuedouble * 1000 + (double)ng)
+		return;
+	jd->groups_ms = sum;
+	jd->elapsed_s = e->valuedouble;
+	for (i = first; i < js->n; i++)
+		if (js->v[i].groupid >= 0)
+			js->v[i].groupid = gid;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
 	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
@@ -1783,6 +1844,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 				js->v[agg].seq = agg;
 		}
 	}
+	if (!client)
+		groups_overlap(js, first, rt, jobs, jd);
 	if (samerun_doc(js, first, rt, file, js->docidx, why))
 		goto bad;
 	note_version(js, ver);
