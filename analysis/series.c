@@ -203,6 +203,9 @@ static int read_log(struct flog *l)
 		ln++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
+		/* a log copied through DOS line ends: the same numbers, as CRLF JSON is */
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
 		if (!len) {
 			warnx_("series: %s:%lu: empty line", l->file, ln);
 			goto out;
