@@ -66,6 +66,11 @@ struct jobdoc {
 	double timestamp_ms;	/* "timestamp_ms" of the document, else timestamp*1000 */
 	unsigned run;		/* 1-based index of the document in the input */
 	const char *runid;	/* hash of the document's content (interned hex); NULL folded */
+	/*
+	 * > 0 when its groups ran side by side (jobs.c groups_overlap()):
+	 * their longest runtimes added (ms), more than fio's "elapsed" (s)
+	 */
+	double groups_ms, elapsed_s;
 };
 
 /*
@@ -128,7 +133,8 @@ struct job {
 	const struct jconf *conf;
 	int port;
 	int aggregate;		/* fio's "All clients" record */
-	int groupid;		/* fio's reporting group, -1 when not recorded */
+	int groupid;		/* fio's reporting group, -1 when not recorded; one for a
+				 * document whose groups overlapped (groups_ms) */
 	double usr_cpu, sys_cpu;	/* fio's, %: see CPU_MEANING */
 	size_t seq;		/* input order */
 	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */

@@ -889,9 +889,14 @@ have_series:
 				sk.gid = j->groupid;
 				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
-					warnx_("%s: jobs %s and %s ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
-					       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
-					       job_ref(j->name, j->host));
+					if (j->doc->groups_ms > 0)
+						warnx_("%s: jobs %s and %s ran side by side (groups of one fio run that overlapped: their longest runtimes add up to %.0f ms, more than the run's elapsed %.0f s; new_group without stonewall), one configuration: they are not iterations; put stonewall between iterations",
+						       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+						       job_ref(j->name, j->host), j->doc->groups_ms, j->doc->elapsed_s);
+					else
+						warnx_("%s: jobs %s and %s ran side by side (one group of one fio run, one configuration): they are not iterations; use group_reporting for numjobs clones, stonewall between iterations",
+						       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+						       job_ref(j->name, j->host));
 					goto out;
 				}
 			}

@@ -138,7 +138,7 @@ static struct hseries *collect(const struct jobset *js, size_t *nout)
 			}
 	}
 	if (!n) {
-		warnx_("hist: no latency bins in the input (fio writes them with --output-format=json+)");
+		warnx_("hist: no latency bins in the input (fio writes them with --output-format=json+, for the latencies it measured: none with gtod_reduce=1, no clat with disable_clat=1 or clat_percentiles=0)");
 		goto bad;
 	}
 	if (check_identities(v, n))

@@ -262,7 +262,7 @@ static const char *const skip_names[] = {
 	 */
 	"min", "max", "stddev", "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
 	"bw_samples", "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples",
-	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta", "elapsed",
+	"short_ios", "drop_ios", "ctx", "majf", "minf", "eta",
 	"latency_depth",
 	/* the percentiles but the 50th, 99th and 99.9th (fio's default list) */
 	"1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000",

@@ -1076,6 +1076,8 @@ static double fio_time_ms(const char *s)
  * flag, which fio's JSON leaves out), exit_what, a signal to a job process:
  * its figures are of a shorter run than its options say, error 0.  Refused,
  * unless steadystate= may have ended it (then fio ends it early on purpose).
+ * A --status-interval snapshot of a job still running reads so too, and is
+ * named (samerun.c would name it later, but this refuses it first).
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j);
 
@@ -1090,7 +1092,7 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
 	ran = job_runtime(r, jo, j);
 	if (want <= 0 || ran >= want - fmax(5, want / 100))
 		return;
-	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime, or a group's longest direction runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), so its figures are of a shorter run than its options say",
+	bad(r, "time_based with runtime \"%s\" (%.0f ms), but it ran %.0f ms (job_runtime, or a group's longest direction runtime), error 0: something stopped it that its record does not show (another job's exitall, which fio's JSON leaves out when given bare; exit_what; a signal to its process), or it is a --status-interval snapshot, written while it ran (keep fio's final output), so its figures are of a shorter run than its options say",
 	    rt, want, ran);
 }
 
@@ -1123,6 +1125,36 @@ static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
 	if (ms == 0 && moved > 0)
 		bad(r, "\"job_runtime\" is 0 ms with %.0f bytes moved: fio writes 0 for a job that ran under 1 ms (it counts whole ms, rounded down), so its rate is unknown; run it longer (a larger size=, or time_based with runtime=)",
 		    moved);
+}
+
+/*
+ * A group_reporting record sums its jobs' job_runtime (sum_thread_stats()
+ * adds total_run_time) and keeps the longest job's direction runtimes, and
+ * a job runs (total_run_time) as long as its directions do, verify's reads
+ * after its writes (job_runtime()'s sum).  So a record whose job_runtime is
+ * more than numjobs times that holds more jobs than its numjobs clones:
+ * group_reporting over several job sections of one group (no stonewall or
+ * new_group between them), which fio names after the first one and gives
+ * the last one's options, whatever the others' targets, depths or engines
+ * were (with group_reporting=1 or a bare group_reporting alike: the record
+ * does not say how many jobs it holds).  Refused.
+ */
+static void check_members(struct reader *r, const cJSON *jo, const struct job *j)
+{
+	double ms = num0(r, jo, "", "job_runtime"), dir = 0, n = j->conf->numjobs;
+	int d;
+
+	if (j->conf->modeled)
+		return;
+	for (d = 0; d < NDIR; d++)
+		if (j->conf->verify && d != DIR_MIXED)
+			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+		else if (j->d[d]->present)
+			dir = fmax(dir, j->d[d]->runtime_s * 1000);
+	if (!(dir > 0) || ms <= n * dir * 1.25 + n * 10)
+		return;
+	bad(r, "\"job_runtime\" is %.0f ms, more than numjobs (%.0f) times its runtime (%.0f ms): the record sums the runs of more jobs than its numjobs clones (group_reporting over several job sections in one group: fio names the record after the first one and gives it the last one's options, whatever the others ran); put new_group (or stonewall) before each section, or leave group_reporting to numjobs clones",
+	    ms, n, dir);
 }
 
 /*
@@ -1317,6 +1349,7 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	if (!j->aggregate) {
 		check_volume(&r, &o, j);
 		check_timed(&r, &o, j, jo);
+		check_members(&r, jo, j);
 		check_depth(&r, &o, j);
 	}
 	if (r.why) {
@@ -1612,6 +1645,67 @@ static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job 
 	return ms < 4294967295.0 ? (uint32_t)ms : UINT32_MAX;
 }
 
+struct gidrt {
+	int gid;
+	uint32_t rt;
+};
+
+static int gidrt_cmp(const void *a, const void *b)
+{
+	const struct gidrt *x = a, *y = b;
+
+	return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/*
+ * The groups of one fio run that ran one after another (stonewall) take,
+ * each its longest job's runtime, no longer than the run: fio's "elapsed"
+ * (s since fio started at the report, rounded up; in each job record of a
+ * local run).  When they add up to more (plus 1 ms a group: runtimes round
+ * up), groups ran side by side (new_group without stonewall, both written
+ * bare: no record says so), and their records are not iterations: the
+ * document's jobs get one group, so that perftest, ratio and plot refuse
+ * them as they do one group's (group.c), the sums said.  @rt: the jobs'
+ * runtimes (job_runtime()).
+ */
+static void groups_overlap(struct jobset *js, size_t first, const uint32_t *rt,
+			   const cJSON *jobs, struct jobdoc *jd)
+{
+	const cJSON *jo = cJSON_GetArrayItem(jobs, 0);
+	const cJSON *e = jo ? cJSON_GetObjectItemCaseSensitive(jo, "elapsed") : NULL;
+	size_t n = js->n - first, i, ng = 0;
+	struct gidrt *v;
+	double sum = 0;
+	int gid = -1;
+
+	if (n < 2 || !cJSON_IsNumber(e) || !(e->valuedouble > 0))
+		return;
+	v = xmalloc(n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = (struct gidrt){ js->v[first + i].groupid, rt[i] };
+	qsort(v, n, sizeof(*v), gidrt_cmp);
+	for (i = 0; i < n; i++) {
+		uint32_t m = v[i].rt;
+
+		if (v[i].gid < 0)
+			continue;
+		while (i + 1 < n && v[i + 1].gid == v[i].gid)
+			m = v[++i].rt > m ? v[i].rt : m;
+		if (gid < 0)
+			gid = v[i].gid;
+		sum += m;
+		ng++;
+	}
+	free(v);
+	if (ng < 2 || sum <= e->valuedouble * 1000 + (double)ng)
+		return;
+	jd->groups_ms = sum;
+	jd->elapsed_s = e->valuedouble;
+	for (i = first; i < js->n; i++)
+		if (js->v[i].groupid >= 0)
+			js->v[i].groupid = gid;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
 	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
@@ -1750,6 +1844,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 				js->v[agg].seq = agg;
 		}
 	}
+	if (!client)
+		groups_overlap(js, first, rt, jobs, jd);
 	if (samerun_doc(js, first, rt, file, js->docidx, why))
 		goto bad;
 	note_version(js, ver);

@@ -203,6 +203,9 @@ static int read_log(struct flog *l)
 		ln++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
+		/* a log copied through DOS line ends: the same numbers, as CRLF JSON is */
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
 		if (!len) {
 			warnx_("series: %s:%lu: empty line", l->file, ln);
 			goto out;
@@ -307,6 +310,47 @@ out:
 /* 2000-01-01 in unix ms: no job's own clock reaches it (30 years) */
 #define EPOCH_2000_MS 946684800000ULL
 
+/*
+ * A log timed from its job's start (td->epoch) starts within its first
+ * window or I/O: its first sample comes no later than the log's samples
+ * come one after another (log_avg_msec's window: the largest gap between
+ * one direction's samples) or, in a latency log, than its first I/O took.
+ * log_unix_epoch=1 or log_alternate_epoch=1 with another
+ * log_alternate_epoch_clock_id than 0 (CLOCK_REALTIME) writes ms since that
+ * clock's zero: CLOCK_MONOTONIC's and CLOCK_BOOTTIME's boot (a few hours
+ * in), which no option here places in time.  0 when the log starts as a job's
+ * does (or has too few samples to tell), else the allowance it exceeds.
+ */
+static uint64_t not_from_start(const struct flog *l)
+{
+	uint64_t t0 = UINT64_MAX, last[NRWT], gap = 0, allow;
+	int seen[NRWT] = { 0 }, pairs = 0;
+	int64_t v0 = 0;
+	size_t k;
+
+	for (k = 0; k < l->n; k++) {
+		const struct lsample *x = &l->s[k];
+
+		if (x->t < t0) {
+			t0 = x->t;
+			v0 = x->v;
+		}
+		if (seen[x->dir] && x->t > last[x->dir]) {
+			if (x->t - last[x->dir] > gap)
+				gap = x->t - last[x->dir];
+			pairs = 1;
+		}
+		seen[x->dir] = 1;
+		last[x->dir] = x->t;
+	}
+	if (!pairs)
+		return 0;
+	allow = 2 * gap + 1000;
+	if (l->kind != K_BW && l->kind != K_IOPS)
+		allow += 2 * ((uint64_t)v0 / 1000000);
+	return t0 > allow ? allow : 0;
+}
+
 static void logs_free(struct flog *v, int n)
 {
 	int i;
@@ -341,6 +385,12 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 		 * other base, --start would put every sample decades late
 		 * (start + a unix time) or --unix-epoch in 1970.
 		 */
+		if (v[i].n && v[i].s[0].t < EPOCH_2000_MS && not_from_start(&v[i])) {
+			warnx_("series: %s:%lu: the log's first sample is at %llu ms, later than a log timed from its job's start begins (%llu ms at most here: twice its largest gap between samples and its first latency, and 1 s): its times count from another clock's zero (log_alternate_epoch_clock_id=1, CLOCK_MONOTONIC, or 7, CLOCK_BOOTTIME, with log_unix_epoch=1 or log_alternate_epoch=1: ms since boot), which fiotab cannot place in time: run fio with log_unix_epoch=1 and log_alternate_epoch_clock_id=0 (CLOCK_REALTIME) and give --unix-epoch",
+			       v[i].file, v[i].s[0].line, (unsigned long long)v[i].s[0].t,
+			       (unsigned long long)not_from_start(&v[i]));
+			goto bad;
+		}
 		for (k = 0; k < v[i].n; k++) {
 			const struct lsample *x = &v[i].s[k];
 			int unix_t = x->t >= EPOCH_2000_MS;

@@ -146,6 +146,18 @@ grep -q '"ioengine" : "null", "ioengine"' "$T/eqdup.json" || fail "premise: eqdu
 # P3: one fio run read twice: --status-interval's cumulative snapshots, a
 # file given twice or copied.  Refused naming both documents and the job.
 refused 2 "status-interval.json:[0-9]+:1: job 'perftest-r-64k-1': .*status-interval.json document 1 and .*status-interval.json document 2 are the same fio run.*a --status-interval snapshot or the same output given twice; keep fio's final output once" perftest "$P/status-interval.json"
+# ... a time_based job's first snapshot is a run shorter than its runtime,
+# refused as such: naming the snapshot (the old message blamed only
+# another job's exitall, exit_what or a signal)
+printf '[si]\nioengine=null\nbs=4k\nrw=read\nsize=4m\nrate=8m\ntime_based=1\nruntime=400ms\n' > "$T/si.fio"
+# (premise: the first snapshot is after the job's first ms, else its 1 ms
+# runtime is refused first, as any; a loaded machine may take it sooner)
+for i in 1 2 3; do
+	(cd "$T" && "$FIO" --output-format=json --status-interval=100ms --output=si.json si.fio > fio.out 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+	"$JQ" -se 'length >= 3 and (.[0].jobs[0] | .job_runtime >= 20 and .job_runtime < 300 and (.read.runtime == 0 or .read.runtime > 1))' "$T/si.json" > /dev/null && break
+	[ $i = 3 ] && fail "premise: si.json's first snapshot: $("$JQ" -sc '[.[] | .jobs[0] | {job_runtime, r: .read.runtime}]' "$T/si.json")"
+done
+refused 2 "si.json:1:1: job 'si': time_based with runtime \"400ms\" \(400 ms\), but it ran [0-9]+ ms .*or it is a --status-interval snapshot, written while it ran \(keep fio's final output\)" summary "$T/si.json"
 refused 2 "base.json:1:1: job 'perftest-base-r-64k-1': .*base.json document 1 and .*base.json document 1 are the same fio run" \
 	ratio --baseline-series base --candidate-series cand "$P/base.json" "$P/base.json" "$P/candrate.json" "$P/candrate.json"
 cp "$P/base.json" "$T/copy.json"

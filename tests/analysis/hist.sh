@@ -139,4 +139,11 @@ run_fio --output-format=json+ --ioengine=null --size=4m --rate=500m --bs=4k --rw
 	--name=cl --numjobs=2 --group_reporting > "$T/grouped.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
 $FIOTAB hist --format=prom "$T/grouped.json" > "$T/grouped.prom" 2> "$T/err" || fail "hist of group_reporting: $(cat "$T/err")"
 promtool check metrics < "$T/grouped.prom" > "$T/lint" 2>&1 || fail "promtool: $(cat "$T/lint")"
+# json+ of a job that measured no latency (gtod_reduce=1) has no bins:
+# the refusal names the option, not only json+ (which it was)
+run_fio --output-format=json+ --ioengine=null --size=4m --rate=500m --bs=4k --rw=randread \
+	--name=gr --gtod_reduce=1 > "$T/gtod.json" 2> "$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+"$JQ" -e '.jobs[0].read | .io_bytes > 0 and .clat_ns.N == 0' "$T/gtod.json" > /dev/null || fail "premise: no clat with gtod_reduce=1"
+$FIOTAB hist "$T/gtod.json" > "$T/out" 2> "$T/err" && fail "hist without bins accepted: $(head -3 "$T/out")"
+assert_match "gtod_reduce named" "^fiotab: hist: no latency bins in the input \(fio writes them with --output-format=json\+, for the latencies it measured: none with gtod_reduce=1" "$(cat "$T/err")"
 exit 0

@@ -132,6 +132,14 @@ $FIOTAB series --format=influx --start=$start fast_clat.4.log > /dev/null 2> err
 assert_match "collision named" '^fiotab: series: fast_clat.4.log:[0-9]+: a read sample at [0-9]+ ms, not after line [0-9]+' "$(cat err)"
 $FIOTAB series --format=prom avg_bw.1.log > /dev/null 2> err && fail "prom accepted"
 
+# a log with DOS line ends (CR LF) reads as fio's own (the old code:
+# "column 5: '\r' after the number", the CR invisible in the message)
+mkdir crlf && sed 's/$/\r/' avg_bw.1.log > crlf/avg_bw.1.log
+grep -q $'\r$' crlf/avg_bw.1.log || fail "premise: crlf/avg_bw.1.log ends lines in CR LF"
+$FIOTAB series --format=csv avg_bw.1.log > want
+(cd crlf && $FIOTAB series --format=csv avg_bw.1.log) > got 2> err || fail "a CRLF log refused: $(cat -v err)"
+cmp -s got want || fail "a CRLF log's rows differ: $(diff want got | head -4)"
+
 # errors name file:line
 sed '3s/, 0, 0, 0$/, x, 0, 0/' avg_bw.1.log > bad_bw.1.log
 $FIOTAB series bad_bw.1.log > /dev/null 2> err && fail "bad column accepted"
