@@ -72,19 +72,53 @@ def _exists(path, what):
                   % (what, path, kind)) from None
 
 
-def _loops_over(fd):
-    """The loop devices (/dev/loopN) whose backing file is the file open as
-    FD (sysfs's backing_file, compared by device and inode: a hard link or
-    a path through a symbolic link is the same file)."""
-    st, out = os.fstat(fd), []
+def _ident(st):
+    """What a file or block device is compared by: a block device by its
+    number (another node of it is the same device), a file by device and
+    inode (a hard link or a path through a symbolic link is the same file)."""
+    return ('b', st.st_rdev) if stat.S_ISBLK(st.st_mode) else ('f', st.st_dev, st.st_ino)
+
+
+def _loops():
+    """[(/dev/loopN, its device number, its backing file's _ident, the
+    backing file's path)] from sysfs."""
+    out = []
     for name in sorted(os.listdir('/sys/block')):
         try:
             with open('/sys/block/%s/loop/backing_file' % name) as f:
-                b = os.stat(f.read().rstrip('\n'))
-        except OSError:
+                path = f.read().rstrip('\n')
+            with open('/sys/block/%s/dev' % name) as f:
+                devno = os.makedev(*(int(n) for n in f.read().split(':')))
+            out.append(('/dev/' + name, devno, _ident(os.stat(path)), path))
+        except (OSError, ValueError):
             continue
-        if (b.st_dev, b.st_ino) == (st.st_dev, st.st_ino):
-            out.append('/dev/' + name)
+    return out
+
+
+def _sharing(st):
+    """The block devices whose blocks are those of the file or block device
+    of stat ST, as [(path, the path it is a loop device over and its _ident,
+    or None, None for the device under ST)]: the backing file of a loop device ST, if a block
+    device, and that one's, ...; then every loop device over one of these,
+    and over such a loop device, and so on.  A loop device does not hold
+    its backing file or device (O_EXCL on that one succeeds while a
+    filesystem on the loop device is mounted), so each is looked for here."""
+    loops, ids, out = _loops(), {_ident(st)}, []
+    back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
+    cur = _ident(st)
+    while cur in back and back[cur][0] not in ids:
+        cur, path = back[cur]
+        ids.add(cur)
+        if cur[0] == 'b':
+            out.append((path, None, None))
+    grown = True
+    while grown:
+        grown = False
+        for dev, devno, bid, path in loops:
+            if bid in ids and ('b', devno) not in ids:
+                ids.add(('b', devno))
+                out.append((dev, path, bid))
+                grown = True
     return out
 
 
@@ -183,47 +217,36 @@ class Claim:
         self.fd = fd
         return self._hold_loops()
 
-    def _backing(self):
-        """(path, fd) of the file under a loop device target, or (None, None)."""
-        path = loop_backing(self.path)
-        try:
-            return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except (OSError, TypeError):
-            return None, None
-
     def _hold_loops(self):
         """A file target's blocks are also those of each loop device over
-        it, and a loop device target's those of each other loop device
-        over its file: each is held O_EXCL as a --target device is, or why
-        not."""
-        if self.kind == 'file':
-            over, fd, own = self.path, self.fd, None
-        else:
-            over, fd = self._backing()
-            if fd is None:
-                return None
-            own = os.fstat(self.fd).st_rdev
-        try:
-            devs = [d for d in _loops_over(fd) if own is None or os.stat(d).st_rdev != own]
-        finally:
-            if fd != self.fd:
-                os.close(fd)
-        for dev in devs:
+        it, a loop device target's those of each other loop device over its
+        file and of a device under it, and a device's those of each loop
+        device over it (and over those): each is held O_EXCL as a --target
+        device is, or why not."""
+        st = os.fstat(self.fd)
+        for dev, over, oid in _sharing(st):
             try:
                 self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
             except OSError as e:
                 self.release()
                 if e.errno != errno.EBUSY:
-                    raise Refusal('target %s: cannot open the loop device %s over it (%s)'
+                    raise Refusal('target %s: cannot open the device %s sharing its blocks (%s)'
                                   % (self.path, dev, e.strerror)) from None
                 held, who = safety.device_held(dev), _openers(dev)
                 detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
                                                                 if who else []))
-                whose = ('it is the backing file of' if self.kind == 'file' else
-                         'its blocks are those of the file %s, as are those of' % over)
-                return ('%s the loop device %s, which is in use by another process (it cannot be opened O_EXCL; '
+                if over is None:
+                    whose = 'it is a loop device over the device %s' % dev
+                elif oid == _ident(st):
+                    whose = 'it is the backing %s of the loop device %s' % (
+                        'file' if self.kind == 'file' else 'device', dev)
+                elif self.kind == 'bdev' and oid[0] == 'f':
+                    whose = 'its blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
+                else:
+                    whose = 'its blocks are those of the loop device %s (over %s)' % (dev, over)
+                return ('%s, which is in use by another process (it cannot be opened O_EXCL; '
                         '%s): what is written to the %s is written to that device'
-                        % (whose, dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
+                        % (whose, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
                            'file' if self.kind == 'file' else 'device'))
         return None
 
