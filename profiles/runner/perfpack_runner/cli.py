@@ -273,6 +273,8 @@ def _on_signal(sig, _frame):
 
 def main(argv):
     for s in STOP_SIGNALS:
+        if s == signal.SIGHUP and signal.getsignal(s) == signal.SIG_IGN:
+            continue  # nohup: the run goes on when the terminal hangs up
         signal.signal(s, _on_signal)
     ctx = None
     status = 0
