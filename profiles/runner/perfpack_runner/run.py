@@ -3,12 +3,13 @@
 
 import os
 import shutil
+import signal
 import stat
 import tempfile
 
 from . import ahead, bundle, fioout, gate, plan, safety, tables, target
 from .progress import Progress
-from .util import Refusal, info, is_root, warn
+from .util import STOP_SIGNALS, Refusal, info, is_root, warn
 
 
 def check_target(ctx, pl, variants):
@@ -279,10 +280,15 @@ def _variant_runs(ctx, la, fio_target, tgt, prog, k):
 def execute(ctx, pl, variants):
     """Run every step, variant by variant; the output directory ends
     complete or .partial."""
-    ctx.out.start()
-    bundle.start(ctx, variants)
-    prog = Progress(len(pl.steps))
     ctx.out.total = len(pl.steps)
+    # a stop signal waits until run.txt is there to say the run is incomplete
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        ctx.out.start()
+        bundle.start(ctx, variants)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    prog = Progress(len(pl.steps))
     tgt = target.Target(ctx)
     ctx.teardown = tgt.teardown
     k = 0
