@@ -540,8 +540,25 @@ def check_fio_path(path, what, clients):
 
 
 def _inside(a, b):
-    """Path A is B or under it (both real paths)."""
-    return a == b or a.startswith(b.rstrip('/') + '/')
+    """Path A is B or under it (both real paths), also through another
+    mount of B's filesystem (a bind mount, a device mounted twice): A or a
+    directory above it is B's inode."""
+    if a == b or a.startswith(b.rstrip('/') + '/'):
+        return True
+    try:
+        bs = os.stat(b)
+    except OSError:
+        return False
+    while True:
+        try:
+            st = os.stat(a)
+            if (st.st_dev, st.st_ino) == (bs.st_dev, bs.st_ino):
+                return True
+        except OSError:
+            pass
+        if a == os.path.dirname(a):
+            return False
+        a = os.path.dirname(a)
 
 
 def _beneath(devno, seen=None):
@@ -592,7 +609,7 @@ def check_out_apart(out, t, name='-o'):
     target's I/O."""
     o, r = os.path.realpath(out), os.path.realpath(t)
     why = None
-    if o == r:
+    if o == r or (os.path.exists(o) and os.path.exists(r) and os.path.samefile(o, r)):
         why = 'is the --target'
     elif _inside(o, r):
         why = 'is inside the --target directory %s, where the plan makes its files' % r
