@@ -539,6 +539,21 @@ def check_fio_path(path, what, clients):
                   % (what, repr(path) if control_char(path) else path, problem))
 
 
+def resolve_target(path):
+    """The path a local --target PATH is checked, held, set up and given to
+    fio as: the one it resolves to now (fio and mkfs open it by name, and a
+    symbolic link changed during the run would have them write what it then
+    names), or PATH itself where fio would read that one differently.
+    Refusal where what PATH opens has no path fio could open (a deleted
+    file, a pipe or a socket through /proc/PID/fd/N or /dev/fd/N)."""
+    real = os.path.realpath(path)
+    if os.path.exists(path) and not (os.path.exists(real) and os.path.samefile(path, real)):
+        raise Refusal('--target %s: opens %s, which no path names (a deleted file, a pipe or a socket that a '
+                      'process has open): fio opens its target by name and would use another file; give a '
+                      'path of the target' % (path, real))
+    return path if path_problem(real) else real
+
+
 def _inside(a, b):
     """Path A is B or under it (both real paths), also through another
     mount of B's filesystem (a bind mount, a device mounted twice): A or a
