@@ -143,6 +143,16 @@ refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \
 	pp run blockdev-perftest "${one[@]}" --set PP_SETUP=fs -o "$T/ofs5"
+# ... and any other variable a variant fixes (bonnie's raw and file_direct:
+# DIRECT=1, tabled as raw when buffered; the model's BACKEND=sim: coop's real
+# pool reading /dev/zero tabled as the model), but the filters picking which
+# of its runs are made (PP_MINBS, PP_RW, ...)
+refuses "--set DIRECT against a variant's own" "--set DIRECT=0: variant file_direct fixes DIRECT=1 in its recipe" \
+	pp run bonnie-direct-vs-raw --set DIRECT=0 --no-tables -o "$T/ofs6"
+refuses "--set BACKEND against a variant's own" "--set BACKEND=psync: variant model fixes BACKEND=sim in its recipe" \
+	pp run scst-coop --set BACKEND=psync --no-tables -o "$T/ofs7"
+ok "--set DIRECT as the variant's own" pp run bonnie-direct-vs-raw --variant bdev --set DIRECT=0 --list
+ok "--set PP_MINBS against a variant's own (a filter)" pp run blockdev-perftest --variant seed001 --set PP_MINBS=64k --list
 [ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"
 compgen -G "$T/ofs*" >/dev/null && bad "a refused recipe --set left $(ls -d "$T"/ofs*)"
 pp run iozone --variant xfs,xfs_tuned --set PP_FS=xfs --list >/dev/null 2>"$T/err" ||

@@ -15,6 +15,8 @@ PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB P
 # a filesystem recipe's variables (target.py), read only where PP_SETUP=fs
 RECIPE_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS')  # what filesystem a recipe makes
 FS_VARS = RECIPE_VARS + ('PP_FILE_MB',)
+# pick which of a variant's runs are made, not how each one measures
+FILTER_VARS = ('PP_MINBS', 'PP_MAXBS', 'PP_RW', 'PP_ITERS', 'PP_SECTIONS')
 READS = ('read', 'randread')
 # options that place I/O where offset/size/numjobs do not say: the whole target
 _PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offset_align')
@@ -356,7 +358,10 @@ class Plan:
         itself (iozone's xfs, blockdev-perftest's file: PP_SETUP=fs PP_FS=xfs;
         block: PP_SETUP=dev): the run would set up another target than its
         variant's name, raw/ and tables say (the old runner ran xfs on ext4, or
-        on the bare device, and tabled it as xfs); and of mkfs or mount
+        on the bare device, and tabled it as xfs); so is one of any other
+        variable its VARIANT_<v> fixes but the FILTER_VARS (bonnie's raw:
+        DIRECT=1, the model's BACKEND=sim: the old runner tabled buffered I/O
+        as raw, and the coop pool reading /dev/zero as the model); and of mkfs or mount
         options where the run's variants make different filesystems, which
         would hand one filesystem's options to another's mkfs."""
         p = ctx.profile
@@ -364,7 +369,8 @@ class Plan:
         fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
         for v in variants:
             own = variant_vars(p, v, ctx.scale, [])
-            for k in ('PP_SETUP',) + (RECIPE_VARS if v in fs else ()):
+            fixed = {k for k, _ in manifest.words_to_vars(p['VARIANT_' + v], p.name)} - set(FILTER_VARS)
+            for k in sorted({'PP_SETUP'} | fixed | (set(RECIPE_VARS) if v in fs else set())):
                 if k in given and own.get(k) and given[k] != own[k]:
                     raise Refusal('--set %s=%s: variant %s fixes %s=%s in its recipe: it would run with the '
                                   '--set while its name, raw/%s/ and tables say its own; leave the --set out, or '
