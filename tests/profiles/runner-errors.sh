@@ -117,8 +117,17 @@ refuses "--set PP_FS in a profile without a target" "--set PP_FS: no variant of 
 	pp run scst-coop --set PP_FS=ext4 -o "$T/o1"
 refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of the scratch device, and this run has none \(--target $T/t.img\)" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set PP_SCRATCH_MB=64 -o "$T/o1"
+# ... and a --target no variant of the run uses (the model runs on its own
+# /dev/zero: the old runner ignored the --target and named it in run.txt)
+refuses "--target in a profile without a target" "--target $T/t.img: no variant of this run uses a target \(profile scst-coop has none: TARGET_KIND=none\)" \
+	pp run scst-coop --target "$T/t.img" -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
+# ... whose run.txt says it had none, not a scratch target
+pp run scst-coop --no-tables -o "$T/onone" >/dev/null 2>&1
+grep -qx 'target: none' "$T/onone"*/run.txt || bad "run.txt of a run without a target: $(grep '^target' "$T/onone"*/run.txt)"
+rm -rf "$T/onone"*
+: >"$T/fio.log"
 # ... but read where a variant makes a filesystem
 pp run blockdev-perftest --variant block,file --set PP_MOUNT_OPTS=noatime --list >/dev/null 2>"$T/err" ||
 	bad "--set PP_MOUNT_OPTS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
@@ -585,7 +594,7 @@ done
 # block device) would be written unchecked and unheld: refused
 echo data >"$T/victim"
 refuses "a profile's own TARGET file" "sw/own: the profile sets TARGET=$T/victim, which is no character device" \
-	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own --target "$T/t.img" -o "$T/o13"
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own -o "$T/o13"
 [ -e "$T/o13" ] || compgen -G "$T/o13.partial.*" >/dev/null && bad "output made for a profile's own TARGET file"
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so

@@ -309,9 +309,24 @@ def execute(ctx, pl, variants):
     info('raw fio JSON: %s' % os.path.join(ctx.out.path, 'raw'))
 
 
+def _uses_target(ctx, variants):
+    """The variants that run on --target (or the scratch target): in a
+    profile with one, those without their own TARGET and PP_SETUP=none."""
+    if ctx.profile['TARGET_KIND'] == 'none':
+        return []
+    vs = {v: plan.variant_vars(ctx.profile, v, ctx.scale, ctx.sets) for v in variants}
+    return [v for v in variants if not vs[v].get('TARGET') and (vs[v].get('PP_SETUP') or 'dev') != 'none']
+
+
 def cmd_run(ctx):
     p = ctx.profile
     variants = ctx.variants or p.words('VARIANTS')
+    if ctx.target_arg and not _uses_target(ctx, variants):
+        raise Refusal('--target %s: no variant of this run uses a target (%s), so it would be ignored while '
+                      'run.txt names it: leave --target out'
+                      % (ctx.target_given or ctx.target_arg,
+                         'profile %s has none: TARGET_KIND=none' % p.name if p['TARGET_KIND'] == 'none' else
+                         'each has its own TARGET or PP_SETUP=none'))
     if ctx.mode == 'env':
         # the plan's refusals of a --set hold here too: --env does not print
         # what a run would refuse as if it would go
