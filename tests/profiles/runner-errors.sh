@@ -576,6 +576,11 @@ refuses "PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are 
 	"${sw[@]}" --set PP_ITERS=1
 refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections one-4096 are numbered 4096, not 1, 2" \
 	"${sw[@]}" --variant lone --set PP_ITERS=3
+# ... and a run with no iterations at all does not take it (bonnie's jobs ran
+# once each, its tables of single runs, the PP_ITERS=3 asked for unsaid)
+refuses "PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
+	pp run bonnie-direct-vs-raw --target "$T/t.img" --list --set PP_ITERS=3
+ok "PP_ITERS on a run with iterations" pp run blockdev-perftest --target "$T/t.img" --list --set PP_ITERS=3
 if msg=$("${sw[@]}" 2>&1); then
 	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
 else

@@ -322,11 +322,15 @@ class Plan:
 
     def __init__(self, ctx, variants):
         self.steps, self.vars, self.plan_end, self.write_end, self.bdev_write = [], {}, {}, {}, {}
-        self.sections = {}
+        self.sections, self.iterated = {}, False
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
             self._one_output_each(ctx.profile, v)
         self._runner_sets_read(ctx, variants, self.vars)
+        if not self.iterated and any(s.split('=', 1)[0] == 'PP_ITERS' for s in ctx.sets):
+            raise Refusal('--set PP_ITERS: no job of this run has iterations (sections NAME-1, NAME-2, ... that '
+                          'differ in nothing else), so nothing would be repeated and each job would run once: '
+                          'leave it out')
         self._recipe_sets_fit(ctx, variants, self.vars)
 
     @staticmethod
@@ -438,6 +442,7 @@ class Plan:
             bdev, secs = sections(ctx.fio, path, env)
             check_files(secs, vs, '%s/%s' % (p.name, j))
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
+            self.iterated = self.iterated or bool(iters.iterations(secs))
             if vs.get('PP_ITERS'):
                 iters.check(secs, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
                 with open(path, encoding='utf-8') as f:
