@@ -148,6 +148,12 @@ refuses "--set PP_MOUNT_OPTS against a variant's own" \
 refuses "--set PP_MKFS_OPTS on variants of two filesystems" \
 	"--set PP_MKFS_OPTS=-m0: the variants of this run make different filesystems \(ext4: ext4_wb; xfs: xfs\)" \
 	pp run iozone --variant xfs,ext4_wb --set PP_MKFS_OPTS=-m0 --set SIZE=1m --no-tables -o "$T/ofs3"
+# ... or that names a file or device for the filesystem besides the target
+# (mkfs.xfs -l logdev=DEV wrote an external log over DEV's ext4, unchecked)
+refuses "--set PP_MKFS_OPTS naming a device" "PP_MKFS_OPTS='-l logdev=$T/t.img,size=64m' names $T/t.img, a file or device other than the target" \
+	pp run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=$T/t.img,size=64m" --set SIZE=1m --no-tables -o "$T/ofs8"
+refuses "--set PP_MOUNT_OPTS naming a device" "PP_MOUNT_OPTS='logdev=$T/t.img' names $T/t.img, a file or device other than the target" \
+	pp run iozone --variant xfs --set "PP_MOUNT_OPTS=logdev=$T/t.img" --set SIZE=1m --no-tables -o "$T/ofs9"
 refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \

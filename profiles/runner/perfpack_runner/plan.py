@@ -4,6 +4,7 @@ them, the PP_* filters, and the fio runs ("steps") in order."""
 
 import os
 import re
+import stat
 import subprocess
 
 from . import iters, manifest
@@ -211,6 +212,21 @@ def check_vars(where, vs, sizes):
                 raise Refusal('%s: %s=%s is not a valid regular expression (ERE)' % (where, k, val))
         if k == 'PP_SETUP' and val not in ('dev', 'fs', 'none'):
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (where, val))
+        if k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS') and _names_elsewhere(val):
+            raise Refusal("%s: %s='%s' names %s, a file or device other than the target: mkfs and the filesystem "
+                          "would write it (an external log, realtime section or journal, another device: logdev=, "
+                          "rtdev=, -d name=, -J device=, journal_path=, btrfs's devices) unchecked, where perfpack "
+                          'writes only its target, checked first (mounted, held, signature, data)'
+                          % (where, k, val, _names_elsewhere(val)))
+
+
+def _names_elsewhere(opts):
+    """The word of mkfs or mount options OPTS that names a file or device
+    (a path, a block device in the current directory), or None."""
+    for w in re.split(r'[\s,=]+', opts):
+        if '/' in w or (w and os.path.exists(w) and stat.S_ISBLK(os.stat(w).st_mode)):
+            return w
+    return None
 
 
 # TARGET as the plan's parse sees it, before the target is set up
