@@ -154,6 +154,8 @@ refuses "--set PP_MKFS_OPTS naming a device" "PP_MKFS_OPTS='-l logdev=$T/t.img,s
 	pp run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=$T/t.img,size=64m" --set SIZE=1m --no-tables -o "$T/ofs8"
 refuses "--set PP_MOUNT_OPTS naming a device" "PP_MOUNT_OPTS='logdev=$T/t.img' names $T/t.img, a file or device other than the target" \
 	pp run iozone --variant xfs --set "PP_MOUNT_OPTS=logdev=$T/t.img" --set SIZE=1m --no-tables -o "$T/ofs9"
+refuses "--set PP_MKFS_OPTS naming a file in the current directory" "PP_MKFS_OPTS='-l logdev=t.img' names t.img" \
+	bash -c 'cd "$1" && shift && "$@"' - "$T" env FIO="$T/fakefio" "$PERFPACK" run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=t.img" --list
 refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \

@@ -4,7 +4,6 @@ them, the PP_* filters, and the fio runs ("steps") in order."""
 
 import os
 import re
-import stat
 import subprocess
 
 from . import iters, manifest
@@ -222,9 +221,9 @@ def check_vars(where, vs, sizes):
 
 def _names_elsewhere(opts):
     """The word of mkfs or mount options OPTS that names a file or device
-    (a path, a block device in the current directory), or None."""
+    (a path, a block device or file in the current directory), or None."""
     for w in re.split(r'[\s,=]+', opts):
-        if '/' in w or (w and os.path.exists(w) and stat.S_ISBLK(os.stat(w).st_mode)):
+        if '/' in w or (w and os.path.exists(w) and not os.path.isdir(w)):
             return w
     return None
 
