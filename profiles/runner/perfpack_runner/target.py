@@ -166,6 +166,7 @@ class Claim:
         self.made = None  # (st_dev, st_ino) of a file target the runner made
         self.loops = []  # fds of the loop devices over a file target, held O_EXCL
         self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
+        self.need = None  # a device target: the bytes the plan uses of it
         self.unlinked = False  # a file target fio removed (unlink=1), not yet made anew
 
     def make(self):
@@ -302,6 +303,11 @@ class Claim:
                           'or renamed during the run), and fio opens it by name: the last run measured and wrote '
                           'what it names now; the run stops'
                           % (self.path, 'device' if self.kind == 'bdev' else 'file'))
+        if self.kind == 'bdev' and self.need and safety._dev_size(self.path) < self.need:
+            raise Refusal('target %s: holds %d bytes now, less than the %d the plan uses of it (it shrank during '
+                          'the run: a resize, losetup -c): fio moves only what the device holds, without an error, '
+                          'so the last run did less than its job says; the run stops'
+                          % (self.path, safety._dev_size(self.path), self.need))
 
     def release(self):
         if self.fd is not None:
@@ -415,6 +421,7 @@ def hold(ctx, pl, variants):
     wend, need = safety.plan_ends(pl, variants, ctx.profile['TARGET_KIND'])
     if kind == 'bdev':
         ctx.claim = Claim(t, kind, wend is not None)
+        ctx.claim.need = need if need != 'all' else None
         ctx.claim.take()
         if loop_backing(t):
             _not_swap(t, wend is not None, loop_backing(t))
