@@ -114,6 +114,17 @@ losetup -d "$sdev"
 assert_match "the shrink said" "target $sdev: holds 1048576 bytes now, less than the 8388608 the plan uses" "$msg"
 [ -e "$T/fail2" ] && fail "a run whose device shrank under it is complete: $T/fail2"
 
+# 3c. fio fails and prints nothing (as when a read meets a device's end): the
+# error its JSON records is said, not "(nothing)"
+printf '#!/bin/bash\ncase " $* " in *" --output="*)\n\tfor a; do case $a in --output=*) o=${a#--output=} ;; esac; done\n\techo %s >"$o"; exit 1 ;;\nesac\nexec "%s" "$@"\n' \
+	"'{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"perftest-r-65536-1\", \"error\": 5}]}'" "$FIO" >"$T/eio-fio"
+chmod +x "$T/eio-fio"
+dev=$(make_loop 16 eio)
+msg=$(FIO=$T/eio-fio "$PERFPACK" run blockdev-perftest --target "$dev" --variant block --no-tables \
+	--set SIZE=8m --set PP_SECTIONS='^perftest-r-65536-1$' -o "$T/fail3" 2>&1) &&
+	fail "a run whose fio failed exited 0: $msg"
+assert_match "the error fio's JSON records" '\(nothing\); its JSON records job perftest-r-65536-1: error 5 \(Input/output error\)' "$msg"
+
 # 4. not root: caches cannot be dropped, and it says so
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	chmod 755 "$T"

@@ -234,7 +234,10 @@ def _fio_failed(ctx, r, rc):
     step, log, rawv = r.step, r.log, r.cwd
     lines = ['    | ' + ln for ln in fioout.error_lines(log)]
     job = _parsed_job(ctx, step, r.env)
-    info('fio said:\n' + '\n'.join(lines or ['    | (nothing)']))
+    if not lines:
+        errs = fioout.job_errors(os.path.join(rawv, r.stem + '.json'))
+        lines = ['    | (nothing); its JSON records ' + e for e in errs] or ['    | (nothing)']
+    info('fio said:\n' + '\n'.join(lines))
     if job:
         info('the job (%s, as fio parsed it):\n%s' % (step.jobfile, '\n'.join(job)))
     raise Refusal('fio failed (exit %d) on %s [%s], variant %s; raw output in %s'
