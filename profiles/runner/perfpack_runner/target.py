@@ -97,12 +97,13 @@ def _loops():
 
 def _sharing(st):
     """The block devices whose blocks are those of the file or block device
-    of stat ST, as [(path, the path it is a loop device over and its _ident,
-    or None, None for the device under ST)]: the backing file of a loop device ST, if a block
-    device, and that one's, ...; then every loop device over one of these,
-    and over such a loop device, and so on.  A loop device does not hold
-    its backing file or device (O_EXCL on that one succeeds while a
-    filesystem on the loop device is mounted), so each is looked for here."""
+    of stat ST, as [(path, the path it is a loop device over and its
+    _ident; or None, None for a device under ST)]: the backing file of a
+    loop device ST, if a block device, and that one's, ...; then every loop
+    device over one of these, and over such a loop device, and so on.  A
+    loop device does not hold its backing file or device (O_EXCL on that
+    one succeeds while a filesystem on the loop device is mounted), so each
+    is looked for here."""
     loops, ids, out = _loops(), {_ident(st)}, []
     back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
     cur = _ident(st)
@@ -164,7 +165,7 @@ class Claim:
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
         self.made = None  # (st_dev, st_ino) of a file target the runner made
-        self.loops = []  # fds of the loop devices over a file target, held O_EXCL
+        self.loops = []  # fds of the devices sharing the target's blocks (_sharing), held O_EXCL
         self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
         self.need = None  # a device target: the bytes the plan uses of it
         self.unlinked = False  # a file target fio removed (unlink=1), not yet made anew
