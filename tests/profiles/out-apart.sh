@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # -o and the target never share their bytes: an -o inside a directory target
-# (where the plan makes its files), a target inside -o, an -o on a filesystem
+# (where the plan makes its files), a target inside -o (also through a bind
+# mount), an -o on a filesystem
 # stored on the target device (a read-only plan on a mounted device only
 # warns about the mount) or in the target file (through a loop device) are
 # refused before anything is written, naming both paths.
@@ -28,6 +29,20 @@ ln -s "$T/d" "$T/dlink"
 msg=$(msg_of run blockdev-perftest --target "$T/d" "${one[@]}" -o "$T/dlink/out")
 assert_match "-o through a link into the --target directory" \
 	"-o $T/dlink/out is inside the --target directory $T/d, where the plan makes its files: $why" "$msg"
+# ... through a bind mount of it (or the filesystem mounted twice: the same
+# inodes under another path)
+mkdir "$T/dbind"
+mount --bind "$T/d" "$T/dbind" || fail "mount --bind $T/d"
+echo "$T/dbind" >>"$_pp_mounts"
+msg=$(msg_of run blockdev-perftest --target "$T/d" "${one[@]}" -o "$T/dbind/out")
+assert_match "-o through a bind mount of the --target directory" \
+	"-o $T/dbind/out is inside the --target directory $T/d, where the plan makes its files: $why" "$msg"
+[ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
+# ... and the target inside -o through it
+msg=$(msg_of run blockdev-perftest --target "$T/dbind/f" "${one[@]}" -o "$T/d")
+assert_match "--target inside -o through a bind mount" "-o $T/d holds the --target $T/dbind/f: $why" "$msg"
+[ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
+umount "$T/dbind"
 # ... or the default output directory (./perfpack-out/...) from within it
 msg=$(cd "$T/d" && msg_of run blockdev-perftest --target . "${one[@]}")
 assert_match "the default output directory inside the --target directory" \

@@ -117,8 +117,17 @@ refuses "--set PP_FS in a profile without a target" "--set PP_FS: no variant of 
 	pp run scst-coop --set PP_FS=ext4 -o "$T/o1"
 refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of the scratch device, and this run has none \(--target $T/t.img\)" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" --set PP_SCRATCH_MB=64 -o "$T/o1"
+# ... and a --target no variant of the run uses (the model runs on its own
+# /dev/zero: the old runner ignored the --target and named it in run.txt)
+refuses "--target in a profile without a target" "--target $T/t.img: no variant of this run uses a target \(profile scst-coop has none: TARGET_KIND=none\)" \
+	pp run scst-coop --target "$T/t.img" -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
+# ... whose run.txt says it had none, not a scratch target
+pp run scst-coop --no-tables -o "$T/onone" >/dev/null 2>&1
+grep -qx 'target: none' "$T/onone"*/run.txt || bad "run.txt of a run without a target: $(grep '^target' "$T/onone"*/run.txt)"
+rm -rf "$T/onone"*
+: >"$T/fio.log"
 # ... but read where a variant makes a filesystem
 pp run blockdev-perftest --variant block,file --set PP_MOUNT_OPTS=noatime --list >/dev/null 2>"$T/err" ||
 	bad "--set PP_MOUNT_OPTS with a PP_SETUP=fs variant refused: $(cat "$T/err")"
@@ -139,10 +148,28 @@ refuses "--set PP_MOUNT_OPTS against a variant's own" \
 refuses "--set PP_MKFS_OPTS on variants of two filesystems" \
 	"--set PP_MKFS_OPTS=-m0: the variants of this run make different filesystems \(ext4: ext4_wb; xfs: xfs\)" \
 	pp run iozone --variant xfs,ext4_wb --set PP_MKFS_OPTS=-m0 --set SIZE=1m --no-tables -o "$T/ofs3"
+# ... or that names a file or device for the filesystem besides the target
+# (mkfs.xfs -l logdev=DEV wrote an external log over DEV's ext4, unchecked)
+refuses "--set PP_MKFS_OPTS naming a device" "PP_MKFS_OPTS='-l logdev=$T/t.img,size=64m' names $T/t.img, a file or device other than the target" \
+	pp run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=$T/t.img,size=64m" --set SIZE=1m --no-tables -o "$T/ofs8"
+refuses "--set PP_MOUNT_OPTS naming a device" "PP_MOUNT_OPTS='logdev=$T/t.img' names $T/t.img, a file or device other than the target" \
+	pp run iozone --variant xfs --set "PP_MOUNT_OPTS=logdev=$T/t.img" --set SIZE=1m --no-tables -o "$T/ofs9"
+refuses "--set PP_MKFS_OPTS naming a file in the current directory" "PP_MKFS_OPTS='-l logdev=t.img' names t.img" \
+	bash -c 'cd "$1" && shift && "$@"' - "$T" env FIO="$T/fakefio" "$PERFPACK" run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=t.img" --list
 refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \
 	pp run blockdev-perftest "${one[@]}" --set PP_SETUP=fs -o "$T/ofs5"
+# ... and any other variable a variant fixes (bonnie's raw and file_direct:
+# DIRECT=1, tabled as raw when buffered; the model's BACKEND=sim: coop's real
+# pool reading /dev/zero tabled as the model), but the filters picking which
+# of its runs are made (PP_MINBS, PP_RW, ...)
+refuses "--set DIRECT against a variant's own" "--set DIRECT=0: variant file_direct fixes DIRECT=1 in its recipe" \
+	pp run bonnie-direct-vs-raw --set DIRECT=0 --no-tables -o "$T/ofs6"
+refuses "--set BACKEND against a variant's own" "--set BACKEND=psync: variant model fixes BACKEND=sim in its recipe" \
+	pp run scst-coop --set BACKEND=psync --no-tables -o "$T/ofs7"
+ok "--set DIRECT as the variant's own" pp run bonnie-direct-vs-raw --variant bdev --set DIRECT=0 --list
+ok "--set PP_MINBS against a variant's own (a filter)" pp run blockdev-perftest --variant seed001 --set PP_MINBS=64k --list
 [ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"
 compgen -G "$T/ofs*" >/dev/null && bad "a refused recipe --set left $(ls -d "$T"/ofs*)"
 pp run iozone --variant xfs,xfs_tuned --set PP_FS=xfs --list >/dev/null 2>"$T/err" ||
@@ -557,6 +584,11 @@ refuses "PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are 
 	"${sw[@]}" --set PP_ITERS=1
 refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections one-4096 are numbered 4096, not 1, 2" \
 	"${sw[@]}" --variant lone --set PP_ITERS=3
+# ... and a run with no iterations at all does not take it (bonnie's jobs ran
+# once each, its tables of single runs, the PP_ITERS=3 asked for unsaid)
+refuses "PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
+	pp run bonnie-direct-vs-raw --target "$T/t.img" --list --set PP_ITERS=3
+ok "PP_ITERS on a run with iterations" pp run blockdev-perftest --target "$T/t.img" --list --set PP_ITERS=3
 if msg=$("${sw[@]}" 2>&1); then
 	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
 else
@@ -575,7 +607,7 @@ done
 # block device) would be written unchecked and unheld: refused
 echo data >"$T/victim"
 refuses "a profile's own TARGET file" "sw/own: the profile sets TARGET=$T/victim, which is no character device" \
-	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own --target "$T/t.img" -o "$T/o13"
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant own -o "$T/o13"
 [ -e "$T/o13" ] || compgen -G "$T/o13.partial.*" >/dev/null && bad "output made for a profile's own TARGET file"
 # 13. profile.conf mistakes are refused with FILE:LINE, not guessed at (F6)
 # conf6 WHAT REGEX SED-SCRIPT [APPENDED-TEXT]: blockdev-perftest's profile.conf so

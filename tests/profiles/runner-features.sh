@@ -6,7 +6,8 @@
 # each run keeps a bug-report bundle whose job
 # files run with bare fio and whose metadata names fio, kernel, host, device
 # and command; fio's output is json+; a failed fio run shows fio's own error
-# lines and the job, not its JSON; not root, it warns that caches stay.
+# lines (or, where it printed none, the error its JSON records) and the job,
+# not its JSON; not root, it warns that caches stay.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -96,6 +97,33 @@ assert_match "the job named" '\[perftest-w-65536-1\] .*rw=write' "$msg"
 # ... as fio parsed it for this run: on its target, not the plan's placeholder
 assert_match "the job's target" "\[perftest-w-65536-1\] .*filename=$rodev( |\$)" "$msg"
 echo "$msg" | grep -q '"clat_ns"\|"lat_ns"\|"iodepth_level"' && fail "the failure shows fio's JSON: $msg"
+
+# 3b. the device shrinks under the run (a resize, losetup -c): fio moves only
+# what it holds, 1 MiB of the job's 8, with no error; the run stops, saying
+# so, and is not complete
+truncate -s 16M "$T/shrink.img"
+sdev=$(losetup --find --show "$T/shrink.img") || fail "losetup"
+echo "$sdev" >>"$_pp_loops"
+printf '#!/bin/bash\ncase " $* " in *" --output="*) truncate -s 1M "%s"; losetup -c "%s" ;; esac\nexec "%s" "$@"\n' \
+	"$T/shrink.img" "$sdev" "$FIO" >"$T/shrink-fio"
+chmod +x "$T/shrink-fio"
+msg=$(FIO=$T/shrink-fio "$PERFPACK" run blockdev-perftest --target "$sdev" --variant block --no-tables \
+	--set SIZE=8m --set PP_SECTIONS='^perftest-r-65536-1$' -o "$T/fail2" 2>&1) &&
+	fail "a run whose device shrank under it completed: $msg"
+losetup -d "$sdev"
+assert_match "the shrink said" "target $sdev: holds 1048576 bytes now, less than the 8388608 the plan uses" "$msg"
+[ -e "$T/fail2" ] && fail "a run whose device shrank under it is complete: $T/fail2"
+
+# 3c. fio fails and prints nothing (as when a read meets a device's end): the
+# error its JSON records is said, not "(nothing)"
+printf '#!/bin/bash\ncase " $* " in *" --output="*)\n\tfor a; do case $a in --output=*) o=${a#--output=} ;; esac; done\n\techo %s >"$o"; exit 1 ;;\nesac\nexec "%s" "$@"\n' \
+	"'{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"perftest-r-65536-1\", \"error\": 5}]}'" "$FIO" >"$T/eio-fio"
+chmod +x "$T/eio-fio"
+dev=$(make_loop 16 eio)
+msg=$(FIO=$T/eio-fio "$PERFPACK" run blockdev-perftest --target "$dev" --variant block --no-tables \
+	--set SIZE=8m --set PP_SECTIONS='^perftest-r-65536-1$' -o "$T/fail3" 2>&1) &&
+	fail "a run whose fio failed exited 0: $msg"
+assert_match "the error fio's JSON records" '\(nothing\); its JSON records job perftest-r-65536-1: error 5 \(Input/output error\)' "$msg"
 
 # 4. not root: caches cannot be dropped, and it says so
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then

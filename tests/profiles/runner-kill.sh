@@ -4,7 +4,9 @@
 # No fio process outlives the runner, however the run ends: a fio job process
 # SIGKILLed under it (the runner fails, fio's main process goes too), the
 # runner itself SIGKILLed (its fio dies with it, or its guard kills a fio that
-# does not), SIGTERM (exit 143), and the runner SIGKILLed while fio runs wait
+# does not), SIGTERM (exit 143; a SIGHUP it was started ignoring, nohup's,
+# does not stop it; SIGINT as the output directory is made leaves its
+# run.txt saying so), and the runner SIGKILLed while fio runs wait
 # at their gates, started ahead.  The
 # runs are the scst-coop model paced in real time (1 GiB at ~84 MB/s), so
 # fio is busy for seconds; every process whose working directory is in the
@@ -120,6 +122,36 @@ except cli.Stop as e:
         pass  # the interpreter runs a pending handler between bytecodes
 EOF
 
+# 3c. A SIGHUP the runner was started ignoring (nohup, whose terminal hangs
+# up) does not stop the run: it completes, exit 0
+(trap '' HUP; exec "$PERFPACK" run scst-coop --no-tables --set SIZE=268435456 --set SIM_SCALE=1 \
+	--set PP_SECTIONS='^perftest-c01-r-67108864-1$' -o "$T/e") >"$T/e.log" 2>&1 &
+pid=$!
+wait_for '[ -n "$(job_pid "$T/e")" ]' 30 || fail "no fio job process started: $(cat "$T/e.log")"
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+assert_eq "exit status of a run ignoring SIGHUP (nohup) after SIGHUP: $(tail -n 1 "$T/e.log")" 0 "$rc"
+[ -d "$T/e" ] || fail "a run ignoring SIGHUP (nohup) did not complete after SIGHUP: $(ls -d "$T"/e*)"
+
+# 3d. SIGINT as the output directory is being made (a fio wrapper sends it
+# when fio --version is asked once DIR.partial.* exists): exit 130, and the
+# .partial directory's run.txt says the run is incomplete, 0 of N
+cat >"$T/int-fio" <<EOS
+#!/bin/bash
+case " \$* " in *" --version "*) compgen -G "$T/f.partial.*" >/dev/null && kill -INT \$PPID && sleep 0.5 ;; esac
+exec "$FIO" "\$@"
+EOS
+chmod +x "$T/int-fio"
+n=$("$PERFPACK" run scst-coop --list | wc -l)
+FIO=$T/int-fio "$PERFPACK" run scst-coop --no-tables -o "$T/f" >"$T/f.log" 2>&1
+rc=$?
+assert_eq "exit status after SIGINT as the output directory is made: $(tail -n 1 "$T/f.log")" 130 "$rc"
+for d in "$T"/f.partial.*; do
+	assert_eq "$d/run.txt status" "incomplete (0 of $n fio runs done)" "$(sed -n 's/^status: //p' "$d/run.txt")"
+done
+assert_match "what stderr says" "incomplete run \(0 of $n fio runs done\)" "$(cat "$T/f.log")"
+
 # 4. fio runs started ahead of their turn (blockdev-perftest on a loop device:
 # each waits at its exec_prerun gate while the run before does its I/O), the
 # runner SIGKILLed: the gates fail (their pipe's writer is gone), every fio goes
@@ -135,10 +167,10 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 	no_fio_left "$T/d" "the runner SIGKILLed with fio runs started ahead"
-	cases="a b b2 c d"
+	cases="a b b2 c e d"
 else
 	echo "not root: case 4 (runs started ahead on a loop device) not run"
-	cases="a b b2 c"
+	cases="a b b2 c e"
 fi
 
 # and later: fio's job processes are in sessions of their own (setsid), so a

@@ -165,7 +165,7 @@ TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${one[@]}" --set P
 
 
 # --- direct=1 on memory: a target on tmpfs, or a loop device over a file
-# there, measures memory copies: refused, named, unless --memory-ok; a scratch
+# there (or over such a loop device), measures memory copies: refused, named, unless --memory-ok; a scratch
 # file there is warned about; buffered runs go on
 d1=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m)
 for t in "$T/fs/new" "$T/fs/dd"; do
@@ -187,6 +187,21 @@ assert_match "loop over tmpfs named" "refusing --target $mdev: it is a loop devi
 "$PERFPACK" run blockdev-perftest --target "$mdev" "${d1[@]}" --force --memory-ok -o "$T/o15" >"$T/o15.log" 2>&1 ||
 	fail "--memory-ok was refused: $(tail -n 3 "$T/o15.log")"
 assert_match "--memory-ok warns" "$mdev: it is a loop device over .*measuring memory as asked \(--memory-ok\)" "$(cat "$T/o15.log")"
+# a loop device over that loop device is memory too, and one over a loop
+# device over a file on a disk is not (its backing device node is on
+# devtmpfs, which says nothing of where its blocks are)
+mup=$(losetup --find --show "$mdev") || fail "losetup over $mdev"
+echo "$mup" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$mup" "${d1[@]}" -o "$T/o13" 2>&1) &&
+	fail "direct=1 on $mup (a loop over a loop over tmpfs) was not refused: $msg"
+assert_match "loop over a loop over tmpfs named" "refusing --target $mup: it is a loop device over $mdev, which is a loop device over $T/fs/loop.img, on tmpfs" "$msg"
+losetup -d "$mup"
+ddev=$(make_loop 16 ondisk)
+dup=$(losetup --find --show "$ddev") || fail "losetup over $ddev"
+echo "$dup" >>"$_pp_loops"
+"$PERFPACK" run blockdev-perftest --target "$dup" "${d1[@]}" -o "$T/o13b" >"$T/o13b.log" 2>&1 ||
+	fail "direct=1 on $dup, a loop device over $ddev over a file on $(findmnt -n -o FSTYPE -T "$T"), was refused: $(tail -n 3 "$T/o13b.log")"
+losetup -d "$dup"
 losetup -d "$mdev"
 msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${d1[@]}" --set PP_SCRATCH_MB=32 -o "$T/o16" 2>&1) ||
 	fail "a scratch run in a tmpfs \$TMPDIR failed: $msg"

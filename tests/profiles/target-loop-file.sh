@@ -5,7 +5,9 @@
 # blocks: a loop device mounted (or held O_EXCL by another process: mkfs,
 # md/dm, swap) over it is refused as a mounted --target device is, named, and
 # --force does not override it; the file is left as it was.  So is a loop
-# device target over a file that another loop device, mounted, is over.  A loop device
+# device target over a file that another loop device, mounted, is over, a
+# loop device over a mounted device, and a device or file under a loop
+# device mounted over it (loop does not hold what it is over).  A loop device
 # over it that no one holds is held by the run (O_EXCL), so no mount starts
 # on it meanwhile, and the run goes on.
 . "$TOP/tests/lib.sh"
@@ -17,7 +19,7 @@ one=(--no-tables --variant block --set PP_SECTIONS='^perftest-w-65536-1$' --set 
 
 # a filesystem on a loop device over the file, mounted: with --force too
 dev=$(make_loop 64 img)
-mnt=$(make_fs ext4 "$dev")
+mnt=$(make_fs ext4 "$dev" -E lazy_itable_init=0,lazy_journal_init=0)
 echo data >"$mnt/kept"
 sync
 before=$(md5sum <"$T/img.img")
@@ -34,7 +36,30 @@ msg=$("$PERFPACK" run blockdev-perftest --target "$dev2" "${one[@]}" --force -o 
 assert_match "the other loop device named" "refusing to write to $dev2: its blocks are those of the file $T/img.img, as are those of the loop device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
 assert_eq "the mounted filesystem's image unchanged (second loop)" "$before" "$(md5sum <"$T/img.img")"
 losetup -d "$dev2"
+# ... nor through a loop device over that loop device (loop does not hold
+# the device under it: O_EXCL on the loop device over it succeeds)
+up=$(losetup --find --show "$dev") || fail "losetup $dev"
+echo "$up" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$up" "${one[@]}" --force -o "$T/o1c" 2>&1) &&
+	fail "wrote (--force) to $up, a loop device over $dev mounted on $mnt: $msg"
+assert_match "the device under it named" "refusing to write to $up: it is a loop device over the device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
+assert_eq "the mounted filesystem's image unchanged (loop over it)" "$before" "$(md5sum <"$T/img.img")"
 umount "$mnt"
+# the filesystem on the loop device over it mounted: the device under it,
+# and the file under that, are its blocks
+mkdir -p "$T/mnt-up"
+mount -t ext4 "$up" "$T/mnt-up" || fail "mount $up"
+echo "$T/mnt-up" >>"$_pp_mounts"
+before=$(md5sum <"$T/img.img")
+for t in "$dev" "$T/img.img"; do
+	msg=$("$PERFPACK" run blockdev-perftest --target "$t" "${one[@]}" --force -o "$T/o1d" 2>&1) &&
+		fail "wrote (--force) to $t, under the loop device $up mounted on $T/mnt-up: $msg"
+	assert_match "the loop device over $t named" "refusing to write to $t: .*the loop device $up\b.*mounted \(on $T/mnt-up\).*--force does not override" "$msg"
+	assert_eq "the mounted filesystem's image unchanged ($t under it)" "$before" "$(md5sum <"$T/img.img")"
+done
+compgen -G "$T/o1[cd]*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o1[cd]*)"
+umount "$T/mnt-up"
+losetup -d "$up"
 before=$(md5sum <"$T/img.img")
 
 # the same loop device held O_EXCL by another process (as mkfs holds it)

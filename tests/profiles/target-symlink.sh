@@ -5,7 +5,8 @@
 # checked, held, set up (mkfs) and given to fio as the path it resolves to
 # when the run starts: fio and mkfs open it by name at every run, and a link
 # changed meanwhile had them write the device it then named, which the
-# runner never checked nor held.  run.txt names both.
+# runner never checked nor held.  run.txt names both.  A --target that
+# opens what no path names (/proc/self/fd/N of a deleted file) is refused.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -29,4 +30,18 @@ assert_eq "$T/lnk now names $b" "$b" "$(readlink "$T/lnk")"
 	fail "$b, never named to perfpack, was written after the link to $a was changed: $(blkid -p "$b")"
 assert_eq "fio's filename (block)" "filename=$a" "$(grep '^filename=' "$T/o1/bundle/block/blockdev-perftest.fio")"
 assert_match "run.txt names the link and the device" "^target: $a \(--target $T/lnk\)" "$(cat "$T/o1/run.txt")"
+
+# a --target through /proc/self/fd/N (or /dev/fd/N) of a deleted file opens
+# what no path names: the runner made and fio wrote a new file named
+# '... (deleted)': refused
+truncate -s 8M "$T/gone"
+exec 3<>"$T/gone"
+rm "$T/gone"
+msg=$("$PERFPACK" run blockdev-perftest --target /proc/self/fd/3 --no-tables --variant block \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m -o "$T/o3" 2>&1) &&
+	fail "a run on /proc/self/fd/3, a deleted file, was not refused: $msg"
+exec 3>&-
+assert_match "the deleted file named" "--target /proc/self/fd/3: opens $T/gone \(deleted\), which no path names" "$msg"
+[ -e "$T/gone (deleted)" ] && fail "a file '$T/gone (deleted)' was made, which the user never named"
+compgen -G "$T/o3*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o3*)"
 no_leftovers

@@ -25,7 +25,8 @@ def start(ctx, variants):
         'profile': ctx.profile.name, 'scale': ctx.scale, 'variants': variants,
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
         'fio': output([ctx.fio, '--version']).strip(), 'kernel': platform.release(),
-        'hostname': platform.node(), 'target': ctx.target_arg or 'scratch', 'clients': ctx.clients,
+        'hostname': platform.node(), 'clients': ctx.clients,
+        'target': ctx.target_arg or ('scratch' if ctx.profile['TARGET_KIND'] != 'none' else 'none'),
         'command': [os.path.abspath(sys.argv[0])] + sys.argv[1:], 'devices': {}, 'fio_commands': [],
     }
     m = ctx.meta

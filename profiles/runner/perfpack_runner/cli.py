@@ -214,11 +214,8 @@ def cmd_run(ctx, args):
             ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
         ctx.target_given = ctx.target_arg
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
-        # checked, held, set up and given to fio as the path it resolves to
-        # now: fio and mkfs open it by name, and a symbolic link changed
-        # during the run would have them write what it then names
-        if not ctx.clients and not target.path_problem(os.path.realpath(ctx.target_arg)):
-            ctx.target_arg = os.path.realpath(ctx.target_arg)
+        if not ctx.clients:
+            ctx.target_arg = target.resolve_target(ctx.target_arg)
     fioout.check_client_syntax(ctx.clients)
     fioout.check_distinct_servers(ctx.clients)
     plan.check_sets(ctx.sets)
@@ -273,6 +270,8 @@ def _on_signal(sig, _frame):
 
 def main(argv):
     for s in STOP_SIGNALS:
+        if s == signal.SIGHUP and signal.getsignal(s) == signal.SIG_IGN:
+            continue  # nohup: the run goes on when the terminal hangs up
         signal.signal(s, _on_signal)
     ctx = None
     status = 0

@@ -202,6 +202,19 @@ def error_lines(log_path, limit=12):
     return (hits or lines)[-limit:]
 
 
+def job_errors(json_path):
+    """'job NAME: error N (strerror)' of each job fio's JSON records with an
+    error (fio does not always print one: a read past a device's end)."""
+    try:
+        with open(json_path, errors='replace') as f:
+            text = f.read()
+        data = json.loads(text[text.index('{'):])
+    except (OSError, ValueError):
+        return []
+    return ['job %s: error %s (%s)' % (j.get('jobname'), j['error'], os.strerror(j['error']))
+            for j in data.get('jobs', []) if isinstance(j.get('error'), int) and j['error']]
+
+
 def missing_hosts(json_path, hosts):
     """Planned --client hosts with no result in fio's JSON."""
     try:

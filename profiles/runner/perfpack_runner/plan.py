@@ -15,6 +15,8 @@ PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB P
 # a filesystem recipe's variables (target.py), read only where PP_SETUP=fs
 RECIPE_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS')  # what filesystem a recipe makes
 FS_VARS = RECIPE_VARS + ('PP_FILE_MB',)
+# pick which of a variant's runs are made, not how each one measures
+FILTER_VARS = ('PP_MINBS', 'PP_MAXBS', 'PP_RW', 'PP_ITERS', 'PP_SECTIONS')
 READS = ('read', 'randread')
 # options that place I/O where offset/size/numjobs do not say: the whole target
 _PLACEMENT = ('filesize', 'zonemode', 'zonesize', 'zonerange', 'zoneskip', 'offset_align')
@@ -209,6 +211,21 @@ def check_vars(where, vs, sizes):
                 raise Refusal('%s: %s=%s is not a valid regular expression (ERE)' % (where, k, val))
         if k == 'PP_SETUP' and val not in ('dev', 'fs', 'none'):
             raise Refusal('%s: PP_SETUP=%s is not dev, fs or none' % (where, val))
+        if k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS') and _names_elsewhere(val):
+            raise Refusal("%s: %s='%s' names %s, a file or device other than the target: mkfs and the filesystem "
+                          "would write it (an external log, realtime section or journal, another device: logdev=, "
+                          "rtdev=, -d name=, -J device=, journal_path=, btrfs's devices) unchecked, where perfpack "
+                          'writes only its target, checked first (mounted, held, signature, data)'
+                          % (where, k, val, _names_elsewhere(val)))
+
+
+def _names_elsewhere(opts):
+    """The word of mkfs or mount options OPTS that names a file or device
+    (a path, a block device or file in the current directory), or None."""
+    for w in re.split(r'[\s,=]+', opts):
+        if '/' in w or (w and os.path.exists(w) and not os.path.isdir(w)):
+            return w
+    return None
 
 
 # TARGET as the plan's parse sees it, before the target is set up
@@ -320,11 +337,15 @@ class Plan:
 
     def __init__(self, ctx, variants):
         self.steps, self.vars, self.plan_end, self.write_end, self.bdev_write = [], {}, {}, {}, {}
-        self.sections = {}
+        self.sections, self.iterated = {}, False
         for v in variants:
             self._variant(ctx, v, len(variants) > 1)
             self._one_output_each(ctx.profile, v)
         self._runner_sets_read(ctx, variants, self.vars)
+        if not self.iterated and any(s.split('=', 1)[0] == 'PP_ITERS' for s in ctx.sets):
+            raise Refusal('--set PP_ITERS: no job of this run has iterations (sections NAME-1, NAME-2, ... that '
+                          'differ in nothing else), so nothing would be repeated and each job would run once: '
+                          'leave it out')
         self._recipe_sets_fit(ctx, variants, self.vars)
 
     @staticmethod
@@ -356,7 +377,10 @@ class Plan:
         itself (iozone's xfs, blockdev-perftest's file: PP_SETUP=fs PP_FS=xfs;
         block: PP_SETUP=dev): the run would set up another target than its
         variant's name, raw/ and tables say (the old runner ran xfs on ext4, or
-        on the bare device, and tabled it as xfs); and of mkfs or mount
+        on the bare device, and tabled it as xfs); so is one of any other
+        variable its VARIANT_<v> fixes but the FILTER_VARS (bonnie's raw:
+        DIRECT=1, the model's BACKEND=sim: the old runner tabled buffered I/O
+        as raw, and the coop pool reading /dev/zero as the model); and of mkfs or mount
         options where the run's variants make different filesystems, which
         would hand one filesystem's options to another's mkfs."""
         p = ctx.profile
@@ -364,7 +388,8 @@ class Plan:
         fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
         for v in variants:
             own = variant_vars(p, v, ctx.scale, [])
-            for k in ('PP_SETUP',) + (RECIPE_VARS if v in fs else ()):
+            fixed = {k for k, _ in manifest.words_to_vars(p['VARIANT_' + v], p.name)} - set(FILTER_VARS)
+            for k in sorted({'PP_SETUP'} | fixed | (set(RECIPE_VARS) if v in fs else set())):
                 if k in given and own.get(k) and given[k] != own[k]:
                     raise Refusal('--set %s=%s: variant %s fixes %s=%s in its recipe: it would run with the '
                                   '--set while its name, raw/%s/ and tables say its own; leave the --set out, or '
@@ -432,6 +457,7 @@ class Plan:
             bdev, secs = sections(ctx.fio, path, env)
             check_files(secs, vs, '%s/%s' % (p.name, j))
             self.bdev_write[v] = self.bdev_write.get(v, False) or bdev
+            self.iterated = self.iterated or bool(iters.iterations(secs))
             if vs.get('PP_ITERS'):
                 iters.check(secs, int(vs['PP_ITERS']), '%s/%s' % (p.name, j))
                 with open(path, encoding='utf-8') as f:

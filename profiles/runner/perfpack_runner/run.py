@@ -3,12 +3,13 @@
 
 import os
 import shutil
+import signal
 import stat
 import tempfile
 
 from . import ahead, bundle, fioout, gate, plan, safety, tables, target
 from .progress import Progress
-from .util import Refusal, info, is_root, warn
+from .util import STOP_SIGNALS, Refusal, info, is_root, warn
 
 
 def check_target(ctx, pl, variants):
@@ -233,7 +234,10 @@ def _fio_failed(ctx, r, rc):
     step, log, rawv = r.step, r.log, r.cwd
     lines = ['    | ' + ln for ln in fioout.error_lines(log)]
     job = _parsed_job(ctx, step, r.env)
-    info('fio said:\n' + '\n'.join(lines or ['    | (nothing)']))
+    if not lines:
+        errs = fioout.job_errors(os.path.join(rawv, r.stem + '.json'))
+        lines = ['    | (nothing); its JSON records ' + e for e in errs] or ['    | (nothing)']
+    info('fio said:\n' + '\n'.join(lines))
     if job:
         info('the job (%s, as fio parsed it):\n%s' % (step.jobfile, '\n'.join(job)))
     raise Refusal('fio failed (exit %d) on %s [%s], variant %s; raw output in %s'
@@ -279,10 +283,15 @@ def _variant_runs(ctx, la, fio_target, tgt, prog, k):
 def execute(ctx, pl, variants):
     """Run every step, variant by variant; the output directory ends
     complete or .partial."""
-    ctx.out.start()
-    bundle.start(ctx, variants)
-    prog = Progress(len(pl.steps))
     ctx.out.total = len(pl.steps)
+    # a stop signal waits until run.txt is there to say the run is incomplete
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        ctx.out.start()
+        bundle.start(ctx, variants)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    prog = Progress(len(pl.steps))
     tgt = target.Target(ctx)
     ctx.teardown = tgt.teardown
     k = 0
@@ -303,9 +312,24 @@ def execute(ctx, pl, variants):
     info('raw fio JSON: %s' % os.path.join(ctx.out.path, 'raw'))
 
 
+def _uses_target(ctx, variants):
+    """The variants that run on --target (or the scratch target): in a
+    profile with one, those without their own TARGET and PP_SETUP=none."""
+    if ctx.profile['TARGET_KIND'] == 'none':
+        return []
+    vs = {v: plan.variant_vars(ctx.profile, v, ctx.scale, ctx.sets) for v in variants}
+    return [v for v in variants if not vs[v].get('TARGET') and (vs[v].get('PP_SETUP') or 'dev') != 'none']
+
+
 def cmd_run(ctx):
     p = ctx.profile
     variants = ctx.variants or p.words('VARIANTS')
+    if ctx.target_arg and not _uses_target(ctx, variants):
+        raise Refusal('--target %s: no variant of this run uses a target (%s), so it would be ignored while '
+                      'run.txt names it: leave --target out'
+                      % (ctx.target_given or ctx.target_arg,
+                         'profile %s has none: TARGET_KIND=none' % p.name if p['TARGET_KIND'] == 'none' else
+                         'each has its own TARGET or PP_SETUP=none'))
     if ctx.mode == 'env':
         # the plan's refusals of a --set hold here too: --env does not print
         # what a run would refuse as if it would go

@@ -278,7 +278,7 @@ def _memory_fs(path):
 def memory_backed(path):
     """Why what PATH names lives in memory, not on a device ('is ...'), or None: a file
     or directory on a memory filesystem, a RAM disk (brd, zram), a loop
-    device over a file on a memory filesystem."""
+    device over a file on a memory filesystem or over such a device."""
     if not stat.S_ISBLK(os.stat(path).st_mode):
         fs = _memory_fs(path if os.path.isdir(path) else os.path.dirname(path) or '.')
         return 'is on %s' % fs if fs else None
@@ -294,6 +294,15 @@ def memory_backed(path):
     except OSError:
         return None
     backing = backing[:-len(' (deleted)')] if backing.endswith(' (deleted)') else backing
+    try:
+        under = stat.S_ISBLK(os.stat(backing).st_mode)
+    except OSError:
+        under = False
+    if under:
+        # a loop device over a device: where that one's blocks are (its
+        # node on devtmpfs says nothing of them)
+        why = memory_backed(backing)
+        return 'is a loop device over %s, which %s' % (backing, why) if why else None
     fs = _memory_fs(os.path.dirname(backing) or '/')
     return 'is a loop device over %s, on %s' % (backing, fs) if fs else None
 

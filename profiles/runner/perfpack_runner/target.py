@@ -72,19 +72,54 @@ def _exists(path, what):
                   % (what, path, kind)) from None
 
 
-def _loops_over(fd):
-    """The loop devices (/dev/loopN) whose backing file is the file open as
-    FD (sysfs's backing_file, compared by device and inode: a hard link or
-    a path through a symbolic link is the same file)."""
-    st, out = os.fstat(fd), []
+def _ident(st):
+    """What a file or block device is compared by: a block device by its
+    number (another node of it is the same device), a file by device and
+    inode (a hard link or a path through a symbolic link is the same file)."""
+    return ('b', st.st_rdev) if stat.S_ISBLK(st.st_mode) else ('f', st.st_dev, st.st_ino)
+
+
+def _loops():
+    """[(/dev/loopN, its device number, its backing file's _ident, the
+    backing file's path)] from sysfs."""
+    out = []
     for name in sorted(os.listdir('/sys/block')):
         try:
             with open('/sys/block/%s/loop/backing_file' % name) as f:
-                b = os.stat(f.read().rstrip('\n'))
-        except OSError:
+                path = f.read().rstrip('\n')
+            with open('/sys/block/%s/dev' % name) as f:
+                devno = os.makedev(*(int(n) for n in f.read().split(':')))
+            out.append(('/dev/' + name, devno, _ident(os.stat(path)), path))
+        except (OSError, ValueError):
             continue
-        if (b.st_dev, b.st_ino) == (st.st_dev, st.st_ino):
-            out.append('/dev/' + name)
+    return out
+
+
+def _sharing(st):
+    """The block devices whose blocks are those of the file or block device
+    of stat ST, as [(path, the path it is a loop device over and its
+    _ident; or None, None for a device under ST)]: the backing file of a
+    loop device ST, if a block device, and that one's, ...; then every loop
+    device over one of these, and over such a loop device, and so on.  A
+    loop device does not hold its backing file or device (O_EXCL on that
+    one succeeds while a filesystem on the loop device is mounted), so each
+    is looked for here."""
+    loops, ids, out = _loops(), {_ident(st)}, []
+    back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
+    cur = _ident(st)
+    while cur in back and back[cur][0] not in ids:
+        cur, path = back[cur]
+        ids.add(cur)
+        if cur[0] == 'b':
+            out.append((path, None, None))
+    grown = True
+    while grown:
+        grown = False
+        for dev, devno, bid, path in loops:
+            if bid in ids and ('b', devno) not in ids:
+                ids.add(('b', devno))
+                out.append((dev, path, bid))
+                grown = True
     return out
 
 
@@ -130,8 +165,9 @@ class Claim:
     def __init__(self, path, kind, writes):
         self.path, self.kind, self.writes, self.fd, self.wanted = path, kind, writes, None, False
         self.made = None  # (st_dev, st_ino) of a file target the runner made
-        self.loops = []  # fds of the loop devices over a file target, held O_EXCL
+        self.loops = []  # fds of the devices sharing the target's blocks (_sharing), held O_EXCL
         self.end = 0  # a file target: the plan's extent, past which fio lays the file out anew
+        self.need = None  # a device target: the bytes the plan uses of it
         self.unlinked = False  # a file target fio removed (unlink=1), not yet made anew
 
     def make(self):
@@ -183,47 +219,36 @@ class Claim:
         self.fd = fd
         return self._hold_loops()
 
-    def _backing(self):
-        """(path, fd) of the file under a loop device target, or (None, None)."""
-        path = loop_backing(self.path)
-        try:
-            return path, os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except (OSError, TypeError):
-            return None, None
-
     def _hold_loops(self):
         """A file target's blocks are also those of each loop device over
-        it, and a loop device target's those of each other loop device
-        over its file: each is held O_EXCL as a --target device is, or why
-        not."""
-        if self.kind == 'file':
-            over, fd, own = self.path, self.fd, None
-        else:
-            over, fd = self._backing()
-            if fd is None:
-                return None
-            own = os.fstat(self.fd).st_rdev
-        try:
-            devs = [d for d in _loops_over(fd) if own is None or os.stat(d).st_rdev != own]
-        finally:
-            if fd != self.fd:
-                os.close(fd)
-        for dev in devs:
+        it, a loop device target's those of each other loop device over its
+        file and of a device under it, and a device's those of each loop
+        device over it (and over those): each is held O_EXCL as a --target
+        device is, or why not."""
+        st = os.fstat(self.fd)
+        for dev, over, oid in _sharing(st):
             try:
                 self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
             except OSError as e:
                 self.release()
                 if e.errno != errno.EBUSY:
-                    raise Refusal('target %s: cannot open the loop device %s over it (%s)'
+                    raise Refusal('target %s: cannot open the device %s sharing its blocks (%s)'
                                   % (self.path, dev, e.strerror)) from None
                 held, who = safety.device_held(dev), _openers(dev)
                 detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
                                                                 if who else []))
-                whose = ('it is the backing file of' if self.kind == 'file' else
-                         'its blocks are those of the file %s, as are those of' % over)
-                return ('%s the loop device %s, which is in use by another process (it cannot be opened O_EXCL; '
+                if over is None:
+                    whose = 'it is a loop device over the device %s' % dev
+                elif oid == _ident(st):
+                    whose = 'it is the backing %s of the loop device %s' % (
+                        'file' if self.kind == 'file' else 'device', dev)
+                elif self.kind == 'bdev' and oid[0] == 'f':
+                    whose = 'its blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
+                else:
+                    whose = 'its blocks are those of the loop device %s (over %s)' % (dev, over)
+                return ('%s, which is in use by another process (it cannot be opened O_EXCL; '
                         '%s): what is written to the %s is written to that device'
-                        % (whose, dev, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
+                        % (whose, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
                            'file' if self.kind == 'file' else 'device'))
         return None
 
@@ -279,6 +304,11 @@ class Claim:
                           'or renamed during the run), and fio opens it by name: the last run measured and wrote '
                           'what it names now; the run stops'
                           % (self.path, 'device' if self.kind == 'bdev' else 'file'))
+        if self.kind == 'bdev' and self.need and safety._dev_size(self.path) < self.need:
+            raise Refusal('target %s: holds %d bytes now, less than the %d the plan uses of it (it shrank during '
+                          'the run: a resize, losetup -c): fio moves only what the device holds, without an error, '
+                          'so the last run did less than its job says; the run stops'
+                          % (self.path, safety._dev_size(self.path), self.need))
 
     def release(self):
         if self.fd is not None:
@@ -392,6 +422,7 @@ def hold(ctx, pl, variants):
     wend, need = safety.plan_ends(pl, variants, ctx.profile['TARGET_KIND'])
     if kind == 'bdev':
         ctx.claim = Claim(t, kind, wend is not None)
+        ctx.claim.need = need if need != 'all' else None
         ctx.claim.take()
         if loop_backing(t):
             _not_swap(t, wend is not None, loop_backing(t))
@@ -516,9 +547,41 @@ def check_fio_path(path, what, clients):
                   % (what, repr(path) if control_char(path) else path, problem))
 
 
+def resolve_target(path):
+    """The path a local --target PATH is checked, held, set up and given to
+    fio as: the one it resolves to now (fio and mkfs open it by name, and a
+    symbolic link changed during the run would have them write what it then
+    names), or PATH itself where fio would read that one differently.
+    Refusal where what PATH opens has no path fio could open (a deleted
+    file, a pipe or a socket through /proc/PID/fd/N or /dev/fd/N)."""
+    real = os.path.realpath(path)
+    if os.path.exists(path) and not (os.path.exists(real) and os.path.samefile(path, real)):
+        raise Refusal('--target %s: opens %s, which no path names (a deleted file, a pipe or a socket that a '
+                      'process has open): fio opens its target by name and would use another file; give a '
+                      'path of the target' % (path, real))
+    return path if path_problem(real) else real
+
+
 def _inside(a, b):
-    """Path A is B or under it (both real paths)."""
-    return a == b or a.startswith(b.rstrip('/') + '/')
+    """Path A is B or under it (both real paths), also through another
+    mount of B's filesystem (a bind mount, a device mounted twice): A or a
+    directory above it is B's inode."""
+    if a == b or a.startswith(b.rstrip('/') + '/'):
+        return True
+    try:
+        bs = os.stat(b)
+    except OSError:
+        return False
+    while True:
+        try:
+            st = os.stat(a)
+            if (st.st_dev, st.st_ino) == (bs.st_dev, bs.st_ino):
+                return True
+        except OSError:
+            pass
+        if a == os.path.dirname(a):
+            return False
+        a = os.path.dirname(a)
 
 
 def _beneath(devno, seen=None):
@@ -569,7 +632,7 @@ def check_out_apart(out, t, name='-o'):
     target's I/O."""
     o, r = os.path.realpath(out), os.path.realpath(t)
     why = None
-    if o == r:
+    if o == r or (os.path.exists(o) and os.path.exists(r) and os.path.samefile(o, r)):
         why = 'is the --target'
     elif _inside(o, r):
         why = 'is inside the --target directory %s, where the plan makes its files' % r
