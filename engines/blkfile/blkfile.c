@@ -243,6 +243,33 @@ static int fio_blkfile_init(struct thread_data *td)
 }
 
 /*
+ * unlink_each_loop=1: fio unlinks the job's files before each pass after
+ * the first (loops=, time_based, io_size= past size=; backend.c,
+ * unlink_all_files()), and the next pass opens a file the device holds
+ * no bytes of: none for a read, a new and empty one for a write.  The
+ * second pass failed with a bare "No such file or directory".  Refused
+ * before fio looks at the file, whatever the job's loops (one pass never
+ * unlinks, so there the option does nothing).
+ */
+static int refuse_unlink_each_loop(struct thread_data *td)
+{
+	struct fio_file *f;
+	unsigned int i;
+
+	for_each_file(td, f, i) {
+		if (f->filetype != FIO_TYPE_FILE)
+			continue;
+		pp_err(BF_ENGINE, "%s: unlink_each_loop=1 with blkfile_via=bdev: fio unlinks the file before "
+		       "each pass after the first, and the device holds none of the bytes of the file a next "
+		       "pass would open (none for a read, a new, empty one for a write); refused before any I/O",
+		       f->file_name);
+		td_verror(td, EOPNOTSUPP, "blkfile setup");
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * ->setup: fio's setup_files() calls it in place of its get_file_sizes(),
  * in the parent process, before it works out each file's range and lays
  * out the files the job needs larger (extend_file()).  A via=bdev job
@@ -276,6 +303,8 @@ static int fio_blkfile_setup(struct thread_data *td)
 		if (f->real_file_size == -1ULL && td->o.size)
 			f->real_file_size = td->o.size / td->o.nr_files;
 	}
+	if (o && o->via == BF_VIA_BDEV && td->o.unlink_each_loop && refuse_unlink_each_loop(td))
+		return 1;
 	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
 	    (td->o.overwrite && !td->o.file_append))
 		return 0;
