@@ -345,6 +345,33 @@ static struct coop_req *req_of(struct coop_pool_job *j, struct io_u *io_u)
 	return j->reqs[i];
 }
 
+/*
+ * sync_file_range= syncs the file bytes written since the last sync, as
+ * psync's: fio passes them as f->first_write..last_write (its
+ * do_sync_file_range()), not in the io_u, whose offset is whatever its
+ * last use left (the range was that offset to the end of the file, and
+ * the bytes written below it were not synced).  fio's first_write and
+ * last_write count only the writes it has reaped, while the sync waits
+ * for every write queued before it (coop_pool_submit_wait()): the two are
+ * kept here as fio keeps them (io_u.c, io_completed(): both 0 at first,
+ * -1 after each sync), from the writes queued.
+ */
+static void sync_range_of(struct coop_req *req, enum fio_ddir ddir)
+{
+	struct coop_file *cf = req->file;
+
+	if (ddir == DDIR_WRITE) {
+		if (cf->first_write == -1ULL || req->off < cf->first_write)
+			cf->first_write = req->off;
+		if (cf->last_write == -1ULL || req->off + req->len > cf->last_write)
+			cf->last_write = req->off + req->len;
+		return;
+	}
+	req->off = cf->first_write;
+	req->len = cf->last_write - cf->first_write;
+	cf->first_write = cf->last_write = -1ULL;
+}
+
 static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u)
 {
 	struct coop_pool_job *j = priv;
@@ -388,6 +415,10 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	req->file = FILE_ENG_DATA(io_u->file);
 	req->off = io_u->offset;
 	req->len = io_u->xfer_buflen;
+	if (io_u->ddir == DDIR_WRITE || ddir_sync(io_u->ddir))
+		sync_range_of(req, io_u->ddir);
+	if (req->op == COOP_OP_SYNC_RANGE && !req->len)
+		return FIO_Q_COMPLETED;	/* nothing written: psync's does nothing */
 	req->buf = io_u->xfer_buf;
 	req->cookie = io_u;
 	/*
