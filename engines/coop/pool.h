@@ -106,8 +106,6 @@ struct coop_file {
 	int *wfd;		/* coop_fd=per-thread: worker w's descriptor */
 	int is_bdev;		/* a block device (direct I/O alignment) */
 	struct coop_ra ra;	/* context readahead (job's thread only) */
-	/* sync_file_range=: fio's first_write, last_write of the writes queued (pool_fio.c) */
-	uint64_t first_write, last_write;
 };
 
 /* One command as a worker executes it. */

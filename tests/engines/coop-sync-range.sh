@@ -10,8 +10,9 @@
 # (sync_file_range(6, 491520, 0) where psync's was (6, 0, 884736)).  The
 # (offset, nbytes) of every sync_file_range(2) call (strace) must be
 # psync's, for one worker and several, iodepth 1 and 8, with
-# coop_fd=per-thread, and with fsync= between them (every sync starts the
-# range again).
+# coop_fd=per-thread, with fsync= between them (every sync starts the
+# range again), and over loops=2 (a file's range is kept while it is
+# closed between loops).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/lib-coop.sh"
 need_cmd strace
@@ -26,17 +27,25 @@ dd if=/dev/zero of="$f" bs=1M count=1 status=none
 ranges() {
 	local out=$T/strace.txt
 	san_env
-	strace -f -qq -e trace=sync_file_range -o "$out" env "${SAN_ENV[@]}" "$FIO" $mode --name=s "$@" --filename="$f" --rw=randwrite --bs=4k --size=1m \
-		--number_ios=48 --randseed=7 --overwrite=1 >"$T/fio.out" 2>&1 ||
+	strace -f -qq -e trace=sync_file_range -o "$out" env "${SAN_ENV[@]}" "$FIO" $mode \
+		--name=s "$@" --filename="$f" --rw=$rw --bs=4k --size=$size --number_ios=$ios \
+		--randseed=7 --overwrite=1 >"$T/fio.out" 2>&1 ||
 		fail "$*: fio failed: $(cat "$T/fio.out")"
 	grep -q "err= 0" "$T/fio.out" || fail "$*: job error: $(cat "$T/fio.out")"
 	sed -n 's/.*sync_file_range([0-9]*, \([0-9]*\), \([0-9]*\),.*/\1 \2/p' "$out"
 }
 
 # At iodepth 8 fio's own choice of which sync is due depends on when
-# writes are reaped (last_was_sync, engines/coop/README.md), so the case
-# mixing fsync= with sync_file_range= runs at iodepth 1.
-for syncs in "--sync_file_range=write:4" "--sync_file_range=write:2 --fsync=3 --iodepth=1"; do
+# writes are reaped (last_was_sync, engines/coop/README.md), so the cases
+# mixing fsync= with sync_file_range= or over loops run at iodepth 1.
+# loops=2: fio closes the file between loops and keeps its range, so the
+# first sync of the second loop covers the last write of the first (16
+# writes a loop, a sync every 5: psync's (0, 65536), where a range started
+# again at the reopen was (0, 16384)).
+rw=randwrite size=1m ios=48
+for syncs in "--sync_file_range=write:4" "--sync_file_range=write:2 --fsync=3 --iodepth=1" \
+	"--sync_file_range=write:5 --iodepth=1 --loops=2"; do
+	[[ $syncs == *loops* ]] && rw=write size=64k ios=16
 	want=$(ranges --ioengine=psync $syncs)
 	[ -n "$want" ] || fail "$syncs: psync made no sync_file_range call"
 	for opts in "--coop_threads=1" "--coop_threads=2" "--coop_threads=2 --iodepth=8" \
