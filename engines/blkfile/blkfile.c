@@ -215,6 +215,33 @@ static int fio_blkfile_init(struct thread_data *td)
 			return 1;
 		}
 	}
+	/*
+	 * A replayed read_iolog at iodepth > 1 on an asynchronous engine:
+	 * fio 3.33 keeps a reference on the file for replayed I/O in flight
+	 * and never drops it ('close files ... put file, ref=3' in
+	 * --debug=file; its own io_uring and libaio never close the file
+	 * either), so, as with offload above, the close that syncs the device
+	 * writes, re-verifies the map and drops the file's stale page cache
+	 * would not run: the file read back its old bytes after such a job
+	 * ended err= 0.  submit=sync is synchronous, so fio replays at depth 1.
+	 */
+	if (o->via == BF_VIA_BDEV && o->submit == BF_SUBMIT_URING && td->o.read_iolog_file &&
+	    td->o.iodepth > 1) {
+		struct fio_file *f;
+		unsigned int i;
+
+		for_each_file(td, f, i) {
+			if (f->filetype != FIO_TYPE_FILE)
+				continue;
+			pp_err(BF_ENGINE, "%s: read_iolog=%s with blkfile_via=bdev, blkfile_submit=uring and iodepth=%u: "
+			       "fio never closes a replayed file then, so the close that syncs the device writes, "
+			       "re-verifies the file's map and drops its stale page cache would not run; refused "
+			       "(iodepth=1 or blkfile_submit=sync replay it)", f->file_name, td->o.read_iolog_file,
+			       td->o.iodepth);
+			td_verror(td, EOPNOTSUPP, "blkfile open");
+			return 1;
+		}
+	}
 	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
 		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
 		td_verror(td, EINVAL, "blkfile options");
