@@ -565,6 +565,14 @@ static void coop_pool_cleanup(struct thread_data *td, void *priv)
 	free(j);
 }
 
+static void coop_pool_quiesce(struct thread_data *td, void *priv)
+{
+	struct coop_pool_job *j = priv;
+
+	(void)td;
+	coop_pool_stop(j->pool);
+}
+
 const struct coop_backend_ops coop_pool_backend = {
 	.name		= "pool",
 	.init		= coop_pool_init,
@@ -574,4 +582,5 @@ const struct coop_backend_ops coop_pool_backend = {
 	.cleanup	= coop_pool_cleanup,
 	.open_file	= coop_pool_open_file,
 	.close_file	= coop_pool_close_file,
+	.quiesce	= coop_pool_quiesce,
 };
