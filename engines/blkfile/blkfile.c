@@ -215,6 +215,33 @@ static int fio_blkfile_init(struct thread_data *td)
 			return 1;
 		}
 	}
+	/*
+	 * A replayed read_iolog at iodepth > 1 on an asynchronous engine:
+	 * fio 3.33 keeps a reference on the file for replayed I/O in flight
+	 * and never drops it ('close files ... put file, ref=3' in
+	 * --debug=file; its own io_uring and libaio never close the file
+	 * either), so, as with offload above, the close that syncs the device
+	 * writes, re-verifies the map and drops the file's stale page cache
+	 * would not run: the file read back its old bytes after such a job
+	 * ended err= 0.  submit=sync is synchronous, so fio replays at depth 1.
+	 */
+	if (o->via == BF_VIA_BDEV && o->submit == BF_SUBMIT_URING && td->o.read_iolog_file &&
+	    td->o.iodepth > 1) {
+		struct fio_file *f;
+		unsigned int i;
+
+		for_each_file(td, f, i) {
+			if (f->filetype != FIO_TYPE_FILE)
+				continue;
+			pp_err(BF_ENGINE, "%s: read_iolog=%s with blkfile_via=bdev, blkfile_submit=uring and iodepth=%u: "
+			       "fio never closes a replayed file then, so the close that syncs the device writes, "
+			       "re-verifies the file's map and drops its stale page cache would not run; refused "
+			       "(iodepth=1 or blkfile_submit=sync replay it)", f->file_name, td->o.read_iolog_file,
+			       td->o.iodepth);
+			td_verror(td, EOPNOTSUPP, "blkfile open");
+			return 1;
+		}
+	}
 	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
 		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
 		td_verror(td, EINVAL, "blkfile options");
@@ -237,6 +264,33 @@ static int fio_blkfile_init(struct thread_data *td)
 		bd->sub->cleanup(td, bd->priv);
 		td->io_ops_data = NULL;
 		free(bd);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * unlink_each_loop=1: fio unlinks the job's files before each pass after
+ * the first (loops=, time_based, io_size= past size=; backend.c,
+ * unlink_all_files()), and the next pass opens a file the device holds
+ * no bytes of: none for a read, a new and empty one for a write.  The
+ * second pass failed with a bare "No such file or directory".  Refused
+ * before fio looks at the file, whatever the job's loops (one pass never
+ * unlinks, so there the option does nothing).
+ */
+static int refuse_unlink_each_loop(struct thread_data *td)
+{
+	struct fio_file *f;
+	unsigned int i;
+
+	for_each_file(td, f, i) {
+		if (f->filetype != FIO_TYPE_FILE)
+			continue;
+		pp_err(BF_ENGINE, "%s: unlink_each_loop=1 with blkfile_via=bdev: fio unlinks the file before "
+		       "each pass after the first, and the device holds none of the bytes of the file a next "
+		       "pass would open (none for a read, a new, empty one for a write); refused before any I/O",
+		       f->file_name);
+		td_verror(td, EOPNOTSUPP, "blkfile setup");
 		return 1;
 	}
 	return 0;
@@ -276,6 +330,8 @@ static int fio_blkfile_setup(struct thread_data *td)
 		if (f->real_file_size == -1ULL && td->o.size)
 			f->real_file_size = td->o.size / td->o.nr_files;
 	}
+	if (o && o->via == BF_VIA_BDEV && td->o.unlink_each_loop && refuse_unlink_each_loop(td))
+		return 1;
 	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
 	    (td->o.overwrite && !td->o.file_append))
 		return 0;

@@ -31,6 +31,8 @@ struct coop_backend_ops {
 	 */
 	int (*open_file)(struct thread_data *td, void *priv, struct fio_file *f);
 	void (*close_file)(struct thread_data *td, void *priv, struct fio_file *f);
+	/* Optional: finish every command in flight (fio frees the io_us next). */
+	void (*quiesce)(struct thread_data *td, void *priv);
 };
 
 extern const struct coop_backend_ops coop_pool_backend;	/* pool_fio.c: psync, uring */

@@ -286,6 +286,23 @@ static void fio_coop_cleanup(struct thread_data *td)
 	td->io_ops_data = NULL;
 }
 
+/*
+ * fio 3.33 frees the io_us and their buffers (cleanup_io_u()) before the
+ * engine's cleanup, and a replayed read_iolog at iodepth > 1 ends with its
+ * last I/O still queued, never reaped: the workers then read into freed
+ * memory, and fio died at exit ('free(): corrupted unsorted chunks',
+ * SIGSEGV), a third of the runs.  Every command finishes before the first
+ * io_u goes.
+ */
+static void fio_coop_io_u_free(struct thread_data *td, struct io_u *io_u)
+{
+	struct coop_data *cd = td->io_ops_data;
+
+	(void)io_u;
+	if (cd && cd->be->quiesce)
+		cd->be->quiesce(td, cd->priv);
+}
+
 static enum fio_q_status fio_coop_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct coop_data *cd = td->io_ops_data;
@@ -340,6 +357,7 @@ PP_EXPORT struct ioengine_ops ioengine = {
 	.flags			= FIO_NO_OFFLOAD,
 	.init			= fio_coop_init,
 	.cleanup		= fio_coop_cleanup,
+	.io_u_free		= fio_coop_io_u_free,
 	.queue			= fio_coop_queue,
 	.getevents		= fio_coop_getevents,
 	.event			= fio_coop_event,

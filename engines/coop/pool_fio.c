@@ -30,6 +30,9 @@ struct coop_pool_job {
 	/* Requests by io_u->index. */
 	struct coop_req **reqs;
 	unsigned int reqs_cap;
+	/* sync_file_range=: fio's first_write, last_write by f->fileno (sync_range_of()) */
+	struct coop_wrange { uint64_t first, last; } *wr;
+	unsigned int wr_cap;
 	struct coop_devstats dev;
 	struct coop_cpu cpu;	/* workers' CPU in fio's usr/sys (stats.h) */
 	bool zero_logged;	/* zero_xfer() said why, once per job */
@@ -345,6 +348,48 @@ static struct coop_req *req_of(struct coop_pool_job *j, struct io_u *io_u)
 	return j->reqs[i];
 }
 
+/*
+ * sync_file_range= syncs the file bytes written since the last sync, as
+ * psync's: fio passes them as f->first_write..last_write (its
+ * do_sync_file_range()), not in the io_u, whose offset is whatever its
+ * last use left (the range was that offset to the end of the file, and
+ * the bytes written below it were not synced).  fio's first_write and
+ * last_write count only the writes it has reaped, while the sync waits
+ * for every write queued before it (coop_pool_submit_wait()): the two are
+ * kept here as fio keeps them (io_u.c, io_completed(): both 0 at first,
+ * -1 after each sync, kept while the file is closed), from the writes
+ * queued.
+ */
+static int sync_range_of(struct coop_pool_job *j, struct coop_req *req,
+			 struct io_u *io_u)
+{
+	unsigned int i = io_u->file->fileno;
+	struct coop_wrange *w;
+
+	if (i >= j->wr_cap) {
+		unsigned int cap = i + 16;
+
+		w = realloc(j->wr, sizeof(*w) * cap);
+		if (!w)
+			return ENOMEM;
+		memset(w + j->wr_cap, 0, sizeof(*w) * (cap - j->wr_cap));
+		j->wr = w;
+		j->wr_cap = cap;
+	}
+	w = &j->wr[i];
+	if (io_u->ddir == DDIR_WRITE) {
+		if (w->first == -1ULL || req->off < w->first)
+			w->first = req->off;
+		if (w->last == -1ULL || req->off + req->len > w->last)
+			w->last = req->off + req->len;
+		return 0;
+	}
+	req->off = w->first;
+	req->len = w->last - w->first;
+	w->first = w->last = -1ULL;
+	return 0;
+}
+
 static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u)
 {
 	struct coop_pool_job *j = priv;
@@ -388,6 +433,12 @@ static int coop_pool_queue(struct thread_data *td, void *priv, struct io_u *io_u
 	req->file = FILE_ENG_DATA(io_u->file);
 	req->off = io_u->offset;
 	req->len = io_u->xfer_buflen;
+	if ((io_u->ddir == DDIR_WRITE || ddir_sync(io_u->ddir)) && sync_range_of(j, req, io_u)) {
+		io_u->error = ENOMEM;
+		return FIO_Q_COMPLETED;
+	}
+	if (req->op == COOP_OP_SYNC_RANGE && !req->len)
+		return FIO_Q_COMPLETED;	/* nothing written: psync's does nothing */
 	req->buf = io_u->xfer_buf;
 	req->cookie = io_u;
 	/*
@@ -508,9 +559,18 @@ static void coop_pool_cleanup(struct thread_data *td, void *priv)
 	for (i = 0; i < j->reqs_cap; i++)
 		coop_req_free(j->reqs[i]);
 	free(j->reqs);
+	free(j->wr);
 	free(j->reaped);
 	free(j->events);
 	free(j);
+}
+
+static void coop_pool_quiesce(struct thread_data *td, void *priv)
+{
+	struct coop_pool_job *j = priv;
+
+	(void)td;
+	coop_pool_stop(j->pool);
 }
 
 const struct coop_backend_ops coop_pool_backend = {
@@ -522,4 +582,5 @@ const struct coop_backend_ops coop_pool_backend = {
 	.cleanup	= coop_pool_cleanup,
 	.open_file	= coop_pool_open_file,
 	.close_file	= coop_pool_close_file,
+	.quiesce	= coop_pool_quiesce,
 };

@@ -17,8 +17,10 @@
 # a read from the wrong place.  Then a log of writes covering the whole file
 # (md5 headers) replays through the device with blkfile_allow_bdev_write=1,
 # and psync reads the file back through the filesystem with md5 verify.
-# Last, a log reading past the file's end: psync fails (its residual moves
-# nothing), and blkfile refuses, naming the log.
+# The same writes with blkfile_submit=uring at iodepth 4 are refused (fio
+# never closes a replayed file then).  Last, a log reading past the file's
+# end: psync fails (its residual moves nothing), and blkfile refuses,
+# naming the log.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -103,6 +105,21 @@ out=$(run_fio --name=chk --filename="$f" --ioengine=psync --rw=read --size=$size
 	"${vfy[@]}" --verify=md5 2>&1) || fail "read back through the file: $out"
 echo "$out" | grep -q "err= 0" || fail "read back through the file: $out"
 note "replayed device writes read back through the file with md5 verify"
+
+# With blkfile_submit=uring at iodepth 4 fio never closes a replayed file
+# (it keeps a reference for the I/O in flight): the engine's close, which
+# syncs the device writes and drops the file's stale page cache, did not
+# run, and the file read back its old bytes after a job that ended
+# err= 0.  Refused before any I/O, naming the log, the file unchanged.
+sum=$(bf_sum_file "$f")
+bf_fio --name=wr4 --filename="$f" --blkfile_via=bdev --blkfile_allow_bdev_write=1 \
+	--blkfile_submit=uring --iodepth=4 --read_iolog="$T/writes.log" --buffer_pattern=0x5a5a5a5a &&
+	fail "replayed writes, submit=uring iodepth=4: not refused: $BF_OUT"
+assert_match "replayed writes, submit=uring iodepth=4: refused" \
+	"read_iolog=$T/writes.log with blkfile_via=bdev, blkfile_submit=uring and iodepth=4" "$BF_OUT"
+drop_caches
+assert_eq "replayed writes, submit=uring iodepth=4: the file" "$sum" "$(bf_sum_file "$f")"
+note "replayed writes, submit=uring iodepth=4: refused, the file unchanged"
 
 # Past the end: psync fails, blkfile refuses naming the log.
 log "$f" past read "0 4096" "$((size - 4096)) 8192"

@@ -9,7 +9,8 @@
 # job); device reads may have returned other data", err=116).  It runs before
 # the unlink now: read and write jobs (sync and uring) pass as psync's and the
 # file is gone; a write job's verify= reads pass; the device outside the
-# file's extents is unchanged.
+# file's extents is unchanged.  unlink_each_loop=1 through the device is
+# refused before any I/O (below).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -42,3 +43,35 @@ for sub in sync uring; do
 		note "$what: passed, file removed"
 	done
 done
+
+# unlink_each_loop=1: fio unlinks the file before each pass after the first,
+# and the device holds no bytes of the file a next pass opens (none for a
+# read, a new, empty one for a write).  The second pass failed with a bare
+# "No such file or directory", the file gone; refused now before any I/O,
+# naming the option, the file and its bytes as they were.  via=file runs as
+# psync does.
+for rw in read write; do
+	for pass in --loops=2 "--time_based=1 --runtime=1"; do
+		what="unlink_each_loop=1, $rw, $pass"
+		f=$BF_MNT/each-$rw
+		dd if=/dev/urandom of="$f" bs=1M count=2 conv=fsync status=none
+		ino=$(stat -c %i "$f")
+		sum=$(bf_sum_file "$f")
+		args=(--name=e --filename="$f" --rw=$rw --bs=64k --size=2m --blkfile_via=bdev
+			--unlink_each_loop=1 $pass)
+		[ $rw = write ] && args+=(--blkfile_allow_bdev_write=1)
+		bf_fio "${args[@]}" && fail "$what: fio succeeded: $BF_OUT"
+		echo "$BF_OUT" | grep -q "unlink_each_loop=1 with blkfile_via=bdev" ||
+			fail "$what: the refusal does not name the options: $BF_OUT"
+		echo "$BF_OUT" | grep -Eq "issued rwts: total=[1-9]|issued rwts: total=0,[1-9]" &&
+			fail "$what: I/O issued before the refusal: $BF_OUT"
+		[ -e "$f" ] || fail "$what: the file was removed"
+		assert_eq "$what: inode" "$ino" "$(stat -c %i "$f")"
+		assert_eq "$what: file bytes" "$sum" "$(bf_sum_file "$f")"
+		note "$what: refused, file unchanged"
+	done
+done
+f=$BF_MNT/each-file
+dd if=/dev/urandom of="$f" bs=1M count=2 conv=fsync status=none
+bf_fio_ok "unlink_each_loop=1, via=file" --name=e --filename="$f" --rw=write --bs=64k --size=2m \
+	--blkfile_via=file --unlink_each_loop=1 --loops=2
