@@ -204,7 +204,7 @@ int ratio_table(const struct serieslist *sl, const struct series *base, const st
 	free(rc);
 	table_note(t, "p: Welch's t-test (two-sided) on the per-run rates of each cell; p.adj: Holm's adjustment over the %zu cells tested in this table",
 		   ntested);
-	table_note(t, "'*' = p.adj < %g (%zu cell%s): there the two sides' mean rates differ by more than their run-to-run spread explains, and the chance that any '*' of this table is noise is below %g; no '*' does not show equal rates (few runs detect only large differences); n/a = fewer than 2 runs on a side",
+	table_note(t, "'*' = p.adj < %g (%zu cell%s): there the two sides' mean rates differ by more than their run-to-run spread explains, and the chance that any '*' of this table is noise is below %g; no '*' does not show equal rates (few runs detect only large differences); n/a = fewer than 2 runs on a side, or no spread on either side with different means (fio times runs in whole ms: equal runs may be its rounding alone)",
 		   o->alpha, nsig, nsig == 1 ? "" : "s", o->alpha);
 	tablist_add(out, t);
 	return 0;

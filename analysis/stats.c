@@ -10,6 +10,7 @@
  * fraction converges slowly.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -118,6 +119,17 @@ double stat_t_cdf(double t, double df)
 	return t > 0 ? 1 - tail / 2 : tail / 2;
 }
 
+/* every value the first (a variance from the sums may be rounding's) */
+static bool all_equal(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return false;
+	return true;
+}
+
 double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		    double *t_out, double *df_out)
 {
@@ -134,8 +146,14 @@ double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
 	va = stat_var(a, na) / (double)na;
 	vb = stat_var(b, nb) / (double)nb;
 	se2 = va + vb;
-	if (!(se2 > 0))		/* no spread at all: only equality is noise */
-		return ma == mb ? 1 : 0;
+	/*
+	 * No spread on either side: equal means differ by nothing, but
+	 * different ones cannot be weighed against noise.  fio times a run in
+	 * whole ms, so runs of a few ms are often equal by its rounding alone
+	 * (and a deterministic model's by design): n/a, not p = 0.
+	 */
+	if (!(se2 > 0) || (all_equal(a, na) && all_equal(b, nb)))
+		return ma == mb ? 1 : NAN;
 	t = (ma - mb) / sqrt(se2);
 	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
 	p = 2 * stat_t_cdf(-fabs(t), df);

@@ -16,7 +16,8 @@ double stat_ibeta(double a, double b, double x);
 double stat_t_cdf(double t, double df);
 /*
  * Welch's unequal-variance t-test, two-sided p-value; NAN when either side
- * has fewer than 2 values.  *t_out and *df_out may be NULL.
+ * has fewer than 2 values, or neither has any spread and the means differ.
+ * *t_out and *df_out may be NULL.
  */
 double stat_welch_p(const double *a, size_t na, const double *b, size_t nb,
 		    double *t_out, double *df_out);
