@@ -92,6 +92,10 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->target_rx_serial <= 1, "sim_target_rx_serial must be 0 or 1");
 	NEED(p->server_ra_unplug <= 1, "sim_server_ra_unplug must be 0 or 1");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
+	/* 2.6.29 cfq-iosched.c's sysfs stores take none of these below 1 */
+	NEED(p->cfq_slice_sync_ms >= 1, "sim_cfq_slice_sync_ms must be >= 1");
+	NEED(p->cfq_fifo_expire_ms >= 1, "sim_cfq_fifo_expire_ms must be >= 1");
+	NEED(p->cfq_back_seek_penalty >= 1, "sim_cfq_back_seek_penalty must be >= 1");
 	NEED(p->dl_fifo_batch >= 1, "sim_dl_fifo_batch must be >= 1");
 	return 0;
 }

@@ -47,6 +47,11 @@ refused 'coop: coop_inline=-1: must be 0 or 1' "${env[@]}" -- --coop_inline=-1
 refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
 refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
 refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --sim_time_scale=0
+# values 2.6.29's CFQ does not take (its sysfs stores clamp them to 1): the
+# model ran a zero-length slice
+for o in cfq_slice_sync_ms cfq_fifo_expire_ms cfq_back_seek_penalty; do
+	refused "sim_$o must be >= 1" "${env[@]}" -- --coop_backend=sim --sim_$o=0
+done
 refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
 refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
 refused 'coop: coop_ioctx=clone: unknown value' "${env[@]}" -- --coop_ioctx=clone
