@@ -177,9 +177,22 @@ static void bf_set_engine_flags(struct thread_data *td, unsigned int flags)
 	pthread_mutex_unlock(&lock);
 }
 
+/* The job's first regular file (what a refusal of the job names), or NULL. */
+static struct fio_file *bf_first_file(struct thread_data *td)
+{
+	struct fio_file *f;
+	unsigned int i;
+
+	for_each_file(td, f, i)
+		if (f->filetype == FIO_TYPE_FILE)
+			return f;
+	return NULL;
+}
+
 static int fio_blkfile_init(struct thread_data *td)
 {
 	struct blkfile_options *o = td->eo;
+	struct fio_file *f;
 	struct bf_data *bd;
 	int ret;
 
@@ -201,19 +214,12 @@ static int fio_blkfile_init(struct thread_data *td)
 	 * Refused here, before fio starts its submit threads: refused at
 	 * open, a job process was once left waiting in them.
 	 */
-	if (o->via == BF_VIA_BDEV && td->o.io_submit_mode == IO_MODE_OFFLOAD) {
-		struct fio_file *f;
-		unsigned int i;
-
-		for_each_file(td, f, i) {
-			if (f->filetype != FIO_TYPE_FILE)
-				continue;
-			pp_err(BF_ENGINE, "%s: io_submit_mode=offload with blkfile_via=bdev: fio never closes the file "
-			       "then, so the close that syncs the device writes, re-verifies the file's map and drops "
-			       "its stale page cache would not run; refused", f->file_name);
-			td_verror(td, EOPNOTSUPP, "blkfile open");
-			return 1;
-		}
+	if (o->via == BF_VIA_BDEV && td->o.io_submit_mode == IO_MODE_OFFLOAD && (f = bf_first_file(td))) {
+		pp_err(BF_ENGINE, "%s: io_submit_mode=offload with blkfile_via=bdev: fio never closes the file "
+		       "then, so the close that syncs the device writes, re-verifies the file's map and drops "
+		       "its stale page cache would not run; refused", f->file_name);
+		td_verror(td, EOPNOTSUPP, "blkfile open");
+		return 1;
 	}
 	/*
 	 * A replayed read_iolog at iodepth > 1 on an asynchronous engine:
@@ -226,21 +232,14 @@ static int fio_blkfile_init(struct thread_data *td)
 	 * ended err= 0.  submit=sync is synchronous, so fio replays at depth 1.
 	 */
 	if (o->via == BF_VIA_BDEV && o->submit == BF_SUBMIT_URING && td->o.read_iolog_file &&
-	    td->o.iodepth > 1) {
-		struct fio_file *f;
-		unsigned int i;
-
-		for_each_file(td, f, i) {
-			if (f->filetype != FIO_TYPE_FILE)
-				continue;
-			pp_err(BF_ENGINE, "%s: read_iolog=%s with blkfile_via=bdev, blkfile_submit=uring and iodepth=%u: "
-			       "fio never closes a replayed file then, so the close that syncs the device writes, "
-			       "re-verifies the file's map and drops its stale page cache would not run; refused "
-			       "(iodepth=1 or blkfile_submit=sync replay it)", f->file_name, td->o.read_iolog_file,
-			       td->o.iodepth);
-			td_verror(td, EOPNOTSUPP, "blkfile open");
-			return 1;
-		}
+	    td->o.iodepth > 1 && (f = bf_first_file(td))) {
+		pp_err(BF_ENGINE, "%s: read_iolog=%s with blkfile_via=bdev, blkfile_submit=uring and iodepth=%u: "
+		       "fio never closes a replayed file then, so the close that syncs the device writes, "
+		       "re-verifies the file's map and drops its stale page cache would not run; refused "
+		       "(iodepth=1 or blkfile_submit=sync replay it)", f->file_name, td->o.read_iolog_file,
+		       td->o.iodepth);
+		td_verror(td, EOPNOTSUPP, "blkfile open");
+		return 1;
 	}
 	if ((o->fixedbufs || o->registerfiles) && o->submit != BF_SUBMIT_URING) {
 		pp_err(BF_ENGINE, "blkfile_fixedbufs/blkfile_registerfiles need blkfile_submit=uring");
@@ -280,20 +279,16 @@ static int fio_blkfile_init(struct thread_data *td)
  */
 static int refuse_unlink_each_loop(struct thread_data *td)
 {
-	struct fio_file *f;
-	unsigned int i;
+	struct fio_file *f = bf_first_file(td);
 
-	for_each_file(td, f, i) {
-		if (f->filetype != FIO_TYPE_FILE)
-			continue;
-		pp_err(BF_ENGINE, "%s: unlink_each_loop=1 with blkfile_via=bdev: fio unlinks the file before "
-		       "each pass after the first, and the device holds none of the bytes of the file a next "
-		       "pass would open (none for a read, a new, empty one for a write); refused before any I/O",
-		       f->file_name);
-		td_verror(td, EOPNOTSUPP, "blkfile setup");
-		return 1;
-	}
-	return 0;
+	if (!f)
+		return 0;
+	pp_err(BF_ENGINE, "%s: unlink_each_loop=1 with blkfile_via=bdev: fio unlinks the file before "
+	       "each pass after the first, and the device holds none of the bytes of the file a next "
+	       "pass would open (none for a read, a new, empty one for a write); refused before any I/O",
+	       f->file_name);
+	td_verror(td, EOPNOTSUPP, "blkfile setup");
+	return 1;
 }
 
 /*
