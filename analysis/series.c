@@ -366,6 +366,7 @@ static void logs_free(struct flog *v, int n)
 static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 {
 	struct flog *v;
+	uint64_t allow;	/* not_from_start()'s */
 	int i;
 	size_t k;
 
@@ -385,10 +386,11 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 		 * other base, --start would put every sample decades late
 		 * (start + a unix time) or --unix-epoch in 1970.
 		 */
-		if (v[i].n && v[i].s[0].t < EPOCH_2000_MS && not_from_start(&v[i])) {
+		allow = v[i].n && v[i].s[0].t < EPOCH_2000_MS ? not_from_start(&v[i]) : 0;
+		if (allow) {
 			warnx_("series: %s:%lu: the log's first sample is at %llu ms, later than a log timed from its job's start begins (%llu ms at most here: twice its largest gap between samples and its first latency, and 1 s): its times count from another clock's zero (log_alternate_epoch_clock_id=1, CLOCK_MONOTONIC, or 7, CLOCK_BOOTTIME, with log_unix_epoch=1 or log_alternate_epoch=1: ms since boot), which fiotab cannot place in time: run fio with log_unix_epoch=1 and log_alternate_epoch_clock_id=0 (CLOCK_REALTIME) and give --unix-epoch",
 			       v[i].file, v[i].s[0].line, (unsigned long long)v[i].s[0].t,
-			       (unsigned long long)not_from_start(&v[i]));
+			       (unsigned long long)allow);
 			goto bad;
 		}
 		for (k = 0; k < v[i].n; k++) {
