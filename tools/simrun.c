@@ -10,6 +10,7 @@
  * modeled times.  Parameters are the sim_* option names without the prefix
  * (see engines/sim/params.c), e.g. ioctx=shared client_ra_kb=2048.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -20,6 +21,9 @@
 
 #include "engines/sim/sim.h"
 #include "engines/sim/trace.h"
+
+#define MAX_ITERS	64
+#define MAX_BS		32
 
 static double run_once(const struct sim_params *p, uint64_t size, uint64_t bs,
 		       int report, uint64_t *events)
@@ -49,6 +53,22 @@ static double run_once(const struct sim_params *p, uint64_t size, uint64_t bs,
 	return (double)el / SIM_S;
 }
 
+/* a whole number in [@min, @max] or a message naming @what and exit 2 */
+static uint64_t number(const char *what, const char *s, uint64_t min, uint64_t max)
+{
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max) {
+		fprintf(stderr, "simrun: %s '%s': not a whole number in %" PRIu64 "..%" PRIu64 "\n",
+			what, s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -58,7 +78,7 @@ int main(int argc, char **argv)
 		{ "report", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t size = 1024ULL << 20, bss[32], events = 0;
+	uint64_t size = 1024ULL << 20, bss[MAX_BS], events = 0;
 	int nbs = 0, iters = 3, report = 0, c, i, k;
 	struct sim_params p;
 	char err[256];
@@ -75,15 +95,20 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case 's':
-			size = strtoull(optarg, NULL, 10) << 20;
+			size = number("--size-mb", optarg, 1, 1ULL << 20) << 20;
 			break;
 		case 'i':
-			iters = atoi(optarg);
+			iters = (int)number("--iters", optarg, 1, MAX_ITERS);
 			break;
 		case 'b':
-			for (tok = strtok_r(optarg, ",", &save); tok && nbs < 32;
-			     tok = strtok_r(NULL, ",", &save))
-				bss[nbs++] = strtoull(tok, NULL, 10);
+			for (tok = strtok_r(optarg, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (nbs == MAX_BS) {
+					fprintf(stderr, "simrun: --bs: more than %d block sizes\n", MAX_BS);
+					return 2;
+				}
+				bss[nbs++] = number("--bs", tok, 512, 1ULL << 40);
+			}
 			break;
 		case 'r':
 			report = 1;
@@ -108,25 +133,25 @@ int main(int argc, char **argv)
 	if (!nbs)
 		for (uint64_t b = 64ULL << 20; b >= 16384; b /= 2)
 			bss[nbs++] = b;
-	if (!size || iters < 1) {
-		fprintf(stderr, "simrun: --size-mb and --iters must be >= 1\n");
+	if (sim_params_check(&p, err, sizeof(err))) {	/* before the table's header */
+		fprintf(stderr, "simrun: %s\n", err);
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	printf("blocksize        R        R        R   R(avg,   R(std        R\n");
 	printf("  (bytes)      (s)      (s)      (s)    MB/s)   ,MB/s)   (IOPS)\n");
 	for (k = 0; k < nbs; k++) {
-		double secs[64], mbs[64], avg = 0, sd = 0;
+		double secs[MAX_ITERS], mbs[MAX_ITERS], avg = 0, sd = 0;
 
 		printf("%9" PRIu64, bss[k]);
-		for (i = 0; i < iters && i < 64; i++) {
+		for (i = 0; i < iters; i++) {
 			secs[i] = run_once(&p, size, bss[k], report, &events);
 			mbs[i] = (double)size / 1048576.0 / secs[i];
 			avg += mbs[i] / iters;
 			if (i < 3)
 				printf(" %8.3f", secs[i]);
 		}
-		for (i = 0; i < iters && i < 64; i++)
+		for (i = 0; i < iters; i++)
 			sd += (mbs[i] - avg) * (mbs[i] - avg) / iters;
 		printf(" %8.3f %8.3f %8.3f\n", avg, sqrt(sd), avg * 1048576.0 / bss[k]);
 		sum_mbs += avg;
