@@ -5,11 +5,21 @@
 # sim-calib.sh --later [param=value...]: the later matrix's series (as
 # profiles/scst-coop/gen-jobs.sh builds them), mean modeled MB/s over its six
 # block sizes, one line per series.
+set -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 simrun=${SIMRUN:-$top/tools/simrun}
 iters=${ITERS:-1}
 cases=$top/profiles/scst-coop/cases.tsv
 case_opts() { awk -F'\t' -v c="$1" '!/^#/ && $1 == c {print $2}' "$cases"; }
+# mean SIMRUN-ARGS...: simrun's mean MB/s over its block sizes; fails with simrun
+mean() {
+	local out
+
+	out=$($simrun "$@") || return
+	out=$(awk '/^# mean/ {print $4}' <<<"$out")
+	[ -n "$out" ] || { echo "sim-calib.sh: no mean from simrun $*" >&2; return 1; }
+	echo "${out%;}"
+}
 
 if [ "${1:-}" = --later ]; then
 	shift
@@ -35,17 +45,19 @@ if [ "${1:-}" = --later ]; then
 		done
 	} | while IFS='|' read -r label opts; do
 		# shellcheck disable=SC2086
-		m=$($simrun --iters 1 --bs $bs threads=5 $opts "$@" | awk '/^# mean/ {print $4}')
-		printf '%-20s %s\n' "$label" "${m%;}"
+		m=$(mean --iters 1 --bs $bs threads=5 $opts "$@") || exit 2
+		printf '%-20s %s\n' "$label" "$m"
 	done
-	exit 0
+	exit
 fi
 
-grep -v '^#' "$cases" | while IFS=$'\t' read -r n opts; do
-	m=$($simrun --iters "$iters" $opts "$@" | awk '/^# mean/ {print $4}')
+res=$(grep -v '^#' "$cases" | while IFS=$'\t' read -r n opts; do
+	# shellcheck disable=SC2086
+	m=$(mean --iters "$iters" $opts "$@") || exit 2
 	p=$(awk -v c="$n" '!/^#/ && $1 == c {s += $3; k++} END {printf "%.2f", s / k}' \
 		"$top/profiles/scst-coop/published.tsv")
 	echo "$n $m $p"
-done | awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
+done) || exit 2
+echo "$res" | awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
 	printf "case %2d  model %7.2f  published %7.2f  err %+6.1f%%\n", $1, $2, $3, e}
 	END {printf "MAE %.1f%%\n", s / NR}'
