@@ -53,7 +53,7 @@ struct blkq {
 	 * the order of what the elevator moved there is frozen.  CFQ moves a
 	 * whole round (elv_ops.dispatch_batch), deadline and noop one request.
 	 * dispatch_list 0: no list, the elevator is asked whenever the device
-	 * has a free slot (the model before).
+	 * has a free slot.
 	 */
 	struct sim_req *dl_head, *dl_tail;
 	uint32_t dl_n;

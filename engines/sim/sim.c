@@ -126,7 +126,7 @@ void sim_report(const struct sim *s, FILE *f)
 		d->requests, d->requests ? (double)d->bytes / d->requests / 1024 : 0,
 		d->seeks, el > 0 ? 100.0 * d->busy_ns / el : 0, (double)d->rot_ns / SIM_MS,
 		d->cache_hits);
-	if (t->disk.rot_random)	/* printed with the option only: round 8's reports stay as they are */
+	if (t->disk.rot_random)	/* printed only when on: reports with it off keep their form */
 		fprintf(f, " disk_rot_waits=%" PRIu64 " disk_rot_drawn=%" PRIu64,
 			d->rot_waits, d->rot_drawn);
 	fprintf(f, " tgt_ra_windows=%" PRIu64 " tgt_ra_asis=%" PRIu64 " tgt_merged=%" PRIu64,

@@ -254,7 +254,7 @@ static void respond_ev(void *ctx, uint64_t arg)
 	struct target *t = ctx;
 	struct tcmd *c = (struct tcmd *)(uintptr_t)arg;
 
-	if (!t->p->sn_at_release)	/* the model before: active until the response left */
+	if (!t->p->sn_at_release)	/* sn_at_release=0: active until the response left */
 		tx_start_ev(t, arg);
 	t->st.sent++;
 	t->respond(t->rctx, c->cookie, t->clk->now, c->cmd_limit);
@@ -363,7 +363,7 @@ static void thread_lock_page(void *ctx, uint64_t arg)
  * target_copy_paced (2.6.29 do_generic_file_read() calls the actor on each
  * page as it gets to it) the copy of the pages read so far is charged
  * before the thread meets a marker or a locked page; without it, after
- * the whole read (the model before).
+ * the whole read.
  */
 static void thread_run(void *ctx, uint64_t arg)
 {
