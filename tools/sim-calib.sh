@@ -4,7 +4,8 @@
 # the 13 block sizes for cases 1-11.  Usage: sim-calib.sh [extra param=value...]
 # sim-calib.sh --later [param=value...]: the later matrix's series (as
 # profiles/scst-coop/gen-jobs.sh builds them), mean modeled MB/s over its six
-# block sizes, one line per series.
+# block sizes, one line per series; --later-series: each series' label and
+# simrun options (LABEL|OPTIONS), nothing run.
 set -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 simrun=${SIMRUN:-$top/tools/simrun}
@@ -21,10 +22,10 @@ mean() {
 	echo "${out%;}"
 }
 
-if [ "${1:-}" = --later ]; then
-	shift
-	bs=67108864,4194304,1048576,262144,65536,16384
-	ctx="ra=context ioctx=shared"
+# later_series: LABEL|OPTIONS, one line per series of the later matrix
+later_series() {
+	local ctx="ra=context ioctx=shared" t c s cs
+
 	{
 		for t in 1 2; do for c in 5 6 7 8 9 10 11; do
 			echo "t$t.cfq.c$(printf %02d $c)|$(case_opts $c) $ctx threads=$t"
@@ -43,7 +44,17 @@ if [ "${1:-}" = --later ]; then
 			echo "t$t.ininoop.c05|$(case_opts 5) $ctx threads=$t client_sched=noop"
 			echo "t$t.bothnoop.c05|$(case_opts 5) $ctx threads=$t sched=noop client_sched=noop"
 		done
-	} | while IFS='|' read -r label opts; do
+	}
+}
+
+if [ "${1:-}" = --later-series ]; then
+	later_series
+	exit
+fi
+if [ "${1:-}" = --later ]; then
+	shift
+	bs=67108864,4194304,1048576,262144,65536,16384
+	later_series | while IFS='|' read -r label opts; do
 		# shellcheck disable=SC2086
 		m=$(mean --iters 1 --bs $bs threads=5 $opts "$@") || exit 2
 		printf '%-20s %s\n' "$label" "$m"
