@@ -10,6 +10,7 @@
  * modeled times.  Parameters are the sim_* option names without the prefix
  * (see engines/sim/params.c), e.g. ioctx=shared client_ra_kb=2048.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -49,6 +50,29 @@ static double run_once(const struct sim_params *p, uint64_t size, uint64_t bs,
 	return (double)el / SIM_S;
 }
 
+#define SIMRUN_MAX_ITERS 64	/* the times kept for the std */
+#define SIMRUN_MAX_BS 32
+#define SIMRUN_SHOWN_ITERS 3	/* time columns, as blockdev-perftest prints */
+
+static const char usage[] =
+	"usage: simrun [--size-mb N] [--iters N] [--bs BYTES[,BYTES...]] [--report] [param=value ...]\n";
+
+/* One decimal number, whole, in min..max: else exit 2 naming the option. */
+static uint64_t num_arg(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
+		fprintf(stderr, "simrun: %s '%s': not a decimal number from %" PRIu64 " to %" PRIu64 "\n",
+			opt, s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -58,8 +82,8 @@ int main(int argc, char **argv)
 		{ "report", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t size = 1024ULL << 20, bss[32], events = 0;
-	int nbs = 0, iters = 3, report = 0, c, i, k;
+	uint64_t size = 1024ULL << 20, bss[SIMRUN_MAX_BS], events = 0;
+	int nbs = 0, iters = 3, report = 0, shown, c, i, k;
 	struct sim_params p;
 	char err[256];
 	struct timespec t0, t1;
@@ -75,20 +99,31 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case 's':
-			size = strtoull(optarg, NULL, 10) << 20;
+			size = num_arg("--size-mb", optarg, 1, 1 << 20) << 20;
 			break;
 		case 'i':
-			iters = atoi(optarg);
+			iters = num_arg("--iters", optarg, 1, SIMRUN_MAX_ITERS);
 			break;
 		case 'b':
-			for (tok = strtok_r(optarg, ",", &save); tok && nbs < 32;
-			     tok = strtok_r(NULL, ",", &save))
-				bss[nbs++] = strtoull(tok, NULL, 10);
+			if (!*optarg || optarg[0] == ',' || optarg[strlen(optarg) - 1] == ',' ||
+			    strstr(optarg, ",,")) {
+				fprintf(stderr, "simrun: --bs '%s': an empty block size\n", optarg);
+				return 2;
+			}
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (nbs == SIMRUN_MAX_BS) {
+					fprintf(stderr, "simrun: --bs: more than %d block sizes\n",
+						SIMRUN_MAX_BS);
+					return 2;
+				}
+				bss[nbs++] = num_arg("--bs", tok, 1, UINT32_MAX);
+			}
 			break;
 		case 'r':
 			report = 1;
 			break;
 		default:
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
@@ -108,25 +143,27 @@ int main(int argc, char **argv)
 	if (!nbs)
 		for (uint64_t b = 64ULL << 20; b >= 16384; b /= 2)
 			bss[nbs++] = b;
-	if (!size || iters < 1) {
-		fprintf(stderr, "simrun: --size-mb and --iters must be >= 1\n");
-		return 2;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	printf("blocksize        R        R        R   R(avg,   R(std        R\n");
-	printf("  (bytes)      (s)      (s)      (s)    MB/s)   ,MB/s)   (IOPS)\n");
+	shown = iters < SIMRUN_SHOWN_ITERS ? iters : SIMRUN_SHOWN_ITERS;
+	printf("blocksize");
+	for (i = 0; i < shown; i++)
+		printf("        R");
+	printf("   R(avg,   R(std        R\n  (bytes)");
+	for (i = 0; i < shown; i++)
+		printf("      (s)");
+	printf("    MB/s)   ,MB/s)   (IOPS)\n");
 	for (k = 0; k < nbs; k++) {
-		double secs[64], mbs[64], avg = 0, sd = 0;
+		double secs[SIMRUN_MAX_ITERS], mbs[SIMRUN_MAX_ITERS], avg = 0, sd = 0;
 
 		printf("%9" PRIu64, bss[k]);
-		for (i = 0; i < iters && i < 64; i++) {
+		for (i = 0; i < iters; i++) {
 			secs[i] = run_once(&p, size, bss[k], report, &events);
 			mbs[i] = (double)size / 1048576.0 / secs[i];
 			avg += mbs[i] / iters;
-			if (i < 3)
+			if (i < shown)
 				printf(" %8.3f", secs[i]);
 		}
-		for (i = 0; i < iters && i < 64; i++)
+		for (i = 0; i < iters; i++)
 			sd += (mbs[i] - avg) * (mbs[i] - avg) / iters;
 		printf(" %8.3f %8.3f %8.3f\n", avg, sqrt(sd), avg * 1048576.0 / bss[k]);
 		sum_mbs += avg;
