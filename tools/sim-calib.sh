@@ -9,7 +9,19 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 simrun=${SIMRUN:-$top/tools/simrun}
 iters=${ITERS:-1}
 cases=$top/profiles/scst-coop/cases.tsv
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp"' EXIT
 case_opts() { awk -F'\t' -v c="$1" '!/^#/ && $1 == c {print $2}' "$cases"; }
+# mean LABEL SIMRUN-ARGS...: simrun's mean MB/s, or exit 1 with its reason
+# (a table built from a failed run would show other columns' numbers)
+mean() {
+	local label=$1 out m
+	shift
+	out=$("$simrun" "$@") || { echo "sim-calib.sh: $label: simrun $* failed (above)" >&2; exit 1; }
+	m=$(echo "$out" | awk '/^# mean/ {sub(/;$/, "", $4); print $4}')
+	[ -n "$m" ] || { echo "sim-calib.sh: $label: simrun printed no mean" >&2; exit 1; }
+	echo "$m"
+}
 
 if [ "${1:-}" = --later ]; then
 	shift
@@ -35,17 +47,20 @@ if [ "${1:-}" = --later ]; then
 		done
 	} | while IFS='|' read -r label opts; do
 		# shellcheck disable=SC2086
-		m=$($simrun --iters 1 --bs $bs threads=5 $opts "$@" | awk '/^# mean/ {print $4}')
-		printf '%-20s %s\n' "$label" "${m%;}"
-	done
+		m=$(mean "$label" --iters 1 --bs $bs threads=5 $opts "$@") || exit 1
+		printf '%-20s %s\n' "$label" "$m"
+	done >"$tmp" || exit 1
+	cat "$tmp"
 	exit 0
 fi
 
 grep -v '^#' "$cases" | while IFS=$'\t' read -r n opts; do
-	m=$($simrun --iters "$iters" $opts "$@" | awk '/^# mean/ {print $4}')
+	# shellcheck disable=SC2086
+	m=$(mean "case $n" --iters "$iters" $opts "$@") || exit 1
 	p=$(awk -v c="$n" '!/^#/ && $1 == c {s += $3; k++} END {printf "%.2f", s / k}' \
 		"$top/profiles/scst-coop/published.tsv")
 	echo "$n $m $p"
-done | awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
+done >"$tmp" || exit 1
+awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
 	printf "case %2d  model %7.2f  published %7.2f  err %+6.1f%%\n", $1, $2, $3, e}
-	END {printf "MAE %.1f%%\n", s / NR}'
+	END {printf "MAE %.1f%%\n", s / NR}' "$tmp"
