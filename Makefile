@@ -197,5 +197,5 @@ distclean: clean
 	rm -rf config.mk .deps
 
 help:
-	@echo "targets: all check bench demo install uninstall clean distclean"
-	@echo "variables: SANITIZE=address,undefined|thread PREFIX=$(PREFIX) DESTDIR="
+	@echo "targets: all check check-default check-san bench demo fiotab-examples install uninstall clean distclean"
+	@echo "variables: SANITIZE=address,undefined|thread PREFIX=$(PREFIX) DESTDIR= TESTS=tests/DIR/NAME.sh... (check-default) SAN_TESTS=... (check-san) BENCHES=tests/bench/NAME.sh... (bench)"

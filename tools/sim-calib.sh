@@ -11,15 +11,18 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 simrun=${SIMRUN:-$top/tools/simrun}
 iters=${ITERS:-1}
 cases=$top/profiles/scst-coop/cases.tsv
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp"' EXIT
 case_opts() { awk -F'\t' -v c="$1" '!/^#/ && $1 == c {print $2}' "$cases"; }
-# mean SIMRUN-ARGS...: simrun's mean MB/s over its block sizes; fails with simrun
+# mean LABEL SIMRUN-ARGS...: simrun's mean MB/s, or exit 1 with its reason
+# (a table built from a failed run would show other columns' numbers)
 mean() {
-	local out
-
-	out=$($simrun "$@") || return
-	out=$(awk '/^# mean/ {print $4}' <<<"$out")
-	[ -n "$out" ] || { echo "sim-calib.sh: no mean from simrun $*" >&2; return 1; }
-	echo "${out%;}"
+	local label=$1 out m
+	shift
+	out=$("$simrun" "$@") || { echo "sim-calib.sh: $label: simrun $* failed (above)" >&2; exit 1; }
+	m=$(echo "$out" | awk '/^# mean/ {sub(/;$/, "", $4); print $4}')
+	[ -n "$m" ] || { echo "sim-calib.sh: $label: simrun printed no mean" >&2; exit 1; }
+	echo "$m"
 }
 
 # later_series: LABEL|OPTIONS, one line per series of the later matrix
@@ -56,19 +59,20 @@ if [ "${1:-}" = --later ]; then
 	bs=67108864,4194304,1048576,262144,65536,16384
 	later_series | while IFS='|' read -r label opts; do
 		# shellcheck disable=SC2086
-		m=$(mean --iters 1 --bs $bs threads=5 $opts "$@") || exit 2
+		m=$(mean "$label" --iters 1 --bs $bs threads=5 $opts "$@") || exit 1
 		printf '%-20s %s\n' "$label" "$m"
-	done
-	exit
+	done >"$tmp" || exit 1
+	cat "$tmp"
+	exit 0
 fi
 
-res=$(grep -v '^#' "$cases" | while IFS=$'\t' read -r n opts; do
+grep -v '^#' "$cases" | while IFS=$'\t' read -r n opts; do
 	# shellcheck disable=SC2086
-	m=$(mean --iters "$iters" $opts "$@") || exit 2
+	m=$(mean "case $n" --iters "$iters" $opts "$@") || exit 1
 	p=$(awk -v c="$n" '!/^#/ && $1 == c {s += $3; k++} END {printf "%.2f", s / k}' \
 		"$top/profiles/scst-coop/published.tsv")
 	echo "$n $m $p"
-done) || exit 2
-echo "$res" | awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
+done >"$tmp" || exit 1
+awk '{e = ($2 - $3) / $3 * 100; if (e < 0) a = -e; else a = e; s += a;
 	printf "case %2d  model %7.2f  published %7.2f  err %+6.1f%%\n", $1, $2, $3, e}
-	END {printf "MAE %.1f%%\n", s / NR}'
+	END {printf "MAE %.1f%%\n", s / NR}' "$tmp"

@@ -22,9 +22,6 @@
 #include "engines/sim/sim.h"
 #include "engines/sim/trace.h"
 
-#define MAX_ITERS	64
-#define MAX_BS		32
-
 static double run_once(const struct sim_params *p, uint64_t size, uint64_t bs,
 		       int report, uint64_t *events)
 {
@@ -53,17 +50,24 @@ static double run_once(const struct sim_params *p, uint64_t size, uint64_t bs,
 	return (double)el / SIM_S;
 }
 
-/* a whole number in [@min, @max] or a message naming @what and exit 2 */
-static uint64_t number(const char *what, const char *s, uint64_t min, uint64_t max)
+#define SIMRUN_MAX_ITERS 64	/* the times kept for the std */
+#define SIMRUN_MAX_BS 32
+#define SIMRUN_SHOWN_ITERS 3	/* time columns, as blockdev-perftest prints */
+
+static const char usage[] =
+	"usage: simrun [--size-mb N] [--iters N] [--bs BYTES[,BYTES...]] [--report] [param=value ...]\n";
+
+/* One decimal number, whole, in min..max: else exit 2 naming the option. */
+static uint64_t num_arg(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
+	unsigned long long v;
 	char *end;
-	uint64_t v;
 
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max) {
-		fprintf(stderr, "simrun: %s '%s': not a whole number in %" PRIu64 "..%" PRIu64 "\n",
-			what, s, min, max);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
+		fprintf(stderr, "simrun: %s '%s': not a decimal number from %" PRIu64 " to %" PRIu64 "\n",
+			opt, s, min, max);
 		exit(2);
 	}
 	return v;
@@ -78,8 +82,8 @@ int main(int argc, char **argv)
 		{ "report", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t size = 1024ULL << 20, bss[MAX_BS], events = 0;
-	int nbs = 0, iters = 3, report = 0, c, i, k;
+	uint64_t size = 1024ULL << 20, bss[SIMRUN_MAX_BS], events = 0;
+	int nbs = 0, iters = 3, report = 0, shown, c, i, k;
 	struct sim_params p;
 	char err[256];
 	struct timespec t0, t1;
@@ -95,25 +99,31 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case 's':
-			size = number("--size-mb", optarg, 1, 1ULL << 20) << 20;
+			size = num_arg("--size-mb", optarg, 1, 1 << 20) << 20;
 			break;
 		case 'i':
-			iters = (int)number("--iters", optarg, 1, MAX_ITERS);
+			iters = num_arg("--iters", optarg, 1, SIMRUN_MAX_ITERS);
 			break;
 		case 'b':
-			for (tok = strtok_r(optarg, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save)) {
-				if (nbs == MAX_BS) {
-					fprintf(stderr, "simrun: --bs: more than %d block sizes\n", MAX_BS);
+			if (!*optarg || optarg[0] == ',' || optarg[strlen(optarg) - 1] == ',' ||
+			    strstr(optarg, ",,")) {
+				fprintf(stderr, "simrun: --bs '%s': an empty block size\n", optarg);
+				return 2;
+			}
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (nbs == SIMRUN_MAX_BS) {
+					fprintf(stderr, "simrun: --bs: more than %d block sizes\n",
+						SIMRUN_MAX_BS);
 					return 2;
 				}
-				bss[nbs++] = number("--bs", tok, 512, 1ULL << 40);
+				bss[nbs++] = num_arg("--bs", tok, 1, UINT32_MAX);
 			}
 			break;
 		case 'r':
 			report = 1;
 			break;
 		default:
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
@@ -138,17 +148,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	printf("blocksize        R        R        R   R(avg,   R(std        R\n");
-	printf("  (bytes)      (s)      (s)      (s)    MB/s)   ,MB/s)   (IOPS)\n");
+	shown = iters < SIMRUN_SHOWN_ITERS ? iters : SIMRUN_SHOWN_ITERS;
+	printf("blocksize");
+	for (i = 0; i < shown; i++)
+		printf("        R");
+	printf("   R(avg,   R(std        R\n  (bytes)");
+	for (i = 0; i < shown; i++)
+		printf("      (s)");
+	printf("    MB/s)   ,MB/s)   (IOPS)\n");
 	for (k = 0; k < nbs; k++) {
-		double secs[MAX_ITERS], mbs[MAX_ITERS], avg = 0, sd = 0;
+		double secs[SIMRUN_MAX_ITERS], mbs[SIMRUN_MAX_ITERS], avg = 0, sd = 0;
 
 		printf("%9" PRIu64, bss[k]);
 		for (i = 0; i < iters; i++) {
 			secs[i] = run_once(&p, size, bss[k], report, &events);
 			mbs[i] = (double)size / 1048576.0 / secs[i];
 			avg += mbs[i] / iters;
-			if (i < 3)
+			if (i < shown)
 				printf(" %8.3f", secs[i]);
 		}
 		for (i = 0; i < iters; i++)

@@ -680,6 +680,8 @@ grep -q '^usage: ' "$T/noargs.err" || bad "perfpack without arguments: no usage 
 ok "perfpack tables --help" "$PERFPACK" tables --help
 "$PERFPACK" help | grep -q -- '--no-tables' || bad "help omits --no-tables"
 "$PERFPACK" help | grep -q -- '--env' || bad "help omits --env"
+# every --client form the runner takes (fioout.py), not HOST[:PORT] alone
+"$PERFPACK" help | grep -q -- '\[IPv6\]:PORT' || bad "help omits --client [IPv6]:PORT"
 mkdir -p "$T/profs/good" "$T/profs/broken"
 printf 'TITLE=good\nJOBFILES=x.fio\n' >"$T/profs/good/profile.conf"
 touch "$T/profs/good/x.fio"

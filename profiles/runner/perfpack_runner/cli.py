@@ -51,7 +51,8 @@ run options:
                   nothing but the files it lists in DIR/.perfpack-files and its
                   tables), once this run has completed
   --client LIST   run on fio servers (fio --server) through fio --client;
-                  HOST or HOST:PORT, comma-separated or repeated; needs --target
+                  HOST, HOST:PORT, [IPv6]:PORT or fio's ip:H, ip6:H, sock:PATH,
+                  comma-separated or repeated; needs --target
                   (a path on the servers); engines must be at the same path there;
                   a host missing from fio's results makes the run incomplete;
                   a plan that writes the target needs --force (the servers'
