@@ -80,6 +80,14 @@ static void *cfq_init(const struct elv_conf *conf)
 	c->slice_idle = ((int64_t)p->cfq_slice_idle_ms * p->hz + 999) / 1000;
 	c->slice_sync = ((int64_t)p->cfq_slice_sync_ms * p->hz + 999) / 1000;
 	c->fifo_expire = ((int64_t)p->cfq_fifo_expire_ms * p->hz + 999) / 1000;
+	/*
+	 * hw_tag from the device's slots, fixed.  The kernels find it out:
+	 * 2.6.26 sets it once more than 4 requests are in the driver, 2.6.29
+	 * starts at 1 and re-decides from the peak depth every 50 samples
+	 * (cfq_update_hw_tag()).  It only stops idling on a seeky queue; no
+	 * stream here is seeky, and hw_tag 1 from the start on both sides
+	 * leaves cases 1-11 and the later matrix unchanged.
+	 */
 	c->hw_tag = conf->qdepth > 5;	/* CFQ_HW_QUEUE_MIN */
 	c->lone_max = (int)(conf->cfq_lone_mult * p->cfq_quantum);
 	return c;
