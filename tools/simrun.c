@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 						SIMRUN_MAX_BS);
 					return 2;
 				}
-				bss[nbs++] = num_arg("--bs", tok, 1, UINT32_MAX);
+				bss[nbs++] = num_arg("--bs", tok, 512, UINT32_MAX);
 			}
 			break;
 		case 'r':
