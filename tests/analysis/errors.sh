@@ -79,7 +79,7 @@ hostile runtime -1e999 "$job1: \"read.runtime\" is -inf, out of range"
 hostile 50.000000 1e999 "$job1: \"read.clat_ns.percentile.50.000000\" is inf"
 hostile timestamp 1e999 "^fiotab: [^ ]*: \"timestamp\" is inf, out of range"
 # io_kbytes counts when io_bytes is 0: its bytes must stay below 2^53 too
-sed '0,/"io_bytes" : 134217728, "io_kbytes" : 131072/s//"io_bytes" : 0, "io_kbytes" : 1e15/' \
+sed '0,/"io_bytes" : 134217728, "io_kbytes" : 131072/s//"io_bytes" : 0, "io_kbytes" : 1000000000000000/' \
 	"$T/good.json" > "$T/hostile.json"
 expect_error "io_kbytes = 1e15" "$T/hostile.json" "2:1"
 assert_match "io_kbytes message" "$job1: \"write.io_kbytes\" is 1e\+15, out of range" "$(cat "$T/err")"
