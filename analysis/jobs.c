@@ -1581,7 +1581,7 @@ static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
 			continue;
 		}
 		if (g != gid) {
-			*why = xasprintf("the per-host jobs it sums ran in different groups (one after the other: %s and %s)",
+			*why = xasprintf("the per-host jobs it sums ran in different groups (%s and %s)",
 					 json_job_ref(first), json_job_ref(jo));
 			return -1;
 		}
@@ -1744,6 +1744,34 @@ static void groups_overlap(struct jobset *js, size_t first, const uint32_t *rt,
 			js->v[i].groupid = gid;
 }
 
+/*
+ * fio --client's JSON has no "elapsed" (the client runs no job of its own,
+ * so its records get none; nor do they say when a server's job started):
+ * whether a server's groups ran one after another (stonewall) or side by
+ * side (new_group without stonewall) cannot be told.  The document's jobs
+ * in more than one group get one group, so that perftest, ratio and plot
+ * refuse their records as iterations, as they do one group's (group.c);
+ * one record a point per group and run (a sweep in one run) stays.
+ */
+static void groups_unknown(struct jobset *js, size_t first, struct jobdoc *jd)
+{
+	size_t i;
+	int gid = -1;
+
+	for (i = first; i < js->n; i++) {
+		if (js->v[i].groupid < 0)
+			continue;
+		if (gid < 0)
+			gid = js->v[i].groupid;
+		else if (js->v[i].groupid != gid)
+			jd->groups_unknown = 1;
+	}
+	if (jd->groups_unknown)
+		for (i = first; i < js->n; i++)
+			if (js->v[i].groupid >= 0)
+				js->v[i].groupid = gid;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
 	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
@@ -1806,6 +1834,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	jd->timestamp_ms = ts_ms;
 	jd->run = js->ndocs;
 	jd->runid = NULL;
+	jd->groups_ms = jd->elapsed_s = 0;
+	jd->groups_unknown = 0;
 	cJSON_ArrayForEach(jo, jobs) {
 		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
@@ -1884,6 +1914,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	if (!client)
 		groups_overlap(js, first, rt, jobs, jd);
+	else
+		groups_unknown(js, first, jd);
 	if (samerun_doc(js, first, rt, file, js->docidx, why))
 		goto bad;
 	note_version(js, ver);
