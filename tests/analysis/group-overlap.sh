@@ -51,7 +51,7 @@ for f in side seq sweep; do
 		fail "premise ($f): fio --client wrote elapsed: $(sed -n '/^{/,$p' c-$f.json | "$JQ" -c '[.client_stats[].elapsed]')"
 done
 for f in side seq; do
-	for cmd in "perftest --series it" "plot -o p.svg --series it"; do
+	for cmd in "perftest --series it" "perftest --no-iterations --series it" "plot -o p.svg --series it"; do
 		$FIOTAB $cmd c-$f.json > out 2> err && fail "$cmd c-$f.json: fio --client iterations read as one after the other: $(tail -1 out)"
 		[ -s out ] && fail "$cmd c-$f.json: output beside the refusal"
 		[ -e p.svg ] && fail "$cmd c-$f.json: p.svg written"
