@@ -107,6 +107,11 @@ assert_match "iodepth read" '"iodepth":[[:space:]]*32,' "$(cat "$T/out")"
 sed 's/"rw" : "write"/"rw" : "write", "iodepth" : "1k"/' "$T/good.json" > "$T/opts.json"
 "$FIOTAB" summary --format=json "$T/opts.json" > "$T/out" || fail "iodepth 1k rejected"
 assert_match "iodepth 1k read" '"iodepth":[[:space:]]*1024,' "$(cat "$T/out")"
+# ... and 0x prefixes a hexadecimal one (fio's HOWTO, int): iodepth=0x10 is
+# 16 (the old fiotab refused the document: 'not a whole number')
+sed 's/"rw" : "write"/"rw" : "write", "iodepth" : "0x10"/' "$T/good.json" > "$T/opts.json"
+"$FIOTAB" summary --format=json "$T/opts.json" > "$T/out" 2> "$T/err" || fail "iodepth 0x10 rejected: $(cat "$T/err")"
+assert_match "iodepth 0x10 read" '"iodepth":[[:space:]]*16,' "$(cat "$T/out")"
 # --keep-going skips such a document like any malformed one
 sed '0,/"io_bytes" : 134217728/s//"io_bytes" : 1e300/' "$T/good.json" > "$T/hostile.json"
 "$FIOTAB" perftest --keep-going "$T/good.json" "$T/hostile.json" > "$T/kg.out" 2> "$T/err" ||
