@@ -1454,11 +1454,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t hash_tree(uint64_t h, const cJSON *v)
 {
 	const cJSON *c;
+	int type;
 
 	for (; v; v = v->next) {
 		if (v->string)
 			h = fnv(h, v->string, strlen(v->string) + 1);
-		h = fnv(h, &v->type, sizeof(v->type));
+		/* cJSON's type alone: JSON_WHOLE is how a number is written */
+		type = v->type & 0xff;
+		h = fnv(h, &type, sizeof(type));
 		if (cJSON_IsString(v))
 			h = fnv(h, v->valuestring, strlen(v->valuestring) + 1);
 		else if (cJSON_IsNumber(v))
