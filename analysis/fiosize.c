@@ -3,7 +3,10 @@
  * fio size strings, as fio's parse.c reads them (get_mult_bytes): a decimal
  * integer and an optional unit.  With kb_base=1024 (the default) "k", "kb",
  * "m"... are powers of 1024 and the IEC spellings "kib", "mib"... are powers of
- * 1000 (fio's "compatibility mode"); kb_base=1000 swaps the two.
+ * 1000 (fio's "compatibility mode"); kb_base=1000 swaps the two.  "0x"
+ * prefixes a hexadecimal integer (str_to_decimal()), which fio gives no
+ * unit: one with anything after its digits ("0x10k", which fio reads as 16)
+ * is refused.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,6 +25,18 @@ int fio_parse_size(const char *s, unsigned kb_base, uint64_t *out)
 
 	while (isspace((unsigned char)*s))
 		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1;
+		errno = 0;
+		v = strtoull(s + 2, &end, 16);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (errno || *end)
+			return -1;
+		*out = v;
+		return 0;
+	}
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;

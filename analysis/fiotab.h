@@ -71,6 +71,11 @@ struct jobdoc {
 	 * their longest runtimes added (ms), more than fio's "elapsed" (s)
 	 */
 	double groups_ms, elapsed_s;
+	/*
+	 * a fio --client run with jobs in more than one group: its JSON has
+	 * no "elapsed", so whether they overlapped is unknown (groupids merged)
+	 */
+	int groups_unknown;
 };
 
 /*
@@ -134,7 +139,8 @@ struct job {
 	int port;
 	int aggregate;		/* fio's "All clients" record */
 	int groupid;		/* fio's reporting group, -1 when not recorded; one for a
-				 * document whose groups overlapped (groups_ms) */
+				 * document whose groups overlapped (groups_ms) or may
+				 * have (groups_unknown) */
 	double usr_cpu, sys_cpu;	/* fio's, %: see CPU_MEANING */
 	size_t seq;		/* input order */
 	/* per direction; shared, read-only (jobs.c keeps them, see dir_store()) */

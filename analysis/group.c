@@ -889,7 +889,11 @@ have_series:
 				sk.gid = j->groupid;
 				first = bmap_get(&side, &sk, sizeof(sk), i);
 				if (first != i) {
-					if (j->doc->groups_ms > 0)
+					if (j->doc->groups_unknown)
+						warnx_("%s: jobs %s and %s are in groups of one fio --client run, one configuration: its JSON records no elapsed time, so whether they ran one after the other (stonewall) or side by side (new_group without stonewall) is unknown, and they are not taken as iterations; run each iteration as its own fio --client run (as perfpack's runner does), or fio on the server itself",
+						       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+						       job_ref(j->name, j->host));
+					else if (j->doc->groups_ms > 0)
 						warnx_("%s: jobs %s and %s ran side by side (groups of one fio run that overlapped: their longest runtimes add up to %.0f ms, more than the run's elapsed %.0f s; new_group without stonewall), one configuration: they are not iterations; put stonewall between iterations",
 						       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
 						       job_ref(j->name, j->host), j->doc->groups_ms, j->doc->elapsed_s);

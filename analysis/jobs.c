@@ -28,6 +28,7 @@
 
 #include "fiotab.h"
 #include "identity.h"
+#include "jsonread.h"
 #include "strmap.h"
 
 const char *const dir_name[NDIR] = { "read", "write", "trim", "mixed" };
@@ -356,6 +357,44 @@ static double num0v(struct reader *r, const cJSON *v, const char *path, const ch
 }
 
 /*
+ * A count, size or time fio writes as an integer (json_object_add_value_int():
+ * digits alone), NAN when absent: numv(), and written so (JSON_WHOLE).  A
+ * hand-edited 12.5 I/Os is none fio counted, and 1e3 or 12.0 none it
+ * wrote: the document is malformed, as with every such field alike.
+ */
+static double wholev(struct reader *r, const cJSON *v, const char *path, const char *name)
+{
+	double x = numv(r, v, path, name);
+
+	if (isnan(x) || v->type & JSON_WHOLE)
+		return x;
+	if (x != floor(x))
+		bad(r, "\"%s%s\" is %.17g, not a whole number (fio writes an integer there)",
+		    path, name, x);
+	else
+		bad(r, "\"%s%s\" is %.17g written with a fraction or an exponent (12.0, 1e3): fio writes this integer in digits alone, so it is not fio's",
+		    path, name, x);
+	return NAN;
+}
+
+static double whole(struct reader *r, const cJSON *obj, const char *path, const char *name)
+{
+	return wholev(r, cJSON_GetObjectItemCaseSensitive(obj, name), path, name);
+}
+
+static double whole0v(struct reader *r, const cJSON *v, const char *path, const char *name)
+{
+	double x = wholev(r, v, path, name);
+
+	return isnan(x) ? 0 : x;
+}
+
+static double whole0(struct reader *r, const cJSON *obj, const char *path, const char *name)
+{
+	return whole0v(r, cJSON_GetObjectItemCaseSensitive(obj, name), path, name);
+}
+
+/*
  * The first member of @o named each of @names[0..@n), in one pass over @o
  * (what a lookup per name returns, for the fields read together).  Each
  * member is compared first with the name after the one the previous
@@ -389,13 +428,6 @@ static void members(const cJSON *o, const char *const *names, int n, const cJSON
 			}
 		}
 	}
-}
-
-static double num0(struct reader *r, const cJSON *obj, const char *path, const char *name)
-{
-	double v = num(r, obj, path, name);
-
-	return isnan(v) ? 0 : v;
 }
 
 /*
@@ -434,16 +466,16 @@ static struct latbins *read_bins(struct reader *r, const cJSON *lat, const char 
 	lb = xmalloc(sizeof(*lb));
 	memset(lb, 0, sizeof(*lb));
 	lb->mean_ns = num(r, lat, path, "mean");
-	lb->samples = num(r, lat, path, "N");
+	lb->samples = whole(r, lat, path, "N");
 	cJSON_ArrayForEach(b, bins) {
 		char *end;
 		unsigned long long k;
 
 		errno = 0;
 		k = strtoull(b->string, &end, 10);
-		if (errno || end == b->string || *end || b->string[0] == '-' ||
-		    !cJSON_IsNumber(b) || !(b->valuedouble >= 0 && b->valuedouble < EXACT_MAX) ||
-		    b->valuedouble != floor(b->valuedouble)) {
+		if (errno || end == b->string || *end || !isdigit((unsigned char)b->string[0]) ||
+		    !cJSON_IsNumber(b) || !(b->type & JSON_WHOLE) ||
+		    !(b->valuedouble >= 0 && b->valuedouble < EXACT_MAX)) {
 			bad(r, "\"%sbins\": entry \"%s\" is not a bucket value and a count", path,
 			    b->string);
 			break;
@@ -511,7 +543,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	const cJSON *clat, *pct;
 	const double to_us = 1e-3;	/* fio 3.x: ns (fio_version_known()) */
 	char path[64];
-	double rt_ms;
+	double rt_ms, kib;
 
 	/* in the order fio writes them (members()) */
 	enum { IO_BYTES, IO_KBYTES, BW_BYTES, BW, IOPS, RUNTIME, TOTAL_IOS, CLAT_NS, NF };
@@ -521,9 +553,10 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 
 	members(o, names, NF, f);
 	path2(path, dir, ".");
-	d->io_bytes = num0v(r, f[IO_BYTES], path, "io_bytes");
+	d->io_bytes = whole0v(r, f[IO_BYTES], path, "io_bytes");
+	kib = whole0v(r, f[IO_KBYTES], path, "io_kbytes");
 	if (!d->io_bytes) {
-		d->io_bytes = num0v(r, f[IO_KBYTES], path, "io_kbytes") * 1024;
+		d->io_bytes = kib * 1024;
 		if (d->io_bytes >= EXACT_MAX) {
 			bad(r, "\"%sio_kbytes\" is %g, out of range (fio writes byte counts up to 2^53, 2^43 KiB)",
 			    path, d->io_bytes / 1024);
@@ -531,7 +564,7 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		}
 	}
 	d->present = d->io_bytes > 0;
-	rt_ms = num0v(r, f[RUNTIME], path, "runtime");
+	rt_ms = whole0v(r, f[RUNTIME], path, "runtime");
 	/* a runtime under 1 ms, real or modeled: check_short() */
 	if (modeled && d->present && rt_ms >= 1 && rt_ms < MODELED_MIN_MS) {
 		/* the run took at least rt_ms - 1 ms: the scale that gives 100 */
@@ -549,18 +582,18 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	 * No table reads fio's bandwidth or mean latency (they come from
 	 * io_bytes / runtime and the percentiles): checked, not kept.
 	 */
-	if (isnan(numv(r, f[BW_BYTES], path, "bw_bytes")))
-		(void)num0v(r, f[BW], path, "bw");
-	d->total_ios = num0v(r, f[TOTAL_IOS], path, "total_ios");
+	(void)wholev(r, f[BW_BYTES], path, "bw_bytes");
+	(void)wholev(r, f[BW], path, "bw");
+	d->total_ios = whole0v(r, f[TOTAL_IOS], path, "total_ios");
 	clat = f[CLAT_NS];
 	path2(path, dir, ".clat_ns.");
 	(void)num(r, clat, path, "mean");
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
-		d->clat_p50_us = num(r, pct, path, "50.000000") * to_us * scale;
-		d->clat_p99_us = num(r, pct, path, "99.000000") * to_us * scale;
-		d->clat_p999_us = num(r, pct, path, "99.900000") * to_us * scale;
+		d->clat_p50_us = whole(r, pct, path, "50.000000") * to_us * scale;
+		d->clat_p99_us = whole(r, pct, path, "99.000000") * to_us * scale;
+		d->clat_p999_us = whole(r, pct, path, "99.900000") * to_us * scale;
 	} else {
 		d->clat_p50_us = d->clat_p99_us = d->clat_p999_us = NAN;
 	}
@@ -1110,7 +1143,7 @@ static void check_timed(struct reader *r, const struct opts *o, const struct job
  */
 static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
 {
-	double ms = num(r, jo, "", "job_runtime"), moved = 0;
+	double ms = whole(r, jo, "", "job_runtime"), moved = 0;
 	int d;
 
 	for (d = 0; d < NDIR; d++) {
@@ -1141,14 +1174,14 @@ static void check_short(struct reader *r, const cJSON *jo, const struct job *j)
  */
 static void check_members(struct reader *r, const cJSON *jo, const struct job *j)
 {
-	double ms = num0(r, jo, "", "job_runtime"), dir = 0, n = j->conf->numjobs;
+	double ms = whole0(r, jo, "", "job_runtime"), dir = 0, n = j->conf->numjobs;
 	int d;
 
 	if (j->conf->modeled)
 		return;
 	for (d = 0; d < NDIR; d++)
 		if (j->conf->verify && d != DIR_MIXED)
-			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+			dir += whole0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
 		else if (j->d[d]->present)
 			dir = fmax(dir, j->d[d]->runtime_s * 1000);
 	if (!(dir > 0) || ms <= n * dir * 1.25 + n * 10)
@@ -1281,9 +1314,12 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	int i, mean_bs;
 
 	/* in the order fio writes them (members()) */
-	enum { F_JOBNAME, F_GROUPID, F_DIR, F_USR = F_DIR + NDIR, F_SYS, F_HOSTNAME, F_PORT, NF };
-	static const char *const names[NF] = { "jobname", "groupid", "read", "write", "trim",
-					       "mixed", "usr_cpu", "sys_cpu", "hostname", "port" };
+	enum { F_JOBNAME, F_GROUPID, F_ELAPSED, F_DIR, F_USR = F_DIR + NDIR, F_SYS, F_HOSTNAME,
+	       F_PORT, NF };
+	static const char *const names[NF] = { "jobname", "groupid", "elapsed", "read", "write",
+					       "trim", "mixed", "usr_cpu", "sys_cpu", "hostname",
+					       "port" };
+	double gid;
 	const cJSON *f[NF];
 
 	/* the members read here, in one pass over the job (dir_name[] order) */
@@ -1297,6 +1333,9 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 	check_text(&r, "job name", j->name);
 	/* (shown() reuses its buffer: the messages keep their own copy) */
 	r.job = control_byte(j->name) ? intern(shown(j->name)) : j->name;
+	/* checked as what they are, whole numbers (host_of() takes a port or none) */
+	(void)wholev(&r, f[F_PORT], "", "port");
+	(void)wholev(&r, f[F_ELAPSED], "", "elapsed");
 	j->host = host_of(f[F_HOSTNAME], f[F_PORT], j->aggregate, &j->port);
 	r.host = j->host;
 	v = f[F_HOSTNAME];
@@ -1305,9 +1344,8 @@ static int job_from(struct jobset *js, struct job *j, const cJSON *jo, const cJS
 		check_text(&r, "hostname", j->hostname);
 	}
 
-	v = f[F_GROUPID];
-	j->groupid = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT_MAX ?
-		     (int)v->valuedouble : -1;
+	gid = wholev(&r, f[F_GROUPID], "", "groupid");
+	j->groupid = gid <= INT_MAX ? (int)gid : -1;
 	conf = read_conf(&r, &o);
 	if (!conf) {
 		*why = r.why;
@@ -1416,11 +1454,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t hash_tree(uint64_t h, const cJSON *v)
 {
 	const cJSON *c;
+	int type;
 
 	for (; v; v = v->next) {
 		if (v->string)
 			h = fnv(h, v->string, strlen(v->string) + 1);
-		h = fnv(h, &v->type, sizeof(v->type));
+		/* cJSON's type alone: JSON_WHOLE is how a number is written */
+		type = v->type & 0xff;
+		h = fnv(h, &type, sizeof(type));
 		if (cJSON_IsString(v))
 			h = fnv(h, v->valuestring, strlen(v->valuestring) + 1);
 		else if (cJSON_IsNumber(v))
@@ -1543,7 +1584,7 @@ static int aggregate_opts(const cJSON *jobs, const cJSON **opts, char **why)
 			continue;
 		}
 		if (g != gid) {
-			*why = xasprintf("the per-host jobs it sums ran in different groups (one after the other: %s and %s)",
+			*why = xasprintf("the per-host jobs it sums ran in different groups (%s and %s)",
 					 json_job_ref(first), json_job_ref(jo));
 			return -1;
 		}
@@ -1632,12 +1673,12 @@ static int fio_version_known(const cJSON *v, char **why)
  */
 static uint32_t job_runtime(struct reader *r, const cJSON *jo, const struct job *j)
 {
-	double ms = num(r, jo, "", "job_runtime"), dir = 0;
+	double ms = whole(r, jo, "", "job_runtime"), dir = 0;
 	int d;
 
 	for (d = 0; d < NDIR; d++)
 		if (j->conf->verify && d != DIR_MIXED)
-			dir += num0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
+			dir += whole0(r, cJSON_GetObjectItemCaseSensitive(jo, dir_name[d]), "", "runtime");
 		else if (j->d[d]->present)
 			dir = fmax(dir, j->d[d]->runtime_s * 1000 / j->conf->scale);
 	if (isnan(ms) || (dir > 0 && dir < ms))
@@ -1706,6 +1747,34 @@ static void groups_overlap(struct jobset *js, size_t first, const uint32_t *rt,
 			js->v[i].groupid = gid;
 }
 
+/*
+ * fio --client's JSON has no "elapsed" (the client runs no job of its own,
+ * so its records get none; nor do they say when a server's job started):
+ * whether a server's groups ran one after another (stonewall) or side by
+ * side (new_group without stonewall) cannot be told.  The document's jobs
+ * in more than one group get one group, so that perftest, ratio and plot
+ * refuse their records as iterations, as they do one group's (group.c);
+ * one record a point per group and run (a sweep in one run) stays.
+ */
+static void groups_unknown(struct jobset *js, size_t first, struct jobdoc *jd)
+{
+	size_t i;
+	int gid = -1;
+
+	for (i = first; i < js->n; i++) {
+		if (js->v[i].groupid < 0)
+			continue;
+		if (gid < 0)
+			gid = js->v[i].groupid;
+		else if (js->v[i].groupid != gid)
+			jd->groups_unknown = 1;
+	}
+	if (jd->groups_unknown)
+		for (i = first; i < js->n; i++)
+			if (js->v[i].groupid >= 0)
+				js->v[i].groupid = gid;
+}
+
 int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **why)
 {
 	static uint32_t *rt;	/* the jobs' runtimes, ms (scratch, kept) */
@@ -1743,8 +1812,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	 */
 	ifile = js->fold ? NULL : intern(file);
 	global = cJSON_GetObjectItemCaseSensitive(doc, "global options");
-	ts = num0(&r, doc, "", "timestamp");
-	ts_ms = num(&r, doc, "", "timestamp_ms");
+	ts = whole0(&r, doc, "", "timestamp");
+	ts_ms = whole(&r, doc, "", "timestamp_ms");
 	if (isnan(ts_ms))
 		ts_ms = ts * 1000;
 	if (r.why) {
@@ -1768,6 +1837,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	jd->timestamp_ms = ts_ms;
 	jd->run = js->ndocs;
 	jd->runid = NULL;
+	jd->groups_ms = jd->elapsed_s = 0;
+	jd->groups_unknown = 0;
 	cJSON_ArrayForEach(jo, jobs) {
 		const cJSON *jopts = cJSON_GetObjectItemCaseSensitive(jo, "job options");
 		struct job *j;
@@ -1781,7 +1852,7 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 		v = cJSON_GetObjectItemCaseSensitive(jo, "jobname");
 		r.job = cJSON_IsString(v) ? v->valuestring : "?";
 		r.host = NULL;
-		err = num0(&r, jo, "", "error");
+		err = whole0(&r, jo, "", "error");
 		if (r.why) {
 			*why = r.why;
 			goto bad;
@@ -1846,6 +1917,8 @@ int jobs_from_doc(struct jobset *js, const cJSON *doc, const char *file, char **
 	}
 	if (!client)
 		groups_overlap(js, first, rt, jobs, jd);
+	else
+		groups_unknown(js, first, jd);
 	if (samerun_doc(js, first, rt, file, js->docidx, why))
 		goto bad;
 	note_version(js, ver);

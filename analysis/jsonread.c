@@ -504,6 +504,7 @@ done:
 /* The value at r->p (no blanks before it); built into *@out when @out is set. */
 static int value(struct rd *r, cJSON **out)
 {
+	const char *s;
 	cJSON *n;
 	double d;
 	int rc;
@@ -546,10 +547,11 @@ static int value(struct rd *r, cJSON **out)
 			*out = node(cJSON_NULL);
 		return 0;
 	default:
+		s = r->p;
 		if (number(r, out ? &d : NULL))
 			return -1;
 		if (out) {
-			n = node(cJSON_Number);
+			n = node(cJSON_Number | (json_whole(s, r->p) ? JSON_WHOLE : 0));
 			n->valuedouble = d;
 			/* as cJSON sets it */
 			n->valueint = d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
@@ -566,6 +568,15 @@ int json_number(const char *p, const char *end, double *v, const char **stop)
 
 	*stop = rc ? r.err : r.p;
 	return rc;
+}
+
+int json_whole(const char *p, const char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p == end || (*p != '.' && *p != 'e' && *p != 'E');
 }
 
 int json_string(const char *p, const char *end, char **out, const char **stop)

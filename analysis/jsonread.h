@@ -11,6 +11,14 @@
 
 struct cJSON;
 
+/*
+ * Set in a number node's type (beside cJSON_Number, which cJSON_IsNumber()
+ * masks it from) when the number is written as a whole number: digits
+ * after an optional '-', without fraction or exponent, as fio prints its
+ * integer fields (%llu).  12.0 and 1e3 are whole in value, not as written.
+ */
+#define JSON_WHOLE 0x1000
+
 struct jsonread {
 	/*
 	 * Member names whose values are checked like the rest but left out of
@@ -39,6 +47,8 @@ struct cJSON *json_read(const char *buf, size_t len, size_t start, struct jsonre
  * that is not JSON.
  */
 int json_number(const char *p, const char *end, double *v, const char **stop);
+/* Whether the valid number at @p (up to @end) is written as JSON_WHOLE says. */
+int json_whole(const char *p, const char *end);
 int json_string(const char *p, const char *end, char **out, const char **stop);
 
 #endif

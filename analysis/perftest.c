@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "identity.h"
 #include "stats.h"
 #include "tables.h"
 
@@ -138,6 +139,27 @@ static size_t point_count(const struct bsgroup *bg, int dir, const struct fold *
 	return n;
 }
 
+/*
+ * A job that read and wrote at once (rw=randrw, readwrite) gives a point
+ * both its halves from one run, the two directions sharing the target,
+ * where blockdev-perftest's W and R are a write run and a read run apart:
+ * said, naming the first such job.
+ */
+static void both_dirs_note(struct table *t, const struct series *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		const struct job *j = s->jobs[i];
+
+		if (j->d[DIR_READ]->present && j->d[DIR_WRITE]->present) {
+			table_note(t, "W and R: job %s (rw=%s) read and wrote at once: its W and R are one run's two directions sharing the target, not blockdev-perftest's write and read runs apart",
+				   job_ref(j->name, j->host), j->conf->rw);
+			return;
+		}
+	}
+}
+
 static struct table *one_folded(const struct serieslist *sl, const struct series *s,
 				const struct fold *f)
 {
@@ -154,6 +176,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 	series_tags(s, t);
 	if (s->tied && *s->tied)
 		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
+	both_dirs_note(t, s);
 	t->timestamp = ts;
 	for (g = 0; g < s->ng; g++)
 		for (dir = 0; dir < NDIR; dir++) {
@@ -278,6 +301,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 	series_tags(s, t);
 	if (s->tied && *s->tied)
 		table_note(t, "%s: one value per %s, changing with it", s->tied, sl->axis);
+	both_dirs_note(t, s);
 	t->timestamp = ts;
 	for (dir = DIR_READ; dir <= DIR_WRITE; dir++)
 		if (!has[dir] && (has[DIR_READ] || has[DIR_WRITE])) {

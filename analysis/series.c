@@ -225,8 +225,14 @@ static int read_log(struct flog *l)
 			if (p[0] == '0' && p[1] == 'x')
 				hex = n;
 			if (field_u64(&p, &v[n], 1)) {
-				warnx_("series: %s:%lu: column %d is not a whole number", l->file, ln,
-				       n + 1);
+				/* a zlib stream's header: CMF 0x78, CMF.FLG a multiple of 31 */
+				if (ln == 1 && len > 1 && (unsigned char)line[0] == 0x78 &&
+				    ((unsigned char)line[0] * 256 + (unsigned char)line[1]) % 31 == 0)
+					warnx_("series: %s: zlib data, not a log's text: fio stored it compressed (log_store_compressed=1, a .fz file); fio --inflate-log=FILE writes its text, but fio logs bw and iops so each I/O's own value (per_unit_log()), not the job's rate: run without log_store_compressed and log_compression",
+					       l->file);
+				else
+					warnx_("series: %s:%lu: column %d is not a whole number",
+					       l->file, ln, n + 1);
 				goto out;
 			}
 			n++;
@@ -422,6 +428,34 @@ static struct flog *logs_read(char **files, int n, const struct series_opts *o)
 				       v[i].kind == K_BW ? "its bytes over its latency, in bytes/ms" : "1 an I/O");
 				goto bad;
 			}
+		/*
+		 * fio's windows of a direction are log_avg_msec apart.  With
+		 * log_compression or log_store_compressed, fio 3.33 logs bw
+		 * and iops per I/O (per_unit_log()) and averages those values,
+		 * each I/O's own, over the windows: lines of bs 0 that are no
+		 * rate of the job (80 GB/s for a 20 MiB/s job), which show as
+		 * several lines of one direction at one ms, the I/Os of the
+		 * window's last ms each logging one (LOG_MSEC_SLACK).
+		 */
+		if (v[i].kind == K_BW || v[i].kind == K_IOPS) {
+			size_t last[NRWT] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+
+			for (k = 0; k < v[i].n; k++) {
+				const struct lsample *x = &v[i].s[k];
+				size_t p = last[x->dir];
+
+				if (p != (size_t)-1 && v[i].s[p].t == x->t) {
+					warnx_("series: %s:%lu: a second %s window at %llu ms (line %lu's time): fio logs a direction's windows log_avg_msec apart, except with log_compression or log_store_compressed, where its %s log holds each I/O's own value (%s) averaged, not the job's rate: run without them to log %s",
+					       v[i].file, x->line, dir_name[x->dir],
+					       (unsigned long long)x->t, v[i].s[p].line,
+					       kinds[v[i].kind].name,
+					       v[i].kind == K_BW ? "its bytes over its latency" : "1 an I/O",
+					       kinds[v[i].kind].name);
+					goto bad;
+				}
+				last[x->dir] = k;
+			}
+		}
 		/*
 		 * One job's clock only goes forward (fio logs each sample at
 		 * mtime_since_now(&td->epoch), and flushes a job's log in

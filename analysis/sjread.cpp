@@ -542,7 +542,7 @@ after:
 			}
 			t++;
 			{
-				cJSON *c = node(cJSON_Number);
+				cJSON *c = node(cJSON_Number | (json_whole(s, end) ? JSON_WHOLE : 0));
 
 				c->valuedouble = d;
 				/* as cJSON sets it */

@@ -358,7 +358,7 @@ refused 2 "bstr.json:1:1: job 'noverify-write': \"write.io_bytes\" is a string \
 
 # P9: bytes moved in runtime 0 (fio counts whole ms) or less than 1 ms have
 # no rate: refused, not left out of a mean or printed as inf
-for rt in 0 1e-300; do
+for rt in 0 1; do
 	"$JQ" ".jobs[3].write.runtime = $rt" "$P/verify.json" > "$T/rt0.json"
 	for cmd in summary perftest dd; do
 		refused 2 "rt0.json:1:1: job 'noverify-write': \"write.runtime\" is $rt ms for 4194304 bytes: fio rounds a direction's runtime up to whole ms, so the run took up to 1 ms, how much less is unknown" $cmd "$T/rt0.json"

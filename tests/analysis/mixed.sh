@@ -12,6 +12,7 @@
 # =1 jobs of rw=read and rw=write share the M column: two series, not two
 # iterations of one (the old code averaged a read and a write job), and
 # plot draws them (the old code: "plot: no usable jobs").
+# perftest says a randrw job's W and R ran at once.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd "$JQ"
@@ -76,4 +77,20 @@ grep -q '^blocksize        M        M   M(avg,    M(std        M$' "$T/pt.out" |
 want=$(sed -n '/^{/,$p' "$T/mix1.json" | "$JQ" -r '[.jobs[].mixed | .io_bytes / (.runtime / 1000)] |
 	(add / length) as $m | "\($m / 1048576) \($m / 65536)"' | awk '{ printf "%.3f %.3f", $1, $2 }')
 assert_eq "M avg and IOPS = jq" "$want" "$(awk '$1 == 65536 { print $4, $6 }' "$T/pt.out")"
+
+# without unified_rw_reporting a randrw job gives perftest's W and R from
+# one run, the directions side by side: said (the old table looked like
+# blockdev-perftest's write and read runs apart); write and read jobs apart
+# get no such note
+printf '[global]\nioengine=null\nsize=4m\nrate=40m\nbs=64k\nstonewall\n[rw-1]\nrw=randrw\n' > "$T/rw.fio"
+printf '[global]\nioengine=null\nsize=4m\nrate=40m\nbs=64k\nstonewall\n[apart-w]\nrw=write\n[apart-r]\nrw=read\n' > "$T/apart.fio"
+for f in rw apart; do
+	(cd "$T" && "$FIO" --output-format=json $f.fio > $f.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+for opt in "" --no-iterations; do
+	"$FIOTAB" perftest $opt "$T/rw.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of a randrw job: $(cat "$T/err")"
+	assert_match "perftest $opt: randrw said" "^# W and R: job 'rw-1' \(rw=randrw\) read and wrote at once: its W and R are one run's two directions sharing the target" "$(cat "$T/pt.out")"
+	"$FIOTAB" perftest $opt --series 'apart' "$T/apart.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of write and read jobs: $(cat "$T/err")"
+	grep -q '^# W and R' "$T/pt.out" && fail "perftest $opt: write and read jobs apart said to run at once"
+done
 exit 0

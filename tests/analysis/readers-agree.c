@@ -42,7 +42,7 @@ static const struct input inputs[] = {
 	S("{\"a\":{\"b\":{}}}"), S("{\"a\":\"\x01\"}"), S("{\"a\":\"\xff\"}"), S("{\"a\":1\x0b}"),
 	S("{\"a\":1\x0c}"), S("{\"a\":[true false]}"), S("{\"a\":1}}"), S("{\"a\":[}"), S("{\"a\":]}"),
 	S("{\"a\":1:2}"), S("{\"a\"::1}"), S("{1:2}"), S("{\"a\":\"b\",\"a\":\"c\"}"), S("{\"\":1}"),
-	S("{\"a\":[-1.5e3,2E-2,0e0,-0e-0]}"), S("{\"a\":-01}"), S("{\"a\":--1}"), S("{\"a\":+1}"),
+	S("{\"a\":[-1.5e3,2E-2,0e0,-0e-0,1e3,12.0,-12,0,7]}"), S("{\"a\":-01}"), S("{\"a\":--1}"), S("{\"a\":+1}"),
 	S("{\"a\":0x10}"), S("{\"a\":Infinity}"), S("{\"a\":NaN}"), S("{\"a\":\"b\"\"c\"}"),
 	S("{\"a\":1\"c\"}"), S("{\"a\":[\"x\"1]}"), S("{\"a\":{}\"x\"}"),
 	S("{\"lat_ns\":{\"min\":1,\"x\":[1,{\"y\":\"\\ud800\"}]}}"), S("{\"a\":123.456e-2}"),
@@ -69,13 +69,28 @@ static char *dump(cJSON *c)
 	return p ? strdup(p) : NULL;
 }
 
+/*
+ * @c's number nodes in order, 'w' for each one written whole (JSON_WHOLE),
+ * 'n' for the others, into @out (@n bytes): the dump does not show it.
+ */
+static size_t wholes(const cJSON *c, char *out, size_t at, size_t n)
+{
+	for (; c; c = c->next) {
+		if (cJSON_IsNumber(c) && at + 1 < n)
+			out[at++] = c->type & JSON_WHOLE ? 'w' : 'n';
+		at = wholes(c->child, out, at, n);
+	}
+	out[at < n ? at : n - 1] = '\0';
+	return at;
+}
+
 /* 0 if the readers agree on @s (@k: with skipped members, @pad: padding kind) */
 static int agree(const char *s, size_t n, int k, int pad)
 {
-	char *b = calloc(n + SJ_PADDING + 1, 1), *fast, *full;
+	char *b = calloc(n + SJ_PADDING + 1, 1), *fast, *full, wf[64], wj[64];
 	struct jsonread jr = { .skip = k ? skip : NULL };
 	size_t end = n;
-	cJSON *f;
+	cJSON *f, *f2;
 	int bad = 0;
 
 	memcpy(b, s, n);
@@ -85,13 +100,16 @@ static int agree(const char *s, size_t n, int k, int pad)
 		memcpy(b + n, "2}", 2);
 	f = sj_read(b, n, pad != 0, k ? skip : NULL);
 	fast = dump(f);
+	wholes(f, wf, 0, sizeof(wf));
 	arena_reset();
-	full = dump(json_read(b, n, 0, &jr));
+	f2 = json_read(b, n, 0, &jr);
+	full = dump(f2);
+	wholes(f2, wj, 0, sizeof(wj));
 	while (end && strchr(" \t\r\n", s[end - 1]))
 		end--;
-	if (f && (!full || strcmp(fast, full) || jr.end != end)) {
-		printf("readers differ (skip %d, padding %d) on %.60s: fast %.80s, full %.80s (end %zu, %zu)\n",
-		       k, pad, s, fast, full ? full : "refused", jr.end, end);
+	if (f && (!full || strcmp(fast, full) || strcmp(wf, wj) || jr.end != end)) {
+		printf("readers differ (skip %d, padding %d) on %.60s: fast %.80s, full %.80s (end %zu, %zu; whole numbers %s, %s)\n",
+		       k, pad, s, fast, full ? full : "refused", jr.end, end, wf, wj);
 		bad = 1;
 	}
 	arena_reset();

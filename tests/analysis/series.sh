@@ -4,7 +4,8 @@
 # fiotab series on logs from real fio runs: averaged (log_avg_msec, and
 # log_max_value=1) and per-I/O logs, with and without log_offset; every row
 # against the log's own line; Influx timestamps = --start + time; samples
-# that Influx would fold into one point refused; errors name file:line.
+# that Influx would fold into one point refused; errors name file:line;
+# log_compression's bw and iops logs (each I/O's value) refused.
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 
@@ -207,6 +208,38 @@ for f in fast_iops.4.log fast_bw.4.log; do
 		assert_match "per-I/O $f" "^fiotab: series: $f:1: a (iops|bw) log of each I/O \(bs 4096: fio ran without log_avg_msec\)" "$(cat err)"
 	done
 done
+
+# ... nor does one fio wrote with log_compression or log_store_compressed:
+# fio 3.33 then logs bw and iops per I/O and averages each I/O's own value
+# over the windows (bs 0): the old fiotab tabled cz's 20 MiB/s as GB/s.
+# The I/Os of a window's last ms each log a line, several at one ms; a
+# compressed (.fz) log is zlib data, said
+run_fio --output-format=json --name=cz --ioengine=null --size=16m --bs=4k --rw=read --rate=100m \
+	--write_bw_log=cz --write_iops_log=cz --log_avg_msec=20 --log_compression=64k > cz.json 2> fio.err ||
+	fail "fio log_compression: $(cat fio.err)"
+awk -F', ' '{ n[$1 " " $3]++ } END { for (k in n) if (n[k] > 1) d = 1; exit !d }' cz_bw.1.log ||
+	fail "premise: log_compression's bw log has no two lines of one direction at one ms: $(head -3 cz_bw.1.log)"
+"$JQ" -e '.jobs[0].read.bw < 110000' cz.json > /dev/null || fail "premise: cz ran above its rate"
+awk -F', ' '$2 > 1000000 { big = 1 } END { exit !big }' cz_bw.1.log ||
+	fail "premise: log_compression's bw log holds no value 10x the job's rate"
+for f in cz_bw.1.log cz_iops.1.log; do
+	for fmt in text influx; do
+		$FIOTAB series --format=$fmt --start=$start "$f" > out 2> err && fail "log_compression's $f tabled as the job's rate ($fmt): $(head -4 out)"
+		[ -s out ] && fail "log_compression's $f: output beside the refusal"
+		assert_match "log_compression's $f" "^fiotab: series: $f:[0-9]+: a second read window at [0-9]+ ms \(line [0-9]+'s time\): fio logs a direction's windows log_avg_msec apart, except with log_compression or log_store_compressed" "$(cat err)"
+	done
+done
+run_fio --output-format=json --name=fz --ioengine=null --size=4m --bs=4k --rw=read --rate=100m \
+	--write_bw_log=fz --log_avg_msec=20 --log_compression=64k --log_store_compressed=1 > fz.json 2> fio.err ||
+	fail "fio log_store_compressed: $(cat fio.err)"
+[ -s fz_bw.1.log.fz ] || fail "premise: fio wrote no fz_bw.1.log.fz: $(ls)"
+$FIOTAB series fz_bw.1.log.fz > out 2> err && fail "a .fz log tabled: $(head -4 out)"
+assert_match ".fz log" "^fiotab: series: fz_bw.1.log.fz: zlib data, not a log's text: fio stored it compressed \(log_store_compressed=1" "$(cat err)"
+# fio's own windows, even 1 ms ones, are one a direction and ms
+run_fio --output-format=json --name=w1 --ioengine=null --size=64m --bs=4k --rw=randrw --rate=50m \
+	--write_bw_log=w1 --write_iops_log=w1 --log_avg_msec=1 --time_based=1 --runtime=500ms > w1.json 2> fio.err ||
+	fail "fio log_avg_msec=1: $(cat fio.err)"
+$FIOTAB series w1_bw.1.log w1_iops.1.log > /dev/null 2> err || fail "log_avg_msec=1 windows refused: $(cat err)"
 
 # the plot: one panel per kind, a line per log and direction
 $FIOTAB series -o s.svg avg_bw.1.log avg_iops.1.log avg_clat.1.log max_clat.2.log || fail "series plot"

@@ -112,6 +112,14 @@ int main(void)
 	size_is("1t", 1024, 1099511627776LL);
 	size_is("", 1024, -1);
 	size_is("4x", 1024, -1);
+	/* fio's hexadecimal integers (str_to_decimal()): no unit */
+	size_is("0x10", 1024, 16);
+	size_is("0X1000", 1024, 4096);
+	size_is("0xfF", 1000, 255);
+	size_is("0x", 1024, -1);
+	size_is("0x10k", 1024, -1);
+	size_is("0x-1", 1024, -1);
+	size_is("0x10000000000000000", 1024, -1);
 	size_is("k", 1024, -1);
 	size_is("99999999999e", 1024, -1);
 	if (fio_parse_bs("8k,32k", 1024, 4096, bs) || bs[DIR_READ] != 8192 ||
