@@ -125,6 +125,13 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       "readahead off; the model's client reads ahead as dd's kernel did)");
 		return true;
 	}
+	/* fio's default hint is that advice for random I/O (ioengines.c, td_io_open_file()). */
+	if (t->fadvise_hint == F_ADV_TYPE && td_random(td)) {
+		pp_err("coop", "coop_backend=sim: rw=randread with fadvise_hint=1 (fio's default) is not modelled: "
+		       "fio advises random I/O POSIX_FADV_RANDOM, which turns the reader's readahead off, "
+		       "and the model's client reads ahead as dd's kernel did; fadvise_hint=0 keeps it on");
+		return true;
+	}
 	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||
 	    t->rate_iops_min[DDIR_READ]) {
 		pp_err("coop", "coop_backend=sim: rate=/rate_min=/rate_iops=/rate_iops_min= are not modelled "

@@ -74,6 +74,20 @@ for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 
 	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
 	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
 done
+# rw=randread with fio's default fadvise_hint=1: fio advises random I/O
+# POSIX_FADV_RANDOM, the advice of fadvise_hint=random, refused as it is;
+# with fadvise_hint=0 the reader keeps its readahead and the model runs.
+for hint in "" fadvise_hint=1; do
+	job rr rw=randread $hint >"$T/rr.fio"
+	if run_fio "$T/rr.fio" >"$T/rr.out" 2>&1; then
+		fail "rw=randread ${hint:-(default fadvise_hint)} accepted by the model: $(grep 'coop: sim:' "$T/rr.out")"
+	fi
+	assert_match "rw=randread ${hint:-(default fadvise_hint)} refused, named" \
+		'coop: coop_backend=sim: rw=randread with fadvise_hint=1 .*POSIX_FADV_RANDOM.*fadvise_hint=0' \
+		"$(cat "$T/rr.out")"
+done
+job rr0 rw=randread fadvise_hint=0 >"$T/rr0.fio"
+run_fio "$T/rr0.fio" >"$T/rr0.out" 2>&1 || fail "rw=randread fadvise_hint=0 refused: $(cat "$T/rr0.out")"
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
