@@ -110,6 +110,20 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       t->loops);
 		return true;
 	}
+	/* Passes after the first, as loops= makes them: fio invalidates before each. */
+	if (t->io_size > t->size) {
+		pp_err("coop", "coop_backend=sim: io_size=%llu past size=%llu is not modelled (fio reads the file "
+		       "again from the start, invalidating the cache before each pass, the model would read the "
+		       "passes after the first from its warm one): io_size no larger than size",
+		       (unsigned long long)t->io_size, (unsigned long long)t->size);
+		return true;
+	}
+	if (t->time_based) {
+		pp_err("coop", "coop_backend=sim: time_based is not modelled (a job done before runtime= reads "
+		       "the file again, fio invalidating the cache before each pass, the model would read the "
+		       "passes after the first from its warm one): runtime= alone ends a job early");
+		return true;
+	}
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);

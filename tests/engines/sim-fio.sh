@@ -65,15 +65,22 @@ if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the mode
 assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.out")"
 # A job the model would run as something it is not -- direct reads, data
 # to verify, fio's real-time pacing, several readers, reads or files, no
-# readahead (fadvise_hint=random) -- is
+# readahead (fadvise_hint=random), passes after the first over a cache fio
+# invalidated (loops, io_size past size, time_based) -- is
 # refused at init, naming the option (all were modelled as plain reads).
 for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 \
-	filename=/dev/zero:/dev/null invalidate=0 loops=2 coop_split_kb=1 iodepth=8 \
-	fadvise_hint=random pre_read=1; do
+	filename=/dev/zero:/dev/null invalidate=0 loops=2 io_size=64m coop_split_kb=1 \
+	iodepth=8 fadvise_hint=random pre_read=1; do
 	job unmodelled "$opt" >"$T/u.fio"
 	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
 	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
 done
+# time_based needs runtime= (fio drops it without one)
+job tb time_based=1 runtime=1 >"$T/tb.fio"
+if run_fio "$T/tb.fio" >"$T/tb.out" 2>&1; then
+	fail "time_based accepted by the model: $(grep 'coop: sim:' "$T/tb.out")"
+fi
+assert_match "time_based refused, named" 'coop: coop_backend=sim: time_based is not modelled' "$(cat "$T/tb.out")"
 # rw=randread with fio's default fadvise_hint=1: fio advises random I/O
 # POSIX_FADV_RANDOM, the advice of fadvise_hint=random, refused as it is;
 # with fadvise_hint=0 the reader keeps its readahead and the model runs.
