@@ -110,8 +110,11 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       t->loops);
 		return true;
 	}
-	/* Passes after the first, as loops= makes them: fio invalidates before each. */
-	if (t->io_size > t->size) {
+	/*
+	 * Passes after the first, as loops= makes them: fio invalidates before
+	 * each, once the file is done (never with norandommap: it reads on).
+	 */
+	if (t->io_size > t->size && !(td_random(td) && t->norandommap)) {
 		pp_err("coop", "coop_backend=sim: io_size=%llu past size=%llu is not modelled (fio reads the file "
 		       "again from the start, invalidating the cache before each pass, the model would read the "
 		       "passes after the first from its warm one): io_size no larger than size",
