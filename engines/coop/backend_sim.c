@@ -55,6 +55,7 @@ struct sim_job {
 static bool sim_job_unmodelled(struct thread_data *td)
 {
 	const struct thread_options *t = &td->o;
+	bool reads_on;
 
 	if (td_write(td) || td_trim(td)) {
 		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
@@ -114,14 +115,15 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	 * Passes after the first, as loops= makes them: fio invalidates before
 	 * each, once the file is done (never with norandommap: it reads on).
 	 */
-	if (t->io_size > t->size && !(td_random(td) && t->norandommap)) {
+	reads_on = td_random(td) && t->norandommap;
+	if (t->io_size > t->size && !reads_on) {
 		pp_err("coop", "coop_backend=sim: io_size=%llu past size=%llu is not modelled (fio reads the file "
 		       "again from the start, invalidating the cache before each pass, the model would read the "
 		       "passes after the first from its warm one): io_size no larger than size",
 		       (unsigned long long)t->io_size, (unsigned long long)t->size);
 		return true;
 	}
-	if (t->time_based) {
+	if (t->time_based && !reads_on) {
 		pp_err("coop", "coop_backend=sim: time_based is not modelled (a job done before runtime= reads "
 		       "the file again, fio invalidating the cache before each pass, the model would read the "
 		       "passes after the first from its warm one): runtime= alone ends a job early");

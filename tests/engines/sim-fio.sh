@@ -95,9 +95,12 @@ for hint in "" fadvise_hint=1; do
 done
 job rr0 rw=randread fadvise_hint=0 >"$T/rr0.fio"
 run_fio "$T/rr0.fio" >"$T/rr0.out" 2>&1 || fail "rw=randread fadvise_hint=0 refused: $(cat "$T/rr0.out")"
-# io_size past size without a random map: one pass, never invalidated again
-job rrn rw=randread fadvise_hint=0 norandommap=1 io_size=64m >"$T/rrn.fio"
-run_fio "$T/rrn.fio" >"$T/rrn.out" 2>&1 || fail "norandommap io_size=64m refused: $(cat "$T/rrn.out")"
+# io_size past size or time_based without a random map: one pass, never
+# invalidated again
+for opts in io_size=64m "time_based=1 runtime=1"; do
+	job rrn rw=randread fadvise_hint=0 norandommap=1 $opts >"$T/rrn.fio"
+	run_fio "$T/rrn.fio" >"$T/rrn.out" 2>&1 || fail "norandommap $opts refused: $(cat "$T/rrn.out")"
+done
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
