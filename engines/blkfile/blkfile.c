@@ -292,6 +292,28 @@ static int refuse_unlink_each_loop(struct thread_data *td)
 }
 
 /*
+ * fill_device=1 in a job that writes: fio writes until the filesystem is
+ * full, past the file's end (its range for I/O is 0..2^64-1), where the
+ * device holds none of the file's bytes.  With overwrite=1 or reads, fio
+ * first replaced the user's file with one laid out to fill the
+ * filesystem, and the job was refused at open after that, 'the job range
+ * 0..18446744073709551615 ends past the end of the file', naming no
+ * option.  A read-only job runs: fio sizes it to the file it laid out.
+ */
+static int refuse_fill_device(struct thread_data *td)
+{
+	struct fio_file *f = bf_first_file(td);
+
+	if (!f)
+		return 0;
+	pp_err(BF_ENGINE, "%s: fill_device=1 with blkfile_via=bdev in a job that writes: fio writes until "
+	       "the filesystem is full, past the file's end, where the device holds none of its bytes; "
+	       "refused before fio lays out or touches the file", f->file_name);
+	td_verror(td, EOPNOTSUPP, "blkfile setup");
+	return 1;
+}
+
+/*
  * ->setup: fio's setup_files() calls it in place of its get_file_sizes(),
  * in the parent process, before it works out each file's range and lays
  * out the files the job needs larger (extend_file()).  A via=bdev job
@@ -326,6 +348,8 @@ static int fio_blkfile_setup(struct thread_data *td)
 			f->real_file_size = td->o.size / td->o.nr_files;
 	}
 	if (o && o->via == BF_VIA_BDEV && td->o.unlink_each_loop && refuse_unlink_each_loop(td))
+		return 1;
+	if (o && o->via == BF_VIA_BDEV && td_write(td) && td->o.fill_device && refuse_fill_device(td))
 		return 1;
 	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
 	    (td->o.overwrite && !td->o.file_append))
