@@ -36,6 +36,7 @@ struct sim_job {
 	struct sim_params p;
 	struct io_u **events;
 	unsigned int nev, depth;
+	uint64_t size;			/* the modelled file's, bytes */
 	struct io_u *pend;		/* reaped from the model, not yet due */
 	sim_ns pend_t;
 	struct timespec t0;		/* real time of modeled time 0 */
@@ -290,6 +291,15 @@ static int start_model(struct thread_data *td, struct sim_job *j, struct fio_fil
 
 	if (!f->io_size)
 		size = td->o.size;
+	/*
+	 * zonemode=strided moves on by zonerange after each zone, past
+	 * offset + size, wrapping only at the file's end (io_u.c,
+	 * __fill_io_u_zone()): the modelled file reaches it too.
+	 */
+	if (td->o.zone_mode == ZONE_MODE_STRIDED && f->real_file_size != -1ULL &&
+	    f->real_file_size > size)
+		size = f->real_file_size;
+	j->size = size;
 	j->s = sim_new(&j->p, size, err, sizeof(err));
 	if (!j->s) {
 		pp_err("coop", "coop_backend=sim: %s", err);
@@ -315,6 +325,18 @@ static int coop_sim_queue(struct thread_data *td, void *priv, struct io_u *io_u)
 			td_verror(td, ret, "coop_backend=sim");
 			return FIO_Q_COMPLETED;
 		}
+	}
+	/*
+	 * The model reads nothing at or past its file's end, at the cost of
+	 * a system call: such a read would complete at once as if it moved
+	 * its bytes.
+	 */
+	if (io_u->offset >= j->size) {
+		pp_err("coop", "coop_backend=sim: %s: read at offset %llu, past the modelled file's end (%llu bytes): "
+		       "not modelled", io_u->file->file_name, io_u->offset, (unsigned long long)j->size);
+		io_u->error = EINVAL;
+		td_verror(td, EINVAL, "coop_backend=sim");
+		return FIO_Q_COMPLETED;
 	}
 	io_u->resid = 0;
 	io_u->error = 0;
