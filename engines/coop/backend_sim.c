@@ -292,13 +292,21 @@ static int start_model(struct thread_data *td, struct sim_job *j, struct fio_fil
 	if (!f->io_size)
 		size = td->o.size;
 	/*
-	 * zonemode=strided moves on by zonerange after each zone, past
-	 * offset + size, wrapping only at the file's end (io_u.c,
-	 * __fill_io_u_zone()): the modelled file reaches it too.
+	 * Where fio reads past offset + size, up to the file's end (io_u.c),
+	 * the modelled file reaches too: zonemode=strided moves on by
+	 * zonerange after each zone and wraps only there
+	 * (__fill_io_u_zone()), and the last sequential read of a size that
+	 * is not a multiple of bs may run up to a block past it.
 	 */
-	if (td->o.zone_mode == ZONE_MODE_STRIDED && f->real_file_size != -1ULL &&
-	    f->real_file_size > size)
-		size = f->real_file_size;
+	if (f->real_file_size != -1ULL && f->real_file_size > size) {
+		uint64_t reach = size;
+
+		if (td->o.zone_mode == ZONE_MODE_STRIDED)
+			reach = f->real_file_size;
+		else if (f->io_size % td_max_bs(td) || td_min_bs(td) != td_max_bs(td))
+			reach = size - 1 + td_max_bs(td);
+		size = reach < f->real_file_size ? reach : f->real_file_size;
+	}
 	j->size = size;
 	j->s = sim_new(&j->p, size, err, sizeof(err));
 	if (!j->s) {

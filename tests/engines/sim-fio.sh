@@ -101,18 +101,25 @@ for opts in io_size=64m "time_based=1 runtime=1"; do
 	job rrn rw=randread fadvise_hint=0 norandommap=1 $opts >"$T/rrn.fio"
 	run_fio "$T/rrn.fio" >"$T/rrn.out" 2>&1 || fail "norandommap $opts refused: $(cat "$T/rrn.out")"
 done
-# zonemode=strided moves on by zonerange after each zone, past offset+size,
-# up to the file's end: every byte fio reads must cross the model's link
-# (the caches start cold), zones past the modelled file included (they
-# completed for nothing: 8 MiB read with 2.3 MB of iSCSI data).
+# Every byte fio reads past offset+size must cross the model's link too
+# (the caches start cold), on a file larger than the job: zonemode=strided
+# moves on by zonerange after each zone, up to the file's end, and the last
+# read of a size that is not a multiple of bs runs up to a block past it.
+# Both completed for nothing past the modelled file (8 MiB of zones read
+# with 2.3 MB of iSCSI data; 9 MiB of 3 MiB reads with 8 MiB).
 truncate -s 64m "$T/big" || fail "truncate $T/big"
-job zones size=8m bs=64k zonemode=strided zonesize=1m zonerange=4m |
-	sed "s|^filename=/dev/zero\$|filename=$T/big|" >"$T/z.fio"
-run_fio "$T/z.fio" >"$T/z.out" 2>&1 || fail "zonemode=strided: fio failed: $(cat "$T/z.out")"
-zr=$(grep -m1 'coop: sim: job=zones' "$T/z.out")
-echo "$zr" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-	END { exit !(v["iscsi_cmds"] * v["iscsi_avg_kb"] * 1024 >= 0.99 * v["bytes"]) }' ||
-	fail "zonemode=strided: the model moved less over iSCSI than fio read: $zr"
+moved_all() {	# moved_all WHAT JOB-OPTIONS...: on $T/big
+	local what=$1 r
+	shift
+	job past size=8m "$@" | sed "s|^filename=/dev/zero\$|filename=$T/big|" >"$T/past.fio"
+	run_fio "$T/past.fio" >"$T/past.out" 2>&1 || fail "$what: fio failed: $(cat "$T/past.out")"
+	r=$(grep -m1 'coop: sim: job=past' "$T/past.out")
+	echo "$r" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["iscsi_cmds"] * v["iscsi_avg_kb"] * 1024 >= 0.99 * v["bytes"]) }' ||
+		fail "$what: the model moved less over iSCSI than fio read: $r"
+}
+moved_all "zonemode=strided" bs=64k zonemode=strided zonesize=1m zonerange=4m
+moved_all "last read past size" bs=3m
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
