@@ -130,6 +130,13 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       "passes after the first from its warm one): runtime= alone ends a job early");
 		return true;
 	}
+	/* fio switches the real device's scheduler after ->init; the model never sees it. */
+	if (t->ioscheduler) {
+		pp_err("coop", "coop_backend=sim: ioscheduler=%s is not modelled (it switches the real device's "
+		       "scheduler, which the model never sees): the model's are sim_sched= (the target's) and "
+		       "sim_client_sched= (the initiator's)", t->ioscheduler);
+		return true;
+	}
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);
