@@ -137,6 +137,12 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       "sim_client_sched= (the initiator's)", t->ioscheduler);
 		return true;
 	}
+	/* The job's thread has it (ioprio_set() before ->init); CFQ honours it. */
+	if (fio_option_is_set(&td->o, ioprio) || fio_option_is_set(&td->o, ioprio_class)) {
+		pp_err("coop", "coop_backend=sim: prio=/prioclass= are not modelled (the model's CFQ serves "
+		       "one priority level, as the thread's dd ran)");
+		return true;
+	}
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);

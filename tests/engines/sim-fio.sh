@@ -67,11 +67,12 @@ assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.o
 # to verify, fio's real-time pacing, several readers, reads or files, no
 # readahead (fadvise_hint=random), passes after the first over a cache fio
 # invalidated (loops, io_size past size, time_based), the real device's
-# scheduler (ioscheduler=; the model's are sim_sched, sim_client_sched) -- is
+# scheduler (ioscheduler=; the model's are sim_sched, sim_client_sched), an
+# I/O priority (prio=, prioclass=; the model's CFQ has one level) -- is
 # refused at init, naming the option (all were modelled as plain reads).
 for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 \
 	filename=/dev/zero:/dev/null invalidate=0 loops=2 io_size=64m coop_split_kb=1 \
-	iodepth=8 fadvise_hint=random pre_read=1 ioscheduler=noop; do
+	iodepth=8 fadvise_hint=random pre_read=1 ioscheduler=noop prioclass=3; do
 	job unmodelled "$opt" >"$T/u.fio"
 	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
 	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
