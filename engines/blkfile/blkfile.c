@@ -292,6 +292,28 @@ static int refuse_unlink_each_loop(struct thread_data *td)
 }
 
 /*
+ * fill_device=1 in a job that writes: fio writes until the filesystem is
+ * full, past the file's end (its range for I/O is 0..2^64-1), where the
+ * device holds none of the file's bytes.  With overwrite=1 or reads, fio
+ * first replaced the user's file with one laid out to fill the
+ * filesystem, and the job was refused at open after that, 'the job range
+ * 0..18446744073709551615 ends past the end of the file', naming no
+ * option.  A read-only job runs: fio sizes it to the file it laid out.
+ */
+static int refuse_fill_device(struct thread_data *td)
+{
+	struct fio_file *f = bf_first_file(td);
+
+	if (!f)
+		return 0;
+	pp_err(BF_ENGINE, "%s: fill_device=1 with blkfile_via=bdev in a job that writes: fio writes until "
+	       "the filesystem is full, past the file's end, where the device holds none of its bytes; "
+	       "refused before fio lays out or touches the file", f->file_name);
+	td_verror(td, EOPNOTSUPP, "blkfile setup");
+	return 1;
+}
+
+/*
  * ->setup: fio's setup_files() calls it in place of its get_file_sizes(),
  * in the parent process, before it works out each file's range and lays
  * out the files the job needs larger (extend_file()).  A via=bdev job
@@ -326,6 +348,8 @@ static int fio_blkfile_setup(struct thread_data *td)
 			f->real_file_size = td->o.size / td->o.nr_files;
 	}
 	if (o && o->via == BF_VIA_BDEV && td->o.unlink_each_loop && refuse_unlink_each_loop(td))
+		return 1;
+	if (o && o->via == BF_VIA_BDEV && td_write(td) && td->o.fill_device && refuse_fill_device(td))
 		return 1;
 	if (!o || o->via != BF_VIA_BDEV || !td_write(td) || td_read(td) ||
 	    (td->o.overwrite && !td->o.file_append))
@@ -1121,6 +1145,17 @@ static int fio_blkfile_invalidate(struct thread_data *td, struct fio_file *f)
 	int64_t stays;
 	int ret;
 
+	/*
+	 * The file itself, or a whole device: what fio's own invalidation
+	 * (filesetup.c, __file_invalidate_cache(), which this hook replaces)
+	 * does there, as psync.  A device is flushed and dropped whole
+	 * (BLKFLSBUF: its dirty pages written first, so none stays), where
+	 * POSIX_FADV_DONTNEED skipped the pages still under write-back: a
+	 * read job after a buffered write of the device read them from the
+	 * cache (up to 9 MiB of 64 here) where psync read the disk.
+	 */
+	if ((!bf || bf->identity) && f->filetype == FIO_TYPE_BLOCK)
+		return blockdev_invalidate_cache(f) < 0 ? -errno : 0;
 	if (!bf || bf->identity)
 		return -posix_fadvise(f->fd, f->file_offset, f->io_size,
 				      POSIX_FADV_DONTNEED);

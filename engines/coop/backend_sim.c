@@ -36,6 +36,7 @@ struct sim_job {
 	struct sim_params p;
 	struct io_u **events;
 	unsigned int nev, depth;
+	uint64_t size;			/* the modelled file's, bytes */
 	struct io_u *pend;		/* reaped from the model, not yet due */
 	sim_ns pend_t;
 	struct timespec t0;		/* real time of modeled time 0 */
@@ -55,6 +56,7 @@ struct sim_job {
 static bool sim_job_unmodelled(struct thread_data *td)
 {
 	const struct thread_options *t = &td->o;
+	bool reads_on;
 
 	if (td_write(td) || td_trim(td)) {
 		pp_err("coop", "coop_backend=sim models the thread's read test only: use rw=read or randread");
@@ -110,6 +112,37 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       t->loops);
 		return true;
 	}
+	/*
+	 * Passes after the first, as loops= makes them: fio invalidates before
+	 * each, once the file is done (never with norandommap: it reads on).
+	 */
+	reads_on = td_random(td) && t->norandommap;
+	if (t->io_size > t->size && !reads_on) {
+		pp_err("coop", "coop_backend=sim: io_size=%llu past size=%llu is not modelled (fio reads the file "
+		       "again from the start, invalidating the cache before each pass, the model would read the "
+		       "passes after the first from its warm one): io_size no larger than size",
+		       (unsigned long long)t->io_size, (unsigned long long)t->size);
+		return true;
+	}
+	if (t->time_based && !reads_on) {
+		pp_err("coop", "coop_backend=sim: time_based is not modelled (a job done before runtime= reads "
+		       "the file again, fio invalidating the cache before each pass, the model would read the "
+		       "passes after the first from its warm one): runtime= alone ends a job early");
+		return true;
+	}
+	/* fio switches the real device's scheduler after ->init; the model never sees it. */
+	if (t->ioscheduler) {
+		pp_err("coop", "coop_backend=sim: ioscheduler=%s is not modelled (it switches the real device's "
+		       "scheduler, which the model never sees): the model's are sim_sched= (the target's) and "
+		       "sim_client_sched= (the initiator's)", t->ioscheduler);
+		return true;
+	}
+	/* The job's thread has it (ioprio_set() before ->init); CFQ honours it. */
+	if (fio_option_is_set(&td->o, ioprio) || fio_option_is_set(&td->o, ioprio_class)) {
+		pp_err("coop", "coop_backend=sim: prio=/prioclass= are not modelled (the model's CFQ serves "
+		       "one priority level, as the thread's dd ran)");
+		return true;
+	}
 	if (t->thinktime) {
 		pp_err("coop", "coop_backend=sim: thinktime=%u is not modelled (the model's reads run back to back)",
 		       t->thinktime);
@@ -123,6 +156,13 @@ static bool sim_job_unmodelled(struct thread_data *td)
 	if (t->fadvise_hint == F_ADV_RANDOM) {
 		pp_err("coop", "coop_backend=sim: fadvise_hint=random is not modelled (it turns the reader's "
 		       "readahead off; the model's client reads ahead as dd's kernel did)");
+		return true;
+	}
+	/* fio's default hint is that advice for random I/O (ioengines.c, td_io_open_file()). */
+	if (t->fadvise_hint == F_ADV_TYPE && td_random(td)) {
+		pp_err("coop", "coop_backend=sim: rw=randread with fadvise_hint=1 (fio's default) is not modelled: "
+		       "fio advises random I/O POSIX_FADV_RANDOM, which turns the reader's readahead off, "
+		       "and the model's client reads ahead as dd's kernel did; fadvise_hint=0 keeps it on");
 		return true;
 	}
 	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||
@@ -264,6 +304,23 @@ static int start_model(struct thread_data *td, struct sim_job *j, struct fio_fil
 
 	if (!f->io_size)
 		size = td->o.size;
+	/*
+	 * Where fio reads past offset + size, up to the file's end (io_u.c),
+	 * the modelled file reaches too: zonemode=strided moves on by
+	 * zonerange after each zone and wraps only there
+	 * (__fill_io_u_zone()), and the last sequential read of a size that
+	 * is not a multiple of bs may run up to a block past it.
+	 */
+	if (f->real_file_size != -1ULL && f->real_file_size > size) {
+		uint64_t reach = size;
+
+		if (td->o.zone_mode == ZONE_MODE_STRIDED)
+			reach = f->real_file_size;
+		else if (f->io_size % td_max_bs(td) || td_min_bs(td) != td_max_bs(td))
+			reach = size - 1 + td_max_bs(td);
+		size = reach < f->real_file_size ? reach : f->real_file_size;
+	}
+	j->size = size;
 	j->s = sim_new(&j->p, size, err, sizeof(err));
 	if (!j->s) {
 		pp_err("coop", "coop_backend=sim: %s", err);
@@ -289,6 +346,18 @@ static int coop_sim_queue(struct thread_data *td, void *priv, struct io_u *io_u)
 			td_verror(td, ret, "coop_backend=sim");
 			return FIO_Q_COMPLETED;
 		}
+	}
+	/*
+	 * The model reads nothing at or past its file's end, at the cost of
+	 * a system call: such a read would complete at once as if it moved
+	 * its bytes.
+	 */
+	if (io_u->offset >= j->size) {
+		pp_err("coop", "coop_backend=sim: %s: read at offset %llu, past the modelled file's end (%llu bytes): "
+		       "not modelled", io_u->file->file_name, io_u->offset, (unsigned long long)j->size);
+		io_u->error = EINVAL;
+		td_verror(td, EINVAL, "coop_backend=sim");
+		return FIO_Q_COMPLETED;
 	}
 	io_u->resid = 0;
 	io_u->error = 0;

@@ -66,6 +66,15 @@ untouched "file_append" "file_append=1 with blkfile_via=bdev: the job writes pas
 	"${wjob[@]}" --size=1m --file_append=1
 untouched "file_append with overwrite=1" "file_append=1 with blkfile_via=bdev" \
 	"${wjob[@]}" --size=1m --file_append=1 --overwrite=1
+# fill_device=1 writes until the filesystem is full, past any file's end:
+# with overwrite=1 (or reads) fio first replaced the file with one filling
+# the filesystem, then the engine refused the job's range, 0..2^64-1,
+# naming no option.
+untouched "fill_device" "fill_device=1 with blkfile_via=bdev" "${wjob[@]}" --fill_device=1
+untouched "fill_device with overwrite=1" "fill_device=1 with blkfile_via=bdev" \
+	"${wjob[@]}" --fill_device=1 --overwrite=1
+untouched "fill_device, rw=randrw" "fill_device=1 with blkfile_via=bdev" \
+	"${wjob[@]}" --fill_device=1 --rw=randrw
 
 rm -f "$BF_MNT/none"
 bf_fio --filename="$BF_MNT/none" "${wjob[@]}" --size=1m

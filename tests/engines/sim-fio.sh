@@ -65,15 +65,63 @@ if run_fio "$T/w.fio" >"$T/w.out" 2>&1; then fail "rw=write accepted by the mode
 assert_match "write refused" 'models the thread.s read test only' "$(cat "$T/w.out")"
 # A job the model would run as something it is not -- direct reads, data
 # to verify, fio's real-time pacing, several readers, reads or files, no
-# readahead (fadvise_hint=random) -- is
+# readahead (fadvise_hint=random), passes after the first over a cache fio
+# invalidated (loops, io_size past size, time_based), the real device's
+# scheduler (ioscheduler=; the model's are sim_sched, sim_client_sched), an
+# I/O priority (prio=, prioclass=; the model's CFQ has one level) -- is
 # refused at init, naming the option (all were modelled as plain reads).
 for opt in direct=1 verify=crc32c thinktime=1000 rate_iops=10 rate=1m numjobs=2 \
-	filename=/dev/zero:/dev/null invalidate=0 loops=2 coop_split_kb=1 iodepth=8 \
-	fadvise_hint=random pre_read=1; do
+	filename=/dev/zero:/dev/null invalidate=0 loops=2 io_size=64m coop_split_kb=1 \
+	iodepth=8 fadvise_hint=random pre_read=1 ioscheduler=noop prioclass=3; do
 	job unmodelled "$opt" >"$T/u.fio"
 	if run_fio "$T/u.fio" >"$T/u.out" 2>&1; then fail "$opt accepted by the model"; fi
 	assert_match "$opt refused, named" "coop: coop_backend=sim.*${opt%%=*}" "$(cat "$T/u.out")"
 done
+# time_based needs runtime= (fio drops it without one)
+job tb time_based=1 runtime=1 >"$T/tb.fio"
+if run_fio "$T/tb.fio" >"$T/tb.out" 2>&1; then
+	fail "time_based accepted by the model: $(grep 'coop: sim:' "$T/tb.out")"
+fi
+assert_match "time_based refused, named" 'coop: coop_backend=sim: time_based is not modelled' "$(cat "$T/tb.out")"
+# rw=randread with fio's default fadvise_hint=1: fio advises random I/O
+# POSIX_FADV_RANDOM, the advice of fadvise_hint=random, refused as it is;
+# with fadvise_hint=0 the reader keeps its readahead and the model runs.
+for hint in "" fadvise_hint=1; do
+	job rr rw=randread $hint >"$T/rr.fio"
+	if run_fio "$T/rr.fio" >"$T/rr.out" 2>&1; then
+		fail "rw=randread ${hint:-(default fadvise_hint)} accepted by the model: $(grep 'coop: sim:' "$T/rr.out")"
+	fi
+	assert_match "rw=randread ${hint:-(default fadvise_hint)} refused, named" \
+		'coop: coop_backend=sim: rw=randread with fadvise_hint=1 .*POSIX_FADV_RANDOM.*fadvise_hint=0' \
+		"$(cat "$T/rr.out")"
+done
+job rr0 rw=randread fadvise_hint=0 >"$T/rr0.fio"
+run_fio "$T/rr0.fio" >"$T/rr0.out" 2>&1 || fail "rw=randread fadvise_hint=0 refused: $(cat "$T/rr0.out")"
+# io_size past size or time_based without a random map: one pass, never
+# invalidated again
+for opts in io_size=64m "time_based=1 runtime=1"; do
+	job rrn rw=randread fadvise_hint=0 norandommap=1 $opts >"$T/rrn.fio"
+	run_fio "$T/rrn.fio" >"$T/rrn.out" 2>&1 || fail "norandommap $opts refused: $(cat "$T/rrn.out")"
+done
+# Every byte fio reads past offset+size must cross the model's link too
+# (the caches start cold), on a file larger than the job: zonemode=strided
+# moves on by zonerange after each zone, up to the file's end, and the last
+# read of a size that is not a multiple of bs runs up to a block past it.
+# Both completed for nothing past the modelled file (8 MiB of zones read
+# with 2.3 MB of iSCSI data; 9 MiB of 3 MiB reads with 8 MiB).
+truncate -s 64m "$T/big" || fail "truncate $T/big"
+moved_all() {	# moved_all WHAT JOB-OPTIONS...: on $T/big
+	local what=$1 r
+	shift
+	job past size=8m "$@" | sed "s|^filename=/dev/zero\$|filename=$T/big|" >"$T/past.fio"
+	run_fio "$T/past.fio" >"$T/past.out" 2>&1 || fail "$what: fio failed: $(cat "$T/past.out")"
+	r=$(grep -m1 'coop: sim: job=past' "$T/past.out")
+	echo "$r" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["iscsi_cmds"] * v["iscsi_avg_kb"] * 1024 >= 0.99 * v["bytes"]) }' ||
+		fail "$what: the model moved less over iSCSI than fio read: $r"
+}
+moved_all "zonemode=strided" bs=64k zonemode=strided zonesize=1m zonerange=4m
+moved_all "last read past size" bs=3m
 job bad sim_disk_rpm=10 >"$T/bad.fio"
 if run_fio "$T/bad.fio" >"$T/bad.out" 2>&1; then fail "sim_disk_rpm=10 accepted"; fi
 assert_match "bad parameter named" 'sim_disk_rpm' "$(cat "$T/bad.out")"
