@@ -149,20 +149,26 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		return true;
 	}
 	/*
-	 * POSIX_FADV_RANDOM turns the reader's readahead off; the model's
-	 * client reads ahead as dd's kernel did (a rw=read job of 64 KiB
-	 * reads modelled 128 KiB iSCSI commands with it, as without).
+	 * fio advises the file when it opens it (ioengines.c
+	 * td_io_open_file()): fadvise_hint=1, its default, POSIX_FADV_RANDOM
+	 * for random I/O and POSIX_FADV_SEQUENTIAL otherwise.  RANDOM turns
+	 * the reader's readahead off, SEQUENTIAL doubles its window
+	 * (mm/fadvise.c, not in refs/).  The model's client reads ahead as
+	 * dd's kernel did, and dd gives no advice: fadvise_hint=0.  (A rw=read
+	 * job of 64 KiB reads was modelled with 128 KiB iSCSI commands under
+	 * every hint.)
 	 */
-	if (t->fadvise_hint == F_ADV_RANDOM) {
-		pp_err("coop", "coop_backend=sim: fadvise_hint=random is not modelled (it turns the reader's "
-		       "readahead off; the model's client reads ahead as dd's kernel did)");
-		return true;
-	}
-	/* fio's default hint is that advice for random I/O (ioengines.c, td_io_open_file()). */
-	if (t->fadvise_hint == F_ADV_TYPE && td_random(td)) {
-		pp_err("coop", "coop_backend=sim: rw=randread with fadvise_hint=1 (fio's default) is not modelled: "
-		       "fio advises random I/O POSIX_FADV_RANDOM, which turns the reader's readahead off, "
-		       "and the model's client reads ahead as dd's kernel did; fadvise_hint=0 keeps it on");
+	if (t->fadvise_hint != F_ADV_NONE) {
+		bool rnd = t->fadvise_hint == F_ADV_RANDOM ||
+			   (t->fadvise_hint == F_ADV_TYPE && td_random(td));
+
+		pp_err("coop", "coop_backend=sim: fadvise_hint=%s%s is not modelled: fio advises the file "
+		       "%s, which %s the reader's readahead, and the model's client reads ahead as "
+		       "dd's kernel did, with no advice: set fadvise_hint=0",
+		       t->fadvise_hint == F_ADV_TYPE ? "1" : rnd ? "random" : "sequential",
+		       t->fadvise_hint == F_ADV_TYPE ? " (fio's default)" : "",
+		       rnd ? "POSIX_FADV_RANDOM" : "POSIX_FADV_SEQUENTIAL",
+		       rnd ? "turns off" : "doubles");
 		return true;
 	}
 	if (t->rate[DDIR_READ] || t->ratemin[DDIR_READ] || t->rate_iops[DDIR_READ] ||

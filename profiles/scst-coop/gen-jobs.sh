@@ -86,6 +86,8 @@ size=\${SIZE}
 rw=read
 iodepth=1
 invalidate=1
+; dd gives the kernel no advice (fio's default, fadvise_hint=1, advises sequential reads)
+fadvise_hint=0
 coop_backend=\${BACKEND}
 sim_time_scale=\${SIM_SCALE}
 ; one dd after the other, as blockdev-perftest

@@ -44,13 +44,13 @@ refused 'coop: coop_threads=4294968296: out of range' "${env[@]}" -- --coop_thre
 refused 'coop: coop_split_kb=-1: out of range' "${env[@]}" -- --coop_split_kb=-1
 # fio checks no lower bound on a boolean: -1 would have been taken as true.
 refused 'coop: coop_inline=-1: must be 0 or 1' "${env[@]}" -- --coop_inline=-1
-refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --sim_disk_rpm=-5
-refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --sim_time_scale=4294967301
-refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --sim_time_scale=0
+refused 'coop: sim_disk_rpm=-5: out of range' "${env[@]}" -- --coop_backend=sim --fadvise_hint=0 --sim_disk_rpm=-5
+refused 'coop: sim_time_scale=4294967301: out of range' "${env[@]}" -- --coop_backend=sim --fadvise_hint=0 --sim_time_scale=4294967301
+refused 'coop: sim_time_scale=0: must be between 1 and 4294967295' "${env[@]}" -- --coop_backend=sim --fadvise_hint=0 --sim_time_scale=0
 # values 2.6.29's CFQ does not take (its sysfs stores clamp them to 1): the
 # model ran a zero-length slice
 for o in cfq_slice_sync_ms cfq_fifo_expire_ms cfq_back_seek_penalty; do
-	refused "sim_$o must be >= 1" "${env[@]}" -- --coop_backend=sim --sim_$o=0
+	refused "sim_$o must be >= 1" "${env[@]}" -- --coop_backend=sim --fadvise_hint=0 --sim_$o=0
 done
 refused 'coop: coop_dispatch=fifo: unknown value \(valid: queue, rr\)' "${env[@]}" -- --coop_dispatch=fifo
 refused 'coop: coop_fd=private: unknown value' "${env[@]}" -- --coop_fd=private
@@ -60,12 +60,12 @@ refused 'coop: coop_backend=aio: unknown value' "${env[@]}" -- --coop_backend=ai
 # The model's enum options go through the same parser (not fio's posval
 # matching, whose message has no "coop:" and goes partly to stdout).
 refused 'coop: sim_sched=bfq: unknown value \(valid: cfq, deadline, noop\)' "${env[@]}" -- \
-	--coop_backend=sim --sim_sched=bfq
-refused 'coop: sim_client_sched=as: unknown value' "${env[@]}" -- --coop_backend=sim --sim_client_sched=as
+	--coop_backend=sim --fadvise_hint=0 --sim_sched=bfq
+refused 'coop: sim_client_sched=as: unknown value' "${env[@]}" -- --coop_backend=sim --fadvise_hint=0 --sim_client_sched=as
 refused 'coop: sim_order=ordered2: unknown value \(valid: simple, ordered\)' "${env[@]}" -- \
-	--coop_backend=sim --sim_order=ordered2
+	--coop_backend=sim --fadvise_hint=0 --sim_order=ordered2
 refused 'coop: sim_kernel_ra=off: unknown value \(valid: classic, context\)' "${env[@]}" -- \
-	--coop_backend=sim --sim_kernel_ra=off
+	--coop_backend=sim --fadvise_hint=0 --sim_kernel_ra=off
 # queue() is the pool's single producer: fio's offload submitters are refused.
 refused "coop: can't be used with offloaded submit" "${env[@]}" -- --io_submit_mode=offload
 refused 'coop: coop_ra=context needs coop_ra_kb > 0' "${env[@]}" -- --coop_ra=context --coop_ra_kb=0
@@ -123,11 +123,11 @@ noted 'sim_report .*no effect with coop_backend=uring' -- --coop_backend=uring -
 noted 'coop: n: coop_ra_kb has no effect with coop_ra=kernel' -- --coop_ra_kb=64
 for o in coop_ra_kb=64 coop_stats=1 coop_coalesce=1 coop_inline=0; do
 	noted "coop: n: ${o%%=*} has no effect with coop_backend=sim" -- \
-		--coop_backend=sim --sim_time_scale=1000 --coop_ra=context --$o
+		--coop_backend=sim --fadvise_hint=0 --sim_time_scale=1000 --coop_ra=context --$o
 done
 # The model's own options that its other options leave idle, by the part
 # of the model they configure; two names for one parameter must agree.
-sim=(--coop_backend=sim --sim_time_scale=1000)
+sim=(--coop_backend=sim --fadvise_hint=0 --sim_time_scale=1000)
 noted 'coop: n: sim_cfq_quantum has no effect: it configures CFQ, which this job does not use \(sim_sched=deadline, sim_client_sched=noop' \
 	-- "${sim[@]}" --sim_cfq_quantum=8 --sim_sched=deadline --sim_client_sched=noop
 noted 'sim_client_cfq_lone_mult has no effect: it configures the initiator.s CFQ' \
@@ -162,7 +162,7 @@ noted '' -- --coop_inline=0 --coop_threads=1 --direct=1
 noted '' -- --coop_inline=1 --coop_threads=1 --coop_fd=per-thread
 noted '' -- --coop_dispatch=rr --coop_threads=2
 coop_is_tsan || noted '' -- --coop_inline=1 --coop_threads=3 --coop_ioctx=shared
-noted '' -- --coop_backend=sim --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
+noted '' -- --coop_backend=sim --fadvise_hint=0 --sim_time_scale=1000 --sim_sched=noop --coop_threads=2
 if coop_is_tsan; then
 	refused 'coop: coop_ioctx=shared: raw clone' "${env[@]}" -- --coop_ioctx=shared
 fi

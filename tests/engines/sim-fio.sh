@@ -14,7 +14,7 @@ job() {	# job NAME EXTRA-OPTIONS...: 32 MiB read of /dev/zero in the model
 	local name=$1
 	shift
 	printf '[%s]\nioengine=external:%s\nfilename=/dev/zero\nsize=32m\nrw=read\nbs=1m\n' "$name" "$so"
-	printf 'coop_backend=sim\ncoop_fd=per-thread\nsim_time_scale=10\nsim_report=%s\n' "$T/report"
+	printf 'coop_backend=sim\nfadvise_hint=0\ncoop_fd=per-thread\nsim_time_scale=10\nsim_report=%s\n' "$T/report"
 	printf '%s\n' "$@"
 }
 
@@ -83,17 +83,26 @@ if run_fio "$T/tb.fio" >"$T/tb.out" 2>&1; then
 	fail "time_based accepted by the model: $(grep 'coop: sim:' "$T/tb.out")"
 fi
 assert_match "time_based refused, named" 'coop: coop_backend=sim: time_based is not modelled' "$(cat "$T/tb.out")"
-# rw=randread with fio's default fadvise_hint=1: fio advises random I/O
-# POSIX_FADV_RANDOM, the advice of fadvise_hint=random, refused as it is;
-# with fadvise_hint=0 the reader keeps its readahead and the model runs.
-for hint in "" fadvise_hint=1; do
-	job rr rw=randread $hint >"$T/rr.fio"
-	if run_fio "$T/rr.fio" >"$T/rr.out" 2>&1; then
-		fail "rw=randread ${hint:-(default fadvise_hint)} accepted by the model: $(grep 'coop: sim:' "$T/rr.out")"
+# fio advises the file when it opens it: fadvise_hint=1, its default,
+# POSIX_FADV_RANDOM for random reads and POSIX_FADV_SEQUENTIAL otherwise,
+# or the advice named.  Each changes the reader's readahead; the model's
+# client reads ahead as dd's kernel did, with no advice (it modelled every
+# hint as none): refused, naming the hint; fadvise_hint=0 runs.
+for rh in read:1 read:sequential read:random randread:1 randread:random randread:sequential default:; do
+	rw=${rh%%:*} hint=${rh#*:}
+	if [ "$rw" = default ]; then
+		job adv >"$T/adv.fio"
+		sed -i '/^fadvise_hint=0$/d' "$T/adv.fio"
+		hint=1
+	else
+		job adv rw=$rw fadvise_hint=$hint >"$T/adv.fio"
 	fi
-	assert_match "rw=randread ${hint:-(default fadvise_hint)} refused, named" \
-		'coop: coop_backend=sim: rw=randread with fadvise_hint=1 .*POSIX_FADV_RANDOM.*fadvise_hint=0' \
-		"$(cat "$T/rr.out")"
+	if run_fio "$T/adv.fio" >"$T/adv.out" 2>&1; then
+		fail "rw=$rw fadvise_hint=$hint accepted by the model: $(grep 'coop: sim:' "$T/adv.out")"
+	fi
+	assert_match "rw=$rw fadvise_hint=$hint refused, named" \
+		"coop: coop_backend=sim: fadvise_hint=$hint.* is not modelled: fio advises the file POSIX_FADV_.*set fadvise_hint=0" \
+		"$(cat "$T/adv.out")"
 done
 job rr0 rw=randread fadvise_hint=0 >"$T/rr0.fio"
 run_fio "$T/rr0.fio" >"$T/rr0.out" 2>&1 || fail "rw=randread fadvise_hint=0 refused: $(cat "$T/rr0.out")"
