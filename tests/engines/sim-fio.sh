@@ -18,7 +18,9 @@ job() {	# job NAME EXTRA-OPTIONS...: 32 MiB read of /dev/zero in the model
 	printf '%s\n' "$@"
 }
 
-job c5 coop_ioctx=shared >"$T/c5.fio"
+# c5 at scale 2 (~200 ms): fio's runtime starts before the engine's pacing
+# clock, which a 40 ms job at scale 10 showed as a rate 10 % short
+job c5 coop_ioctx=shared sim_time_scale=2 >"$T/c5.fio"
 job c1 coop_ioctx=private >"$T/c1.fio"
 run_fio --output-format=json "$T/c5.fio" >"$T/c5.json" 2>"$T/c5.err" || { cat "$T/c5.err"; fail "fio c5"; }
 run_fio --output-format=json "$T/c5.fio" >"$T/c5b.json" 2>>"$T/c5.err" || fail "fio c5 again"
@@ -41,10 +43,10 @@ awk -v a="$m5" -v b="$m1" 'BEGIN { exit !(a > 1.2 * b) }' || fail "io_context pa
 # the engine said it fell behind (a machine too slow for the scale: a
 # sanitizer build on a loaded host) -- never a short rate without a word.
 bw=$("$JQ" '.jobs[0].read.bw_bytes' "$T/c5.json")
-if ! awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 10 / 1e6 / m; exit !(r > 0.9 && r < 1.1) }'; then
+if ! awk -v bw="$bw" -v m="$m5" 'BEGIN { r = bw / 2 / 1e6 / m; exit !(r > 0.9 && r < 1.1) }'; then
 	grep -q "job c5: real time fell behind the modeled schedule" "$T/c5.err" ||
-		fail "paced rate $bw B/s is not 10 x $m5 MB/s, and the engine did not say it fell behind"
-	note "paced rate $bw B/s is not 10 x $m5 MB/s: the engine said it fell behind"
+		fail "paced rate $bw B/s is not 2 x $m5 MB/s, and the engine did not say it fell behind"
+	note "paced rate $bw B/s is not 2 x $m5 MB/s: the engine said it fell behind"
 fi
 # A scale no machine keeps (32 MiB in ~4 us): every completion late by far
 # less than sim_lag_warn_ms, the run by nearly all of it -- said.
