@@ -589,6 +589,12 @@ refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections on
 refuses "PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
 	pp run bonnie-direct-vs-raw --target "$T/t.img" --list --set PP_ITERS=3
 ok "PP_ITERS on a run with iterations" pp run blockdev-perftest --target "$T/t.img" --list --set PP_ITERS=3
+# ... with --env too, which printed the variables with PP_ITERS=3 (exit 0)
+refuses "--env with PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
+	pp run bonnie-direct-vs-raw --env --set PP_ITERS=3
+refuses "--env with PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are not iterations" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --env --set PP_ITERS=1
+ok "--env with PP_ITERS on a run with iterations" pp run blockdev-perftest --env --set PP_ITERS=3
 if msg=$("${sw[@]}" 2>&1); then
 	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
 else
