@@ -162,7 +162,7 @@ def check_write_ok(path, wend, need, force):
     'all' or None), or Refusal.  A file shorter than a read plan is laid out
     anew by fio (unlinked and rewritten): a write."""
     if stat.S_ISBLK(os.stat(path).st_mode):
-        size = _dev_size(path)
+        size = dev_size(path)
         if need not in (None, 'all') and need > size:
             raise Refusal('refusing to use %s: the plan needs %d bytes (%d MiB) of it, but it holds only %d '
                           'bytes (%d MiB), and fio would silently do less; use a larger device or a smaller '
@@ -211,7 +211,8 @@ def check_room(path, grow, what, advice='free some space, use a smaller size (--
                       % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
 
 
-def _dev_size(dev):
+def dev_size(dev):
+    """The size of block device DEV in bytes (what fio moves of it at most)."""
     fd = os.open(dev, os.O_RDONLY)
     try:
         return os.lseek(fd, 0, os.SEEK_END)

@@ -304,11 +304,12 @@ class Claim:
                           'or renamed during the run), and fio opens it by name: the last run measured and wrote '
                           'what it names now; the run stops'
                           % (self.path, 'device' if self.kind == 'bdev' else 'file'))
-        if self.kind == 'bdev' and self.need and safety._dev_size(self.path) < self.need:
+        size = safety.dev_size(self.path) if self.kind == 'bdev' and self.need else None
+        if size is not None and size < self.need:
             raise Refusal('target %s: holds %d bytes now, less than the %d the plan uses of it (it shrank during '
                           'the run: a resize, losetup -c): fio moves only what the device holds, without an error, '
                           'so the last run did less than its job says; the run stops'
-                          % (self.path, safety._dev_size(self.path), self.need))
+                          % (self.path, size, self.need))
 
     def release(self):
         if self.fd is not None:
