@@ -328,6 +328,22 @@ for name in 'cut;b.img' 'cut#b.img' 'cut ' $'cut\nb.img'; do
 	rm -f "$T/$name"
 done
 [ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
+# ... and replaces its keywords ($ncpus, $mb_memory, $pagesize) in every
+# line: --target "it's\$ncpus.img" had fio write "it's2.img", never named nor
+# checked (the quote spares the line from bc); a ${VAR} the bundle's job file
+# (values substituted) would take from the environment when run again
+printf 'precious\n' >"$T/kw-it's$(nproc).img"
+truncate -s 8M "$T/kw-it's\$ncpus.img" "$T/d\${HOME}.img"
+FAKEFIO_REAL=1 refuses "--target with a fio keyword" '--target [^ ]*kw-it.s\$ncpus\.img: has .\$ncpus., which fio replaces' \
+	pp run blockdev-perftest "${one[@]}" --target "$T/kw-it's\$ncpus.img" -o "$T/o-kw"
+[ "$(cat "$T/kw-it's$(nproc).img")" = precious ] || bad "fio wrote to $T/kw-it's$(nproc).img, which was never named"
+refuses "--target with \${" '--target [^ ]*d\$\{HOME\}\.img: has .\$\{., which fio replaces' \
+	pp run blockdev-perftest "${one[@]}" --target "$T/d\${HOME}.img" -o "$T/o-kw2"
+refuses "a job variable with \$mb_memory" "ENG='psync\\\$mb_memory' has '\\\$mb_memory'" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync$mb_memory'
+[ "$(ran)" = 0 ] || bad "fio ran on a target with a fio keyword: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+rm -rf "$T/kw-it's"* "$T/d\${HOME}.img" "$T"/o-kw*
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
 # ... and a '#' inside a profile.conf word is the word's, as the shell reads

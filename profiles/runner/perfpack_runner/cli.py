@@ -28,8 +28,9 @@ run options:
                   signature and hold zeros where the plan writes -- or --force;
                   what the plan writes of an existing file must be zeros -- or
                   --force; a file or directory target must have room for the
-                  plan); no ':', ';', '#', control character or blank at
-                  either end in PATH (fio reads those otherwise), no character
+                  plan); no ':', ';', '#', '${', $ncpus, $mb_memory,
+                  $pagesize, control character or blank at either end in
+                  PATH (fio reads those otherwise), no character
                   devices, no missing paths under /dev
   --scratch       (default) a loop device over a file in $TMPDIR with a scratch
                   filesystem when root, a scratch file in $TMPDIR otherwise;

@@ -84,13 +84,28 @@ def max_end(a, b):
     return max([x for x in (a, b) if x is not None], default=None)
 
 
+# fio's job-file keywords (options.c fio_keyword_replace), replaced in every
+# option line after its ${VAR}s: '$ncpus' in a --target had fio write
+# another file
+FIO_KEYWORDS = ('$pagesize', '$mb_memory', '$ncpus')
+
+
 def fio_value_problem(value):
     """What fio 3.33 would read differently in VALUE on a job-file line
-    (parse.c strip_blank_end), or None: it ends the value at ';' or '#'
-    (a comment) and strips blanks around it, without a word."""
+    (parse.c strip_blank_end, options.c), or None: it ends the value at ';'
+    or '#' (a comment) and strips blanks around it, replaces its keywords
+    with this machine's values (then has bc compute the line if it has
+    + - * /), and a ${VAR} in the bundle's job files (values substituted)
+    with the environment's, without a word."""
     for c in ';#':
         if c in value:
             return "has '%s', where fio ends the value (a comment) and would use what is before it" % c
+    for k in FIO_KEYWORDS:
+        if k in value:
+            return "has '%s', which fio replaces with this machine's value (its keywords: %s)" % (
+                k, ' '.join(FIO_KEYWORDS))
+    if '${' in value:
+        return "has '${', which fio replaces with an environment variable in the bundle's job files"
     if value != value.strip():
         return 'has a blank at its start or end, which fio strips'
     return None
