@@ -8,7 +8,7 @@ import signal
 import sys
 
 from . import fioout, fiorun, modelmatrix, outdir, plan, profile, run, tables, target
-from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
+from .util import STOP_SIGNALS, Refusal, abspath, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
                    [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force] [--memory-ok]
@@ -212,7 +212,7 @@ def cmd_run(ctx, args):
         # fio runs in DIR/raw/<variant>: a local target is made absolute
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
-            ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
+            ctx.target_arg = abspath(ctx.target_arg)
         ctx.target_given = ctx.target_arg
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
         if not ctx.clients:

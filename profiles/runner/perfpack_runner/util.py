@@ -54,6 +54,22 @@ def to_bytes(text):
     return int(m.group(1)) * _MULT[m.group(2)]
 
 
+def abspath(path):
+    """PATH made absolute, naming what the kernel opens: os.path.abspath,
+    but a path with '..' has its directories resolved (a symbolic link,
+    then '..' from where it points), its last name kept (it may be a link,
+    or not exist).  os.path.abspath drops 'link/..' as text, naming another
+    file: --target dirlink/../f.img had fio write f.img beside dirlink, not
+    beside the directory it points to."""
+    full = os.path.join(os.getcwd(), path)
+    if '..' not in full.split('/'):
+        return os.path.abspath(full)
+    head, tail = os.path.split(full.rstrip('/') or '/')
+    if tail in ('', '.', '..'):
+        return os.path.realpath(full)
+    return os.path.join(os.path.realpath(head), tail)
+
+
 def is_root():
     return os.geteuid() == 0
 
