@@ -306,6 +306,16 @@ refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such devi
 	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
 [ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
 refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+# a path ending in / names a directory: the old runner dropped the / and made
+# (or used) a file of that name
+refuses "--target NEW/" "--target $T/newdir/: a path ending in / names a directory, and $T/newdir does not exist" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/newdir/" -o "$T/o-slash"
+[ -e "$T/newdir" ] && bad "a file $T/newdir was made for --target $T/newdir/" && rm -f "$T/newdir"
+refuses "--target FILE/" "--target $T/t.img/: a path ending in / names a directory, and $T/t.img is none" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img/" -o "$T/o-slash2"
+[ "$(ran)" = 0 ] || bad "fio ran on a --target ending in /: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+rm -rf "$T"/o-slash*
 # a kernel pseudo filesystem's files are settings, sized 0 (so no data check
 # finds anything there): refused, the fake fio never started
 for t in /proc/sys/vm/swappiness /sys/kernel/mm /proc/perfpack-no-such; do

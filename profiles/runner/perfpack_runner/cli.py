@@ -212,6 +212,13 @@ def cmd_run(ctx, args):
         # fio runs in DIR/raw/<variant>: a local target is made absolute
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
+            if ctx.target_arg.endswith('/') and not os.path.isdir(ctx.target_arg):
+                # the kernel opens no file by it (ENOTDIR, EISDIR); the old
+                # runner dropped the / and used or made the file
+                bare = ctx.target_arg.rstrip('/')
+                raise Refusal('--target %s: a path ending in / names a directory, and %s %s: give it without '
+                              'the /, or a directory' % (ctx.target_arg, bare, 'is none' if os.path.lexists(bare)
+                                                        else 'does not exist (the runner would make it a file)'))
             ctx.target_arg = abspath(ctx.target_arg)
         ctx.target_given = ctx.target_arg
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
