@@ -553,6 +553,9 @@ refuses "--set SIZE not a size" "blockdev-perftest/block, --set: SIZE=2mfoo is n
 	"${l[@]}" --variant block --set SIZE=2mfoo
 refuses "--set SIZE over 100%" "SIZE=150% is not a size" "${l[@]}" --set SIZE=150%
 refuses "--set SIZE empty" "SIZE= is not a size" "${l[@]}" --set SIZE=
+# ... a number longer than any size: Python's int() raised (a traceback)
+refuses "--set SIZE of 5000 digits" "SIZE=9{5000}m is not a size" "${l[@]}" --set SIZE="$(printf '9%.0s' {1..5000})m"
+refuses "-s of 5000 digits" "-s 9{5000}: not a size" "${l[@]}" -s "$(printf '9%.0s' {1..5000})"
 refuses "--set with a newline" "--set SIZE: the value '2m\\\\nfilename=/elsewhere' has a newline" \
 	"${l[@]}" --set $'SIZE=2m\nfilename=/elsewhere'
 refuses "--set with a CR" "--set DIRECT: the value '1\\\\r' has a carriage return" "${l[@]}" --set $'DIRECT=1\r'

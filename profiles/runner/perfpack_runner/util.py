@@ -47,11 +47,14 @@ _MULT = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
 
 
 def to_bytes(text):
-    """fio-style size (4096, 4k, 64K, 1m, 1g, 2t; base 1024) or None."""
+    """fio-style size (4096, 4k, 64K, 1m, 1g, 2t; base 1024) or None; also
+    None above 2^64 - 1, which fio cannot read (and int() of a few thousand
+    digits raises)."""
     m = _SIZE.match(str(text).strip().lower())
-    if not m:
+    if not m or len(m.group(1).lstrip('0')) > 20:
         return None
-    return int(m.group(1)) * _MULT[m.group(2)]
+    n = int(m.group(1)) * _MULT[m.group(2)]
+    return n if n < 1 << 64 else None
 
 
 def abspath(path):
