@@ -206,5 +206,21 @@ losetup -d "$mdev"
 msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${d1[@]}" --set PP_SCRATCH_MB=32 -o "$T/o16" 2>&1) ||
 	fail "a scratch run in a tmpfs \$TMPDIR failed: $msg"
 assert_match "scratch on tmpfs warned" "scratch target of block is a file in .TMPDIR .*which is on tmpfs.*measures memory" "$msg"
+# an overlay's files are its layers': one whose upper directory is on tmpfs
+# is memory (the old runner measured 1600 MB/s of direct=1 there as a
+# device's), one with its layers on a disk's filesystem is not
+mkdir -p "$T/fs/up" "$T/fs/work" "$T/low" "$T/ov" "$T/dup" "$T/dwork" "$T/ov2"
+if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/fs/up,workdir=$T/fs/work" "$T/ov"; then
+	echo "$T/ov" >>"$_pp_mounts"
+	msg=$("$PERFPACK" run blockdev-perftest --target "$T/ov/f" "${d1[@]}" -o "$T/o17" 2>&1) &&
+		fail "direct=1 on $T/ov/f (an overlay over tmpfs) was not refused: $msg"
+	assert_match "overlay over tmpfs named" "refusing --target $T/ov/f: it is on overlay \(mounted on $T/ov\), whose upperdir $T/fs/up is on tmpfs \(mounted on $T/fs\)" "$msg"
+	mount -t overlay pp-test-ov2 -o "lowerdir=$T/low,upperdir=$T/dup,workdir=$T/dwork" "$T/ov2" || fail "mount overlay"
+	echo "$T/ov2" >>"$_pp_mounts"
+	"$PERFPACK" run blockdev-perftest --target "$T/ov2/f" "${d1[@]}" -o "$T/o18" >"$T/o18.log" 2>&1 ||
+		fail "direct=1 on an overlay over $(findmnt -n -o FSTYPE -T "$T") was refused: $(tail -n 3 "$T/o18.log")"
+else
+	note "no overlayfs here: its memory check not tested"
+fi
 
 no_leftovers

@@ -271,9 +271,24 @@ def fs_of(path):
 
 
 def _memory_fs(path):
-    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or None."""
+    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or on an
+    overlay with a layer (upper, lower or data directory) on one, or None:
+    an overlay's files are its layers' (direct I/O on one over tmpfs
+    measured memory as a device: 1600 MB/s, unrefused)."""
     fs, mp = fs_of(path)
-    return '%s (mounted on %s)' % (fs, mp) if fs in MEMORY_FS else None
+    if fs in MEMORY_FS:
+        return '%s (mounted on %s)' % (fs, mp)
+    if fs != 'overlay':
+        return None
+    for opt in output(['findmnt', '-n', '-o', 'FS-OPTIONS', '-T', path]).strip().split(','):
+        k, _, dirs = opt.partition('=')
+        if k.rstrip('+') not in ('upperdir', 'lowerdir', 'datadir'):
+            continue
+        for d in re.split(r'(?<!\\):', dirs):
+            why = _memory_fs(d.replace('\\:', ':'))
+            if why:
+                return 'overlay (mounted on %s), whose %s %s is on %s' % (mp, k.rstrip('+'), d, why)
+    return None
 
 
 def memory_backed(path):
