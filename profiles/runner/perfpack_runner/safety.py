@@ -296,8 +296,18 @@ def memory_backed(path):
     or directory on a memory filesystem, a RAM disk (brd, zram), a loop
     device over a file on a memory filesystem or over such a device."""
     if not stat.S_ISBLK(os.stat(path).st_mode):
-        fs = _memory_fs(path if os.path.isdir(path) else os.path.dirname(path) or '.')
-        return 'is on %s' % fs if fs else None
+        d = path if os.path.isdir(path) else os.path.dirname(path) or '.'
+        fs = _memory_fs(d)
+        if fs:
+            return 'is on %s' % fs
+        # a filesystem on a device that is memory (ext4 on a loop device
+        # over a file on tmpfs: direct=1 there measured 1143 MB/s, unrefused)
+        src = re.sub(r'\[.*\]$', '', output(['findmnt', '-n', '-o', 'SOURCE', '-T', d]).strip())
+        if src.startswith('/') and os.path.exists(src) and stat.S_ISBLK(os.stat(src).st_mode):
+            why = memory_backed(src)
+            if why:
+                return 'is on %s (mounted on %s), which %s' % (src, fs_of(d)[1], why)
+        return None
     name = os.path.basename(_real(path))
     sysd = '/sys/class/block/' + name
     if os.path.exists(os.path.join(sysd, 'comp_algorithm')) or name.startswith('zram'):
