@@ -231,6 +231,12 @@ emnt=$(make_fs ext4 "$edev")
 msg=$("$PERFPACK" run blockdev-perftest --target "$emnt/f" "${d1[@]}" -o "$T/o19" 2>&1) &&
 	fail "direct=1 on $emnt/f (ext4 on a loop over tmpfs) was not refused: $msg"
 assert_match "ext4 on a loop over tmpfs named" "refusing --target $emnt/f: it is on $edev \(mounted on $emnt\), which is a loop device over $T/fs/e.img, on tmpfs" "$msg"
-umount "$emnt" && losetup -d "$edev"
+truncate -s 16M "$emnt/g"
+gdev=$(losetup --find --show "$emnt/g") || fail "losetup over $emnt/g"
+echo "$gdev" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$gdev" "${d1[@]}" -o "$T/o19" 2>&1) &&
+	fail "direct=1 on $gdev (a loop over a file on ext4 on a loop over tmpfs) was not refused: $msg"
+assert_match "a loop over a file there named" "refusing --target $gdev: it is a loop device over $emnt/g, which is on $edev \(mounted on $emnt\), which is a loop device over $T/fs/e.img, on tmpfs" "$msg"
+losetup -d "$gdev" && umount "$emnt" && losetup -d "$edev"
 
 no_leftovers

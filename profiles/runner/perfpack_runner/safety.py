@@ -330,7 +330,11 @@ def memory_backed(path):
         why = memory_backed(backing)
         return 'is a loop device over %s, which %s' % (backing, why) if why else None
     fs = _memory_fs(os.path.dirname(backing) or '/')
-    return 'is a loop device over %s, on %s' % (backing, fs) if fs else None
+    if fs:
+        return 'is a loop device over %s, on %s' % (backing, fs)
+    # a file on a filesystem on a device that is memory
+    why = memory_backed(backing) if os.path.exists(backing) else None
+    return 'is a loop device over %s, which %s' % (backing, why) if why else None
 
 
 def check_not_memory(path, what, direct_job, memory_ok):
