@@ -156,6 +156,15 @@ refuses "--set PP_MOUNT_OPTS naming a device" "PP_MOUNT_OPTS='logdev=$T/t.img' n
 	pp run iozone --variant xfs --set "PP_MOUNT_OPTS=logdev=$T/t.img" --set SIZE=1m --no-tables -o "$T/ofs9"
 refuses "--set PP_MKFS_OPTS naming a file in the current directory" "PP_MKFS_OPTS='-l logdev=t.img' names t.img" \
 	bash -c 'cd "$1" && shift && "$@"' - "$T" env FIO="$T/fakefio" "$PERFPACK" run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=t.img" --list
+# ... or by a tag (mkfs.ext4 -J device=LABEL=j wrote the journal device so
+# labelled, unchecked), or by number (ext4's journal_dev=)
+refuses "--set PP_MKFS_OPTS naming a device by its label" "PP_MKFS_OPTS='-J device=LABEL=pp-jdev' names LABEL=pp-jdev" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-J device=LABEL=pp-jdev" --list
+refuses "--set PP_MKFS_OPTS naming a device by its UUID" "PP_MKFS_OPTS='-J device=UUID=0c5e' names UUID=0c5e" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-J device=UUID=0c5e" --list
+refuses "--set PP_MOUNT_OPTS naming a device by number" "PP_MOUNT_OPTS='journal_dev=1795' names journal_dev=1795" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MOUNT_OPTS=journal_dev=1795" --list
+ok "--set PP_MKFS_OPTS with a filesystem label" pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-L mine -U clear" --list
 refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \

@@ -229,14 +229,19 @@ def check_vars(where, vs, sizes):
         if k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS') and _names_elsewhere(val):
             raise Refusal("%s: %s='%s' names %s, a file or device other than the target: mkfs and the filesystem "
                           "would write it (an external log, realtime section or journal, another device: logdev=, "
-                          "rtdev=, -d name=, -J device=, journal_path=, btrfs's devices) unchecked, where perfpack "
+                          "rtdev=, -d name=, -J device=, journal_path=, journal_dev=, btrfs's devices) unchecked, where perfpack "
                           'writes only its target, checked first (mounted, held, signature, data)'
                           % (where, k, val, _names_elsewhere(val)))
 
 
 def _names_elsewhere(opts):
     """The word of mkfs or mount options OPTS that names a file or device
-    (a path, a block device or file in the current directory), or None."""
+    (a path, a block device or file in the current directory, a device by
+    tag, LABEL=j as in mkfs.ext4 -J device=LABEL=j, or by number, ext4's
+    journal_dev=N), or None."""
+    m = re.search(r'(?:^|[\s,=])((?:LABEL|UUID|PARTLABEL|PARTUUID)=[^\s,]*|journal_dev=[^\s,]*)', opts)
+    if m:
+        return m.group(1)
     for w in re.split(r'[\s,=]+', opts):
         if '/' in w or (w and os.path.exists(w) and not os.path.isdir(w)):
             return w
