@@ -278,17 +278,26 @@ def _memory_fs(path):
     fs, mp = fs_of(path)
     if fs in MEMORY_FS:
         return '%s (mounted on %s)' % (fs, mp)
+    for kind, d in overlay_layers(path)[1]:
+        why = _memory_fs(d)
+        if why:
+            return 'overlay (mounted on %s), whose %s %s is on %s' % (mp, kind, d, why)
+    return None
+
+
+def overlay_layers(path):
+    """(mount point, [(kind, directory)]) of the overlay PATH is on: its
+    upperdir, lowerdirs and datadirs, where its files are; (None, []) when
+    PATH is on no overlay."""
+    fs, mp = fs_of(path)
     if fs != 'overlay':
-        return None
+        return None, []
+    layers = []
     for opt in output(['findmnt', '-n', '-o', 'FS-OPTIONS', '-T', path]).strip().split(','):
         k, _, dirs = opt.partition('=')
-        if k.rstrip('+') not in ('upperdir', 'lowerdir', 'datadir'):
-            continue
-        for d in re.split(r'(?<!\\):', dirs):
-            why = _memory_fs(d.replace('\\:', ':'))
-            if why:
-                return 'overlay (mounted on %s), whose %s %s is on %s' % (mp, k.rstrip('+'), d, why)
-    return None
+        if k.rstrip('+') in ('upperdir', 'lowerdir', 'datadir'):
+            layers += [(k.rstrip('+'), d.replace('\\:', ':')) for d in re.split(r'(?<!\\):', dirs)]
+    return mp, layers
 
 
 def memory_backed(path):

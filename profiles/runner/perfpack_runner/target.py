@@ -563,10 +563,29 @@ def resolve_target(path):
     return path if path_problem(real) else real
 
 
+def _views(path):
+    """PATH and, where it is on an overlay, the same path in each of its
+    layers (and theirs): where its bytes are."""
+    p = path
+    while not os.path.exists(p) and p != '/':
+        p = os.path.dirname(p)
+    mp, layers = safety.overlay_layers(p)
+    out = [path]
+    for _, d in layers:
+        out += _views(os.path.normpath(os.path.join(d, os.path.relpath(path, mp))))
+    return out
+
+
 def _inside(a, b):
     """Path A is B or under it (both real paths), also through another
-    mount of B's filesystem (a bind mount, a device mounted twice): A or a
-    directory above it is B's inode."""
+    mount of B's filesystem (a bind mount, a device mounted twice) or an
+    overlay and its layers (-o UPPER/out with --target OVERLAY)."""
+    return any(_inside_path(x, y) for x in _views(a) for y in _views(b))
+
+
+def _inside_path(a, b):
+    """Path A is B or under it, also through another mount of B's
+    filesystem: A or a directory above it is B's inode."""
     if a == b or a.startswith(b.rstrip('/') + '/'):
         return True
     try:
