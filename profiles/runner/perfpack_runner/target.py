@@ -95,7 +95,7 @@ def _loops():
     return out
 
 
-def _sharing(st):
+def _sharing(st, also=()):
     """The block devices whose blocks are those of the file or block device
     of stat ST, as [(path, the path it is a loop device over and its
     _ident; or None, None for a device under ST)]: the backing file of a
@@ -103,8 +103,9 @@ def _sharing(st):
     device over one of these, and over such a loop device, and so on.  A
     loop device does not hold its backing file or device (O_EXCL on that
     one succeeds while a filesystem on the loop device is mounted), so each
-    is looked for here."""
-    loops, ids, out = _loops(), {_ident(st)}, []
+    is looked for here.  ALSO: the _idents of the same file under another
+    path with its own inode (in an overlay's layers)."""
+    loops, ids, out = _loops(), {_ident(st)} | set(also), []
     back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
     cur = _ident(st)
     while cur in back and back[cur][0] not in ids:
@@ -226,7 +227,11 @@ class Claim:
         device over it (and over those): each is held O_EXCL as a --target
         device is, or why not."""
         st = os.fstat(self.fd)
-        for dev, over, oid in _sharing(st):
+        # a file on an overlay is also its layers' file (a loop device over
+        # UPPER/f is over OVERLAY/f), which has its own inode
+        mine = {_ident(st)} | ({_ident(os.stat(v)) for v in _views(self.path)[1:] if os.path.exists(v)}
+                               if self.kind == 'file' else set())
+        for dev, over, oid in _sharing(st, mine):
             try:
                 self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
             except OSError as e:
@@ -239,9 +244,10 @@ class Claim:
                                                                 if who else []))
                 if over is None:
                     whose = 'it is a loop device over the device %s' % dev
-                elif oid == _ident(st):
-                    whose = 'it is the backing %s of the loop device %s' % (
-                        'file' if self.kind == 'file' else 'device', dev)
+                elif oid in mine:
+                    whose = 'it is the backing %s of the loop device %s%s' % (
+                        'file' if self.kind == 'file' else 'device', dev,
+                        ' (as %s, in a layer of its overlay)' % over if oid != _ident(st) else '')
                 elif self.kind == 'bdev' and oid[0] == 'f':
                     whose = 'its blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
                 else:
