@@ -350,9 +350,13 @@ def _not_swap(t, writes, swap=None):
     the loop device T) is refused, --force or not (a write fails with
     ETXTBSY mid-run); a plan that only reads it runs with a warning, as on
     a device another process holds."""
-    if not safety.in_swaps(swap or t):
+    # a file on an overlay is the swap file in its layer (another inode)
+    sw = next((v for v in _views(swap or t) if safety.in_swaps(v)), None)
+    if sw is None:
         return
     what = 'it is' if not swap else 'its blocks are those of the file %s, which is' % swap
+    if sw != (swap or t):
+        what = 'it is the file %s in a layer of its overlay, which is' % sw
     if writes:
         raise Refusal('refusing to write to %s: %s in use as swap (/proc/swaps): the kernel writes it and '
                       'fails the writes of others (ETXTBSY); --force does not override this: swapoff it first, '
