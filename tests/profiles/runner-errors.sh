@@ -516,6 +516,9 @@ l=(pp run blockdev-perftest --target "$T/t.img" --list)
 refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
 refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
 refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+refuses "PP_SCRATCH_MB of 5000 digits" "PP_SCRATCH_MB=9{18}\.\.\. is too large \(5000 digits\)" \
+	pp run blockdev-perftest "${one[@]}" --scratch --set PP_SCRATCH_MB="$(printf '9%.0s' {1..5000})" -o "$T/o-big"
+rm -rf "$T"/o-big*
 refuses "PP_MINBS not a size" "PP_MINBS=1q is not a size" "${l[@]}" --set PP_MINBS=1q
 refuses "PP_SECTIONS not a regex" "PP_SECTIONS=\(perftest is not a valid regular expression" "${l[@]}" --set 'PP_SECTIONS=(perftest'
 refuses "PP_RW not a regex" "PP_RW=\[ is not a valid regular expression" "${l[@]}" --set 'PP_RW=['

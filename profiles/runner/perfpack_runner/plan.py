@@ -217,6 +217,9 @@ def check_vars(where, vs, sizes):
             continue
         if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and not re.match(r'^[1-9][0-9]*$', val):
             raise Refusal('%s: %s=%s is not a positive integer' % (where, k, val))
+        if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and len(val) > 18:
+            # int() of a few thousand digits raises (a traceback)
+            raise Refusal('%s: %s=%s... is too large (%d digits)' % (where, k, val[:18], len(val)))
         if k in ('PP_MINBS', 'PP_MAXBS') and to_bytes(val) is None:
             raise Refusal('%s: %s=%s is not a size (4096, 4k, 1m ...)' % (where, k, val))
         if k in ('PP_RW', 'PP_SECTIONS'):
