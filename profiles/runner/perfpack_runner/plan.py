@@ -232,8 +232,8 @@ def check_vars(where, vs, sizes):
         if k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS') and _names_elsewhere(val):
             raise Refusal("%s: %s='%s' names %s, a file or device other than the target: mkfs and the filesystem "
                           "would write it (an external log, realtime section or journal, another device: logdev=, "
-                          "rtdev=, -d name=, -J device=, journal_path=, journal_dev=, btrfs's devices) unchecked, where perfpack "
-                          'writes only its target, checked first (mounted, held, signature, data)'
+                          "rtdev=, -d name=, -J device=, journal_path=, journal_dev=, btrfs's devices) unchecked, "
+                          'where perfpack writes only its target, checked first (mounted, held, signature, data)'
                           % (where, k, val, _names_elsewhere(val)))
 
 
