@@ -108,6 +108,15 @@ if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/up,workdir=$T/ovw
 	assert_match "the loop device over the layer's file named" \
 		"refusing to write to $T/ov/f.img: it is the backing file of the loop device $odev \(as $T/up/f.img, in a layer of its overlay\), .*mounted \(on $omnt\).*--force does not override" "$msg"
 	assert_eq "the mounted filesystem's image unchanged (overlay)" "$before" "$(md5sum <"$T/up/f.img")"
+	# ... and a loop device over OVERLAY/f is over UPPER/f
+	ovdev=$(losetup --find --show "$T/ov/f.img") || fail "losetup $T/ov/f.img"
+	echo "$ovdev" >>"$_pp_loops"
+	msg=$("$PERFPACK" run blockdev-perftest --target "$ovdev" "${one[@]}" --force -o "$T/o5" 2>&1) &&
+		fail "wrote (--force) to $ovdev, a loop device over $T/ov/f.img, through the overlay the backing file of $odev mounted on $omnt: $msg"
+	assert_match "the loop device over the layer's file named (loop target)" \
+		"refusing to write to $ovdev: its blocks are those of the file $T/up/f.img, as are those of the loop device $odev, .*mounted \(on $omnt\).*--force does not override" "$msg"
+	assert_eq "the mounted filesystem's image unchanged (loop over the overlay)" "$before" "$(md5sum <"$T/up/f.img")"
+	losetup -d "$ovdev"
 	umount "$omnt" && losetup -d "$odev"
 else
 	note "no overlayfs here: a loop over a layer's file not tested"

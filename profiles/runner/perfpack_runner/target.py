@@ -89,7 +89,7 @@ def _loops():
                 path = f.read().rstrip('\n')
             with open('/sys/block/%s/dev' % name) as f:
                 devno = os.makedev(*(int(n) for n in f.read().split(':')))
-            out.append(('/dev/' + name, devno, _ident(os.stat(path)), path))
+            out.append(('/dev/' + name, devno, _ident(os.stat(_layer_file(path))), path))
         except (OSError, ValueError):
             continue
     return out
@@ -584,6 +584,21 @@ def _views(path):
     for _, d in layers:
         out += _views(os.path.normpath(os.path.join(d, os.path.relpath(path, mp))))
     return out
+
+
+def _layer_file(path):
+    """The file whose bytes file PATH is: on an overlay, the file of its
+    upper layer, else of the first lower layer that has it (a loop device
+    over OVERLAY/f is over UPPER/f, another inode); else PATH."""
+    if os.major(os.stat(path).st_dev) != 0:  # overlays have anonymous devices
+        return path
+    mp, layers = safety.overlay_layers(path)
+    for kind in ('upperdir', 'lowerdir', 'datadir'):
+        for k, d in layers:
+            f = os.path.normpath(os.path.join(d, os.path.relpath(path, mp)))
+            if k == kind and os.path.isfile(f):
+                return _layer_file(f)
+    return path
 
 
 def _inside(a, b):
