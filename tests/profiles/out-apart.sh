@@ -43,6 +43,23 @@ msg=$(msg_of run blockdev-perftest --target "$T/dbind/f" "${one[@]}" -o "$T/d")
 assert_match "--target inside -o through a bind mount" "-o $T/d holds the --target $T/dbind/f: $why" "$msg"
 [ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
 umount "$T/dbind"
+# ... through an overlay and its upper directory (the same files under
+# another filesystem's path): the old runner wrote -o UPPER/out into the
+# measured --target OVERLAY, and -o OVERLAY/out into the measured UPPER
+mkdir -p "$T/low" "$T/ovw" "$T/ov"
+if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/d,workdir=$T/ovw" "$T/ov"; then
+	echo "$T/ov" >>"$_pp_mounts"
+	msg=$(msg_of run blockdev-perftest --target "$T/ov" "${one[@]}" -o "$T/d/out")
+	assert_match "-o in the upper directory of the --target overlay" \
+		"-o $T/d/out is inside the --target directory $T/ov, where the plan makes its files: $why" "$msg"
+	msg=$(msg_of run blockdev-perftest --target "$T/d" "${one[@]}" -o "$T/ov/out")
+	assert_match "-o in an overlay over the --target directory" \
+		"-o $T/ov/out is inside the --target directory $T/d, where the plan makes its files: $why" "$msg"
+	[ -z "$(ls -A "$T/d")" ] || fail "a refused -o left $(ls -A "$T/d") in $T/d"
+	umount "$T/ov"
+else
+	note "no overlayfs here: -o through an overlay not tested"
+fi
 # ... or the default output directory (./perfpack-out/...) from within it
 msg=$(cd "$T/d" && msg_of run blockdev-perftest --target . "${one[@]}")
 assert_match "the default output directory inside the --target directory" \

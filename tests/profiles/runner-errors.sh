@@ -156,6 +156,15 @@ refuses "--set PP_MOUNT_OPTS naming a device" "PP_MOUNT_OPTS='logdev=$T/t.img' n
 	pp run iozone --variant xfs --set "PP_MOUNT_OPTS=logdev=$T/t.img" --set SIZE=1m --no-tables -o "$T/ofs9"
 refuses "--set PP_MKFS_OPTS naming a file in the current directory" "PP_MKFS_OPTS='-l logdev=t.img' names t.img" \
 	bash -c 'cd "$1" && shift && "$@"' - "$T" env FIO="$T/fakefio" "$PERFPACK" run iozone --variant xfs --set "PP_MKFS_OPTS=-l logdev=t.img" --list
+# ... or by a tag (mkfs.ext4 -J device=LABEL=j wrote the journal device so
+# labelled, unchecked), or by number (ext4's journal_dev=)
+refuses "--set PP_MKFS_OPTS naming a device by its label" "PP_MKFS_OPTS='-J device=LABEL=pp-jdev' names LABEL=pp-jdev" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-J device=LABEL=pp-jdev" --list
+refuses "--set PP_MKFS_OPTS naming a device by its UUID" "PP_MKFS_OPTS='-J device=UUID=0c5e' names UUID=0c5e" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-J device=UUID=0c5e" --list
+refuses "--set PP_MOUNT_OPTS naming a device by number" "PP_MOUNT_OPTS='journal_dev=1795' names journal_dev=1795" \
+	pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MOUNT_OPTS=journal_dev=1795" --list
+ok "--set PP_MKFS_OPTS with a filesystem label" pp run bonnie-direct-vs-raw --variant file_direct --set "PP_MKFS_OPTS=-L mine -U clear" --list
 refuses "--set PP_SETUP against a variant's own (no filesystem)" "--set PP_SETUP=dev: variant xfs fixes PP_SETUP=fs in its recipe" \
 	pp run iozone --variant xfs --set PP_SETUP=dev --set SIZE=1m --no-tables -o "$T/ofs4"
 refuses "--set PP_SETUP against a variant's own (a filesystem)" "--set PP_SETUP=fs: variant block fixes PP_SETUP=dev in its recipe" \
@@ -306,6 +315,16 @@ refuses "--target of a missing device" "/dev/sdz9-perfpack-no-such: no such devi
 	pp run blockdev-perftest "${one[@]}" --target /dev/sdz9-perfpack-no-such -o "$T/o7"
 [ -e /dev/sdz9-perfpack-no-such ] && bad "a file was made under /dev" && rm -f /dev/sdz9-perfpack-no-such
 refuses "--target ''" "--target: empty path" pp run blockdev-perftest "${one[@]}" --target '' -o "$T/o7"
+# a path ending in / names a directory: the old runner dropped the / and made
+# (or used) a file of that name
+refuses "--target NEW/" "--target $T/newdir/: a path ending in / names a directory, and $T/newdir does not exist" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/newdir/" -o "$T/o-slash"
+[ -e "$T/newdir" ] && bad "a file $T/newdir was made for --target $T/newdir/" && rm -f "$T/newdir"
+refuses "--target FILE/" "--target $T/t.img/: a path ending in / names a directory, and $T/t.img is none" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img/" -o "$T/o-slash2"
+[ "$(ran)" = 0 ] || bad "fio ran on a --target ending in /: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+rm -rf "$T"/o-slash*
 # a kernel pseudo filesystem's files are settings, sized 0 (so no data check
 # finds anything there): refused, the fake fio never started
 for t in /proc/sys/vm/swappiness /sys/kernel/mm /proc/perfpack-no-such; do
@@ -328,6 +347,22 @@ for name in 'cut;b.img' 'cut#b.img' 'cut ' $'cut\nb.img'; do
 	rm -f "$T/$name"
 done
 [ "$(cat "$T/cut")" = precious ] || bad "fio wrote to $T/cut, which was never named"
+# ... and replaces its keywords ($ncpus, $mb_memory, $pagesize) in every
+# line: --target "it's\$ncpus.img" had fio write "it's2.img", never named nor
+# checked (the quote spares the line from bc); a ${VAR} the bundle's job file
+# (values substituted) would take from the environment when run again
+printf 'precious\n' >"$T/kw-it's$(nproc).img"
+truncate -s 8M "$T/kw-it's\$ncpus.img" "$T/d\${HOME}.img"
+FAKEFIO_REAL=1 refuses "--target with a fio keyword" '--target [^ ]*kw-it.s\$ncpus\.img: has .\$ncpus., which fio replaces' \
+	pp run blockdev-perftest "${one[@]}" --target "$T/kw-it's\$ncpus.img" -o "$T/o-kw"
+[ "$(cat "$T/kw-it's$(nproc).img")" = precious ] || bad "fio wrote to $T/kw-it's$(nproc).img, which was never named"
+refuses "--target with \${" '--target [^ ]*d\$\{HOME\}\.img: has .\$\{., which fio replaces' \
+	pp run blockdev-perftest "${one[@]}" --target "$T/d\${HOME}.img" -o "$T/o-kw2"
+refuses "a job variable with \$mb_memory" "ENG='psync\\\$mb_memory' has '\\\$mb_memory'" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync$mb_memory'
+[ "$(ran)" = 0 ] || bad "fio ran on a target with a fio keyword: $(cat "$T/fio.log")"
+: >"$T/fio.log"
+rm -rf "$T/kw-it's"* "$T/d\${HOME}.img" "$T"/o-kw*
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
 # ... and a '#' inside a profile.conf word is the word's, as the shell reads
@@ -481,6 +516,9 @@ l=(pp run blockdev-perftest --target "$T/t.img" --list)
 refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
 refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
 refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+refuses "PP_SCRATCH_MB of 5000 digits" "PP_SCRATCH_MB=9{18}\.\.\. is too large \(5000 digits\)" \
+	pp run blockdev-perftest "${one[@]}" --scratch --set PP_SCRATCH_MB="$(printf '9%.0s' {1..5000})" -o "$T/o-big"
+rm -rf "$T"/o-big*
 refuses "PP_MINBS not a size" "PP_MINBS=1q is not a size" "${l[@]}" --set PP_MINBS=1q
 refuses "PP_SECTIONS not a regex" "PP_SECTIONS=\(perftest is not a valid regular expression" "${l[@]}" --set 'PP_SECTIONS=(perftest'
 refuses "PP_RW not a regex" "PP_RW=\[ is not a valid regular expression" "${l[@]}" --set 'PP_RW=['
@@ -527,6 +565,9 @@ refuses "--set SIZE not a size" "blockdev-perftest/block, --set: SIZE=2mfoo is n
 	"${l[@]}" --variant block --set SIZE=2mfoo
 refuses "--set SIZE over 100%" "SIZE=150% is not a size" "${l[@]}" --set SIZE=150%
 refuses "--set SIZE empty" "SIZE= is not a size" "${l[@]}" --set SIZE=
+# ... a number longer than any size: Python's int() raised (a traceback)
+refuses "--set SIZE of 5000 digits" "SIZE=9{5000}m is not a size" "${l[@]}" --set SIZE="$(printf '9%.0s' {1..5000})m"
+refuses "-s of 5000 digits" "-s 9{5000}: not a size" "${l[@]}" -s "$(printf '9%.0s' {1..5000})"
 refuses "--set with a newline" "--set SIZE: the value '2m\\\\nfilename=/elsewhere' has a newline" \
 	"${l[@]}" --set $'SIZE=2m\nfilename=/elsewhere'
 refuses "--set with a CR" "--set DIRECT: the value '1\\\\r' has a carriage return" "${l[@]}" --set $'DIRECT=1\r'
@@ -589,6 +630,12 @@ refuses "PP_ITERS on a lone NAME-4096" "sw/lone.fio: PP_ITERS=3: the sections on
 refuses "PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
 	pp run bonnie-direct-vs-raw --target "$T/t.img" --list --set PP_ITERS=3
 ok "PP_ITERS on a run with iterations" pp run blockdev-perftest --target "$T/t.img" --list --set PP_ITERS=3
+# ... with --env too, which printed the variables with PP_ITERS=3 (exit 0)
+refuses "--env with PP_ITERS on a run without iterations" "--set PP_ITERS: no job of this run has iterations" \
+	pp run bonnie-direct-vs-raw --env --set PP_ITERS=3
+refuses "--env with PP_ITERS on a sweep" "sw/sw.fio: PP_ITERS=1: \[qd-1\] and \[qd-2\] are not iterations" \
+	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --env --set PP_ITERS=1
+ok "--env with PP_ITERS on a run with iterations" pp run blockdev-perftest --env --set PP_ITERS=3
 if msg=$("${sw[@]}" 2>&1); then
 	echo "$msg" | grep -q 'iter [0-9]' && bad "the points of a sweep shown as iterations: $msg"
 else

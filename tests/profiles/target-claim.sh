@@ -206,5 +206,37 @@ losetup -d "$mdev"
 msg=$(TMPDIR=$T/fs/tmp "$PERFPACK" run blockdev-perftest --scratch "${d1[@]}" --set PP_SCRATCH_MB=32 -o "$T/o16" 2>&1) ||
 	fail "a scratch run in a tmpfs \$TMPDIR failed: $msg"
 assert_match "scratch on tmpfs warned" "scratch target of block is a file in .TMPDIR .*which is on tmpfs.*measures memory" "$msg"
+# an overlay's files are its layers': one whose upper directory is on tmpfs
+# is memory (the old runner measured 1600 MB/s of direct=1 there as a
+# device's), one with its layers on a disk's filesystem is not
+mkdir -p "$T/fs/up" "$T/fs/work" "$T/low" "$T/ov" "$T/dup" "$T/dwork" "$T/ov2"
+if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/fs/up,workdir=$T/fs/work" "$T/ov"; then
+	echo "$T/ov" >>"$_pp_mounts"
+	msg=$("$PERFPACK" run blockdev-perftest --target "$T/ov/f" "${d1[@]}" -o "$T/o17" 2>&1) &&
+		fail "direct=1 on $T/ov/f (an overlay over tmpfs) was not refused: $msg"
+	assert_match "overlay over tmpfs named" "refusing --target $T/ov/f: it is on overlay \(mounted on $T/ov\), whose upperdir $T/fs/up is on tmpfs \(mounted on $T/fs\)" "$msg"
+	mount -t overlay pp-test-ov2 -o "lowerdir=$T/low,upperdir=$T/dup,workdir=$T/dwork" "$T/ov2" || fail "mount overlay"
+	echo "$T/ov2" >>"$_pp_mounts"
+	"$PERFPACK" run blockdev-perftest --target "$T/ov2/f" "${d1[@]}" -o "$T/o18" >"$T/o18.log" 2>&1 ||
+		fail "direct=1 on an overlay over $(findmnt -n -o FSTYPE -T "$T") was refused: $(tail -n 3 "$T/o18.log")"
+else
+	note "no overlayfs here: its memory check not tested"
+fi
+# ... and so is a filesystem on a device that is memory: ext4 on a loop device
+# over a file on tmpfs (the old runner measured 1143 MB/s of direct=1 there)
+truncate -s 32M "$T/fs/e.img"
+edev=$(losetup --find --show "$T/fs/e.img") || fail "losetup over tmpfs"
+echo "$edev" >>"$_pp_loops"
+emnt=$(make_fs ext4 "$edev")
+msg=$("$PERFPACK" run blockdev-perftest --target "$emnt/f" "${d1[@]}" -o "$T/o19" 2>&1) &&
+	fail "direct=1 on $emnt/f (ext4 on a loop over tmpfs) was not refused: $msg"
+assert_match "ext4 on a loop over tmpfs named" "refusing --target $emnt/f: it is on $edev \(mounted on $emnt\), which is a loop device over $T/fs/e.img, on tmpfs" "$msg"
+truncate -s 16M "$emnt/g"
+gdev=$(losetup --find --show "$emnt/g") || fail "losetup over $emnt/g"
+echo "$gdev" >>"$_pp_loops"
+msg=$("$PERFPACK" run blockdev-perftest --target "$gdev" "${d1[@]}" -o "$T/o19" 2>&1) &&
+	fail "direct=1 on $gdev (a loop over a file on ext4 on a loop over tmpfs) was not refused: $msg"
+assert_match "a loop over a file there named" "refusing --target $gdev: it is a loop device over $emnt/g, which is on $edev \(mounted on $emnt\), which is a loop device over $T/fs/e.img, on tmpfs" "$msg"
+losetup -d "$gdev" && umount "$emnt" && losetup -d "$edev"
 
 no_leftovers

@@ -9,7 +9,8 @@
 # loop device over a mounted device, and a device or file under a loop
 # device mounted over it (loop does not hold what it is over).  A loop device
 # over it that no one holds is held by the run (O_EXCL), so no mount starts
-# on it meanwhile, and the run goes on.
+# on it meanwhile, and the run goes on.  A file on an overlay is also its
+# layers' file (another inode): a loop device over that is over it too.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -88,4 +89,36 @@ FIO=$T/mount-fio "$PERFPACK" run blockdev-perftest --target "$T/img.img" "${one[
 	fail "a run on the backing file of a loop device no one holds failed: $(tail -n 5 "$T/o3.log")"
 [ -e "$T/mounted" ] && { umount "$T/m2"; fail "$dev was mounted while the run wrote its backing file"; }
 [ -s "$T/mount.err" ] || fail "the fio wrapper did not try the mount"
+
+# the file through an overlay is its layer's file, which has another inode:
+# a loop device over UPPER/f, mounted, is over OVERLAY/f too (the old runner
+# wrote --target OVERLAY/f --force into the mounted filesystem's image)
+mkdir -p "$T/up" "$T/low" "$T/ovw" "$T/ov"
+if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/up,workdir=$T/ovw" "$T/ov"; then
+	echo "$T/ov" >>"$_pp_mounts"
+	truncate -s 32M "$T/up/f.img"
+	odev=$(losetup --find --show "$T/up/f.img") || fail "losetup $T/up/f.img"
+	echo "$odev" >>"$_pp_loops"
+	omnt=$(make_fs ext4 "$odev" -E lazy_itable_init=0,lazy_journal_init=0)
+	echo data >"$omnt/kept"
+	sync
+	before=$(md5sum <"$T/up/f.img")
+	msg=$("$PERFPACK" run blockdev-perftest --target "$T/ov/f.img" "${one[@]}" --force -o "$T/o4" 2>&1) &&
+		fail "wrote (--force) to $T/ov/f.img, through the overlay the backing file of $odev mounted on $omnt: $msg"
+	assert_match "the loop device over the layer's file named" \
+		"refusing to write to $T/ov/f.img: it is the backing file of the loop device $odev \(as $T/up/f.img, in a layer of its overlay\), .*mounted \(on $omnt\).*--force does not override" "$msg"
+	assert_eq "the mounted filesystem's image unchanged (overlay)" "$before" "$(md5sum <"$T/up/f.img")"
+	# ... and a loop device over OVERLAY/f is over UPPER/f
+	ovdev=$(losetup --find --show "$T/ov/f.img") || fail "losetup $T/ov/f.img"
+	echo "$ovdev" >>"$_pp_loops"
+	msg=$("$PERFPACK" run blockdev-perftest --target "$ovdev" "${one[@]}" --force -o "$T/o5" 2>&1) &&
+		fail "wrote (--force) to $ovdev, a loop device over $T/ov/f.img, through the overlay the backing file of $odev mounted on $omnt: $msg"
+	assert_match "the loop device over the layer's file named (loop target)" \
+		"refusing to write to $ovdev: its blocks are those of the file $T/up/f.img, as are those of the loop device $odev, .*mounted \(on $omnt\).*--force does not override" "$msg"
+	assert_eq "the mounted filesystem's image unchanged (loop over the overlay)" "$before" "$(md5sum <"$T/up/f.img")"
+	losetup -d "$ovdev"
+	umount "$omnt" && losetup -d "$odev"
+else
+	note "no overlayfs here: a loop over a layer's file not tested"
+fi
 no_leftovers

@@ -15,7 +15,7 @@ need_cmd losetup mkfs.ext4 mkswap swapon swapoff
 mnt=$(make_fs ext4 "$(make_loop 64)")
 sw=$mnt/swapfile
 dev=
-trap '[ -z "$dev" ] || losetup -d "$dev"; swapoff "$sw" 2>/dev/null; _pp_teardown' EXIT
+trap '[ -z "$dev" ] || losetup -d "$dev"; swapoff "$sw" 2>/dev/null; swapoff "$mnt/up/sw" 2>/dev/null; _pp_teardown' EXIT
 dd if=/dev/zero of="$sw" bs=1M count=16 conv=fsync status=none || fail "dd $sw"
 chmod 600 "$sw"
 mkswap "$sw" >/dev/null || fail "mkswap $sw"
@@ -49,4 +49,24 @@ assert_match "read-only plan through a loop device warned" \
 	"$dev: its blocks are those of the file $sw, which is in use as swap \(/proc/swaps\)" "$(cat "$T/o4.err")"
 losetup -d "$dev" && dev=
 grep -q "^$sw " /proc/swaps || fail "$sw no longer swap after the run"
+
+# ... and through an overlay whose layer holds it (another inode): a writing
+# plan is refused as on the swap file (the old runner started fio, whose
+# write failed with ETXTBSY)
+mkdir -p "$mnt/up" "$mnt/ovw" "$T/low" "$T/ov"
+if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$mnt/up,workdir=$mnt/ovw" "$T/ov"; then
+	echo "$T/ov" >>"$_pp_mounts"
+	dd if=/dev/zero of="$mnt/up/sw" bs=1M count=16 conv=fsync status=none || fail "dd $mnt/up/sw"
+	chmod 600 "$mnt/up/sw"
+	mkswap "$mnt/up/sw" >/dev/null || fail "mkswap $mnt/up/sw"
+	swapon "$mnt/up/sw" || fail "swapon $mnt/up/sw"
+	msg=$("$PERFPACK" run blockdev-perftest --target "$T/ov/sw" --no-tables --variant block \
+		--set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m --force -o "$T/o5" 2>&1) &&
+		fail "wrote (--force) through an overlay to the active swap file $mnt/up/sw: $msg"
+	assert_match "writing plan through an overlay refused" \
+		"refusing to write to $T/ov/sw: it is the file $mnt/up/sw in a layer of its overlay, which is in use as swap" "$msg"
+	swapoff "$mnt/up/sw"
+else
+	note "no overlayfs here: a swap file in an overlay's layer not tested"
+fi
 no_leftovers

@@ -44,4 +44,18 @@ exec 3>&-
 assert_match "the deleted file named" "--target /proc/self/fd/3: opens $T/gone \(deleted\), which no path names" "$msg"
 [ -e "$T/gone (deleted)" ] && fail "a file '$T/gone (deleted)' was made, which the user never named"
 compgen -G "$T/o3*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o3*)"
+
+# a link to a directory, then '..': the kernel goes up from where the link
+# points, and so must the target and -o (os.path.abspath dropped 'dl/..' as
+# text: the runner made and fio wrote $T/f.img, and the output went to
+# $T/o4, neither named)
+mkdir -p "$T/d/sub"
+ln -s "$T/d/sub" "$T/dl"
+"$PERFPACK" run blockdev-perftest --target "$T/dl/../f.img" --no-tables --variant block \
+	--set PP_SECTIONS='^perftest-w-65536-1$' --set SIZE=1m -o "$T/dl/../o4" >"$T/o4.log" 2>&1 ||
+	fail "a run on $T/dl/../f.img failed: $(tail -n 5 "$T/o4.log")"
+[ -e "$T/f.img" ] && fail "$T/f.img was made and written, not $T/d/f.img ($T/dl/../f.img): $(cat "$T/o4.log")"
+[ -s "$T/d/f.img" ] || fail "fio did not write $T/d/f.img ($T/dl/../f.img): $(cat "$T/o4.log")"
+[ -e "$T/o4" ] && fail "the output went to $T/o4, not $T/d/o4 ($T/dl/../o4)"
+assert_match "run.txt names the target" "^target: $T/d/f.img$" "$(cat "$T/d/o4/run.txt")"
 no_leftovers

@@ -8,7 +8,7 @@ import signal
 import sys
 
 from . import fioout, fiorun, modelmatrix, outdir, plan, profile, run, tables, target
-from .util import STOP_SIGNALS, Refusal, is_root, to_bytes, warn
+from .util import STOP_SIGNALS, Refusal, abspath, is_root, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
                    [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force] [--memory-ok]
@@ -28,8 +28,9 @@ run options:
                   signature and hold zeros where the plan writes -- or --force;
                   what the plan writes of an existing file must be zeros -- or
                   --force; a file or directory target must have room for the
-                  plan); no ':', ';', '#', control character or blank at
-                  either end in PATH (fio reads those otherwise), no character
+                  plan); no ':', ';', '#', '${', $ncpus, $mb_memory,
+                  $pagesize, control character or blank at either end in
+                  PATH (fio reads those otherwise), no character
                   devices, no missing paths under /dev
   --scratch       (default) a loop device over a file in $TMPDIR with a scratch
                   filesystem when root, a scratch file in $TMPDIR otherwise;
@@ -212,7 +213,14 @@ def cmd_run(ctx, args):
         # fio runs in DIR/raw/<variant>: a local target is made absolute
         # (a path on fio servers is theirs: left as given)
         if not ctx.clients:
-            ctx.target_arg = os.path.normpath(os.path.join(os.getcwd(), ctx.target_arg))
+            if ctx.target_arg.endswith('/') and not os.path.isdir(ctx.target_arg):
+                # the kernel opens no file by it (ENOTDIR, EISDIR); the old
+                # runner dropped the / and used or made the file
+                bare = ctx.target_arg.rstrip('/')
+                raise Refusal('--target %s: a path ending in / names a directory, and %s %s: give it without '
+                              'the /, or a directory' % (ctx.target_arg, bare, 'is none' if os.path.lexists(bare)
+                                                        else 'does not exist (the runner would make it a file)'))
+            ctx.target_arg = abspath(ctx.target_arg)
         ctx.target_given = ctx.target_arg
         ctx.target_arg = target.check_fio_path(ctx.target_arg, '--target', ctx.clients)
         if not ctx.clients:

@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 
-from .util import Refusal, umask_mode, warn
+from .util import Refusal, abspath, umask_mode, warn
 
 
 def is_run_dir(d):
@@ -126,7 +126,7 @@ def read_status(run_txt):
 
 class OutDir:
     def __init__(self, profile, out, overwrite):
-        self.final = os.path.abspath(out or default_dir(profile))
+        self.final = abspath(out or default_dir(profile))
         self.overwrite = overwrite
         self.path = self.final
         self.partial = None

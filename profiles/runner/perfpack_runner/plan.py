@@ -84,13 +84,28 @@ def max_end(a, b):
     return max([x for x in (a, b) if x is not None], default=None)
 
 
+# fio's job-file keywords (options.c fio_keyword_replace), replaced in every
+# option line after its ${VAR}s: '$ncpus' in a --target had fio write
+# another file
+FIO_KEYWORDS = ('$pagesize', '$mb_memory', '$ncpus')
+
+
 def fio_value_problem(value):
     """What fio 3.33 would read differently in VALUE on a job-file line
-    (parse.c strip_blank_end), or None: it ends the value at ';' or '#'
-    (a comment) and strips blanks around it, without a word."""
+    (parse.c strip_blank_end, options.c), or None: it ends the value at ';'
+    or '#' (a comment) and strips blanks around it, replaces its keywords
+    with this machine's values (then has bc compute the line if it has
+    + - * /), and a ${VAR} in the bundle's job files (values substituted)
+    with the environment's, without a word."""
     for c in ';#':
         if c in value:
             return "has '%s', where fio ends the value (a comment) and would use what is before it" % c
+    for k in FIO_KEYWORDS:
+        if k in value:
+            return "has '%s', which fio replaces with this machine's value (its keywords: %s)" % (
+                k, ' '.join(FIO_KEYWORDS))
+    if '${' in value:
+        return "has '${', which fio replaces with an environment variable in the bundle's job files"
     if value != value.strip():
         return 'has a blank at its start or end, which fio strips'
     return None
@@ -202,6 +217,9 @@ def check_vars(where, vs, sizes):
             continue
         if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and not re.match(r'^[1-9][0-9]*$', val):
             raise Refusal('%s: %s=%s is not a positive integer' % (where, k, val))
+        if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and len(val) > 18:
+            # int() of a few thousand digits raises (a traceback)
+            raise Refusal('%s: %s=%s... is too large (%d digits)' % (where, k, val[:18], len(val)))
         if k in ('PP_MINBS', 'PP_MAXBS') and to_bytes(val) is None:
             raise Refusal('%s: %s=%s is not a size (4096, 4k, 1m ...)' % (where, k, val))
         if k in ('PP_RW', 'PP_SECTIONS'):
@@ -214,14 +232,19 @@ def check_vars(where, vs, sizes):
         if k in ('PP_MKFS_OPTS', 'PP_MOUNT_OPTS') and _names_elsewhere(val):
             raise Refusal("%s: %s='%s' names %s, a file or device other than the target: mkfs and the filesystem "
                           "would write it (an external log, realtime section or journal, another device: logdev=, "
-                          "rtdev=, -d name=, -J device=, journal_path=, btrfs's devices) unchecked, where perfpack "
-                          'writes only its target, checked first (mounted, held, signature, data)'
+                          "rtdev=, -d name=, -J device=, journal_path=, journal_dev=, btrfs's devices) unchecked, "
+                          'where perfpack writes only its target, checked first (mounted, held, signature, data)'
                           % (where, k, val, _names_elsewhere(val)))
 
 
 def _names_elsewhere(opts):
     """The word of mkfs or mount options OPTS that names a file or device
-    (a path, a block device or file in the current directory), or None."""
+    (a path, a block device or file in the current directory, a device by
+    tag, LABEL=j as in mkfs.ext4 -J device=LABEL=j, or by number, ext4's
+    journal_dev=N), or None."""
+    m = re.search(r'(?:^|[\s,=])((?:LABEL|UUID|PARTLABEL|PARTUUID)=[^\s,]*|journal_dev=[^\s,]*)', opts)
+    if m:
+        return m.group(1)
     for w in re.split(r'[\s,=]+', opts):
         if '/' in w or (w and os.path.exists(w) and not os.path.isdir(w)):
             return w

@@ -321,6 +321,15 @@ def _uses_target(ctx, variants):
     return [v for v in variants if not vs[v].get('TARGET') and (vs[v].get('PP_SETUP') or 'dev') != 'none']
 
 
+def _print_env(ctx, variants):
+    """perfpack run --env: each variant's variables, as fio gets them."""
+    for v in variants:
+        vs = plan.variant_vars(ctx.profile, v, ctx.scale, ctx.sets)
+        print('# variant %s' % v)
+        print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
+    return 0
+
+
 def cmd_run(ctx):
     p = ctx.profile
     variants = ctx.variants or p.words('VARIANTS')
@@ -330,17 +339,16 @@ def cmd_run(ctx):
                       % (ctx.target_given or ctx.target_arg,
                          'profile %s has none: TARGET_KIND=none' % p.name if p['TARGET_KIND'] == 'none' else
                          'each has its own TARGET or PP_SETUP=none'))
-    if ctx.mode == 'env':
-        # the plan's refusals of a --set hold here too: --env does not print
-        # what a run would refuse as if it would go
+    # the plan's refusals of a --set hold for --env too: it does not print
+    # what a run would refuse as if it would go.  It plans the fio runs (parses
+    # the job files, which loads their engines) only for a --set PP_ITERS,
+    # whose refusals need the job files' sections
+    iters_set = any(s.split('=', 1)[0] == 'PP_ITERS' for s in ctx.sets)
+    if ctx.mode == 'env' and not iters_set:
         plan.check_run_sets(ctx, variants)
-        for v in variants:
-            vs = plan.variant_vars(p, v, ctx.scale, ctx.sets)
-            print('# variant %s' % v)
-            print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
-        return 0
+        return _print_env(ctx, variants)
     ctx.work = tempfile.mkdtemp(prefix='perfpack.', dir=os.environ.get('TMPDIR') or '/tmp')
-    if ctx.mode != 'list':
+    if ctx.mode == 'run':
         target.check_fio_path(ctx.work, 'work directory ($TMPDIR)', ctx.clients)
         if ctx.target_arg and not ctx.clients and p['TARGET_KIND'] != 'none':
             target.check_out_apart(ctx.work, ctx.target_arg, 'the work directory')
@@ -350,6 +358,8 @@ def cmd_run(ctx):
             engines += plan.variant_vars(p, v, ctx.scale, ctx.sets).get('PP_ENGINES', '').split()
         fioout.check_engines(ctx, engines)
     pl = plan.Plan(ctx, variants)
+    if ctx.mode == 'env':
+        return _print_env(ctx, variants)
     if ctx.clients:
         fioout.check_client_logs(ctx.clients, {k: s for k, s in pl.sections.items() if k[0] in variants})
     n = len(pl.steps)

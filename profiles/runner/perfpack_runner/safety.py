@@ -162,7 +162,7 @@ def check_write_ok(path, wend, need, force):
     'all' or None), or Refusal.  A file shorter than a read plan is laid out
     anew by fio (unlinked and rewritten): a write."""
     if stat.S_ISBLK(os.stat(path).st_mode):
-        size = _dev_size(path)
+        size = dev_size(path)
         if need not in (None, 'all') and need > size:
             raise Refusal('refusing to use %s: the plan needs %d bytes (%d MiB) of it, but it holds only %d '
                           'bytes (%d MiB), and fio would silently do less; use a larger device or a smaller '
@@ -211,7 +211,8 @@ def check_room(path, grow, what, advice='free some space, use a smaller size (--
                       % (path, what, grow, grow >> 20, mp, free, free >> 20, advice))
 
 
-def _dev_size(dev):
+def dev_size(dev):
+    """The size of block device DEV in bytes (what fio moves of it at most)."""
     fd = os.open(dev, os.O_RDONLY)
     try:
         return os.lseek(fd, 0, os.SEEK_END)
@@ -270,9 +271,33 @@ def fs_of(path):
 
 
 def _memory_fs(path):
-    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or None."""
+    """'tmpfs (mounted on /x)' when PATH is on a memory filesystem, or on an
+    overlay with a layer (upper, lower or data directory) on one, or None:
+    an overlay's files are its layers' (direct I/O on one over tmpfs
+    measured memory as a device: 1600 MB/s, unrefused)."""
     fs, mp = fs_of(path)
-    return '%s (mounted on %s)' % (fs, mp) if fs in MEMORY_FS else None
+    if fs in MEMORY_FS:
+        return '%s (mounted on %s)' % (fs, mp)
+    for kind, d in overlay_layers(path)[1]:
+        why = _memory_fs(d)
+        if why:
+            return 'overlay (mounted on %s), whose %s %s is on %s' % (mp, kind, d, why)
+    return None
+
+
+def overlay_layers(path):
+    """(mount point, [(kind, directory)]) of the overlay PATH is on: its
+    upperdir, lowerdirs and datadirs, where its files are; (None, []) when
+    PATH is on no overlay."""
+    fs, mp = fs_of(path)
+    if fs != 'overlay':
+        return None, []
+    layers = []
+    for opt in output(['findmnt', '-n', '-o', 'FS-OPTIONS', '-T', path]).strip().split(','):
+        k, _, dirs = opt.partition('=')
+        if k.rstrip('+') in ('upperdir', 'lowerdir', 'datadir'):
+            layers += [(k.rstrip('+'), d.replace('\\:', ':')) for d in re.split(r'(?<!\\):', dirs)]
+    return mp, layers
 
 
 def memory_backed(path):
@@ -280,8 +305,18 @@ def memory_backed(path):
     or directory on a memory filesystem, a RAM disk (brd, zram), a loop
     device over a file on a memory filesystem or over such a device."""
     if not stat.S_ISBLK(os.stat(path).st_mode):
-        fs = _memory_fs(path if os.path.isdir(path) else os.path.dirname(path) or '.')
-        return 'is on %s' % fs if fs else None
+        d = path if os.path.isdir(path) else os.path.dirname(path) or '.'
+        fs = _memory_fs(d)
+        if fs:
+            return 'is on %s' % fs
+        # a filesystem on a device that is memory (ext4 on a loop device
+        # over a file on tmpfs: direct=1 there measured 1143 MB/s, unrefused)
+        src = re.sub(r'\[.*\]$', '', output(['findmnt', '-n', '-o', 'SOURCE', '-T', d]).strip())
+        if src.startswith('/') and os.path.exists(src) and stat.S_ISBLK(os.stat(src).st_mode):
+            why = memory_backed(src)
+            if why:
+                return 'is on %s (mounted on %s), which %s' % (src, fs_of(d)[1], why)
+        return None
     name = os.path.basename(_real(path))
     sysd = '/sys/class/block/' + name
     if os.path.exists(os.path.join(sysd, 'comp_algorithm')) or name.startswith('zram'):
@@ -304,7 +339,11 @@ def memory_backed(path):
         why = memory_backed(backing)
         return 'is a loop device over %s, which %s' % (backing, why) if why else None
     fs = _memory_fs(os.path.dirname(backing) or '/')
-    return 'is a loop device over %s, on %s' % (backing, fs) if fs else None
+    if fs:
+        return 'is a loop device over %s, on %s' % (backing, fs)
+    # a file on a filesystem on a device that is memory
+    why = memory_backed(backing) if os.path.exists(backing) else None
+    return 'is a loop device over %s, which %s' % (backing, why) if why else None
 
 
 def check_not_memory(path, what, direct_job, memory_ok):

@@ -89,13 +89,13 @@ def _loops():
                 path = f.read().rstrip('\n')
             with open('/sys/block/%s/dev' % name) as f:
                 devno = os.makedev(*(int(n) for n in f.read().split(':')))
-            out.append(('/dev/' + name, devno, _ident(os.stat(path)), path))
+            out.append(('/dev/' + name, devno, _ident(os.stat(_layer_file(path))), path))
         except (OSError, ValueError):
             continue
     return out
 
 
-def _sharing(st):
+def _sharing(st, also=()):
     """The block devices whose blocks are those of the file or block device
     of stat ST, as [(path, the path it is a loop device over and its
     _ident; or None, None for a device under ST)]: the backing file of a
@@ -103,8 +103,9 @@ def _sharing(st):
     device over one of these, and over such a loop device, and so on.  A
     loop device does not hold its backing file or device (O_EXCL on that
     one succeeds while a filesystem on the loop device is mounted), so each
-    is looked for here."""
-    loops, ids, out = _loops(), {_ident(st)}, []
+    is looked for here.  ALSO: the _idents of the same file under another
+    path with its own inode (in an overlay's layers)."""
+    loops, ids, out = _loops(), {_ident(st)} | set(also), []
     back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
     cur = _ident(st)
     while cur in back and back[cur][0] not in ids:
@@ -226,7 +227,11 @@ class Claim:
         device over it (and over those): each is held O_EXCL as a --target
         device is, or why not."""
         st = os.fstat(self.fd)
-        for dev, over, oid in _sharing(st):
+        # a file on an overlay is also its layers' file (a loop device over
+        # UPPER/f is over OVERLAY/f), which has its own inode
+        mine = {_ident(st)} | ({_ident(os.stat(v)) for v in _views(self.path)[1:] if os.path.exists(v)}
+                               if self.kind == 'file' else set())
+        for dev, over, oid in _sharing(st, mine):
             try:
                 self.loops.append(os.open(dev, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
             except OSError as e:
@@ -239,9 +244,10 @@ class Claim:
                                                                 if who else []))
                 if over is None:
                     whose = 'it is a loop device over the device %s' % dev
-                elif oid == _ident(st):
-                    whose = 'it is the backing %s of the loop device %s' % (
-                        'file' if self.kind == 'file' else 'device', dev)
+                elif oid in mine:
+                    whose = 'it is the backing %s of the loop device %s%s' % (
+                        'file' if self.kind == 'file' else 'device', dev,
+                        ' (as %s, in a layer of its overlay)' % over if oid != _ident(st) else '')
                 elif self.kind == 'bdev' and oid[0] == 'f':
                     whose = 'its blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
                 else:
@@ -304,11 +310,12 @@ class Claim:
                           'or renamed during the run), and fio opens it by name: the last run measured and wrote '
                           'what it names now; the run stops'
                           % (self.path, 'device' if self.kind == 'bdev' else 'file'))
-        if self.kind == 'bdev' and self.need and safety._dev_size(self.path) < self.need:
+        size = safety.dev_size(self.path) if self.kind == 'bdev' and self.need else None
+        if size is not None and size < self.need:
             raise Refusal('target %s: holds %d bytes now, less than the %d the plan uses of it (it shrank during '
                           'the run: a resize, losetup -c): fio moves only what the device holds, without an error, '
                           'so the last run did less than its job says; the run stops'
-                          % (self.path, safety._dev_size(self.path), self.need))
+                          % (self.path, size, self.need))
 
     def release(self):
         if self.fd is not None:
@@ -343,9 +350,13 @@ def _not_swap(t, writes, swap=None):
     the loop device T) is refused, --force or not (a write fails with
     ETXTBSY mid-run); a plan that only reads it runs with a warning, as on
     a device another process holds."""
-    if not safety.in_swaps(swap or t):
+    # a file on an overlay is the swap file in its layer (another inode)
+    sw = next((v for v in _views(swap or t) if safety.in_swaps(v)), None)
+    if sw is None:
         return
     what = 'it is' if not swap else 'its blocks are those of the file %s, which is' % swap
+    if sw != (swap or t):
+        what = 'it is the file %s in a layer of its overlay, which is' % sw
     if writes:
         raise Refusal('refusing to write to %s: %s in use as swap (/proc/swaps): the kernel writes it and '
                       'fails the writes of others (ETXTBSY); --force does not override this: swapoff it first, '
@@ -562,10 +573,44 @@ def resolve_target(path):
     return path if path_problem(real) else real
 
 
+def _views(path):
+    """PATH and, where it is on an overlay, the same path in each of its
+    layers (and theirs): where its bytes are."""
+    p = path
+    while not os.path.exists(p) and p != '/':
+        p = os.path.dirname(p)
+    mp, layers = safety.overlay_layers(p)
+    out = [path]
+    for _, d in layers:
+        out += _views(os.path.normpath(os.path.join(d, os.path.relpath(path, mp))))
+    return out
+
+
+def _layer_file(path):
+    """The file whose bytes file PATH is: on an overlay, the file of its
+    upper layer, else of the first lower layer that has it (a loop device
+    over OVERLAY/f is over UPPER/f, another inode); else PATH."""
+    if os.major(os.stat(path).st_dev) != 0:  # overlays have anonymous devices
+        return path
+    mp, layers = safety.overlay_layers(path)
+    for kind in ('upperdir', 'lowerdir', 'datadir'):
+        for k, d in layers:
+            f = os.path.normpath(os.path.join(d, os.path.relpath(path, mp)))
+            if k == kind and os.path.isfile(f):
+                return _layer_file(f)
+    return path
+
+
 def _inside(a, b):
     """Path A is B or under it (both real paths), also through another
-    mount of B's filesystem (a bind mount, a device mounted twice): A or a
-    directory above it is B's inode."""
+    mount of B's filesystem (a bind mount, a device mounted twice) or an
+    overlay and its layers (-o UPPER/out with --target OVERLAY)."""
+    return any(_inside_path(x, y) for x in _views(a) for y in _views(b))
+
+
+def _inside_path(a, b):
+    """Path A is B or under it, also through another mount of B's
+    filesystem: A or a directory above it is B's inode."""
     if a == b or a.startswith(b.rstrip('/') + '/'):
         return True
     try:

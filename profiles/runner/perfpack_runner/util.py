@@ -47,11 +47,30 @@ _MULT = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
 
 
 def to_bytes(text):
-    """fio-style size (4096, 4k, 64K, 1m, 1g, 2t; base 1024) or None."""
+    """fio-style size (4096, 4k, 64K, 1m, 1g, 2t; base 1024) or None; also
+    None above 2^64 - 1, which fio cannot read (and int() of a few thousand
+    digits raises)."""
     m = _SIZE.match(str(text).strip().lower())
-    if not m:
+    if not m or len(m.group(1).lstrip('0')) > 20:
         return None
-    return int(m.group(1)) * _MULT[m.group(2)]
+    n = int(m.group(1)) * _MULT[m.group(2)]
+    return n if n < 1 << 64 else None
+
+
+def abspath(path):
+    """PATH made absolute, naming what the kernel opens: os.path.abspath,
+    but a path with '..' has its directories resolved (a symbolic link,
+    then '..' from where it points), its last name kept (it may be a link,
+    or not exist).  os.path.abspath drops 'link/..' as text, naming another
+    file: --target dirlink/../f.img had fio write f.img beside dirlink, not
+    beside the directory it points to."""
+    full = os.path.join(os.getcwd(), path)
+    if '..' not in full.split('/'):
+        return os.path.abspath(full)
+    head, tail = os.path.split(full.rstrip('/') or '/')
+    if tail in ('', '.', '..'):
+        return os.path.realpath(full)
+    return os.path.join(os.path.realpath(head), tail)
 
 
 def is_root():
