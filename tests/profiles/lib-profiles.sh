@@ -32,6 +32,9 @@ profile_env() {
 	mapfile -t penv < <("$PERFPACK" run "$p" --variant "$v" --env "$@" | grep -v '^#') ||
 		fail "perfpack run $p --env failed"
 	[ ${#penv[@]} -gt 0 ] || fail "no environment for $p/$v"
+	# no --target: --env leaves TARGET out (fio would make a file of a
+	# placeholder's name); fio's parser needs one, never opened here
+	printf '%s\n' "${penv[@]}" | grep -q '^TARGET=' || penv+=("TARGET=$T/no-target")
 }
 
 # showcmd PROFILE JOBFILE VARIANT [--full]: fio --showcmd with that environment

@@ -142,6 +142,15 @@ refuses "--env with a --set against a variant's own" "--set PP_FS=ext4: variant 
 	pp run iozone --variant xfs --set PP_FS=ext4 --env
 refuses "--env with a --set no variant reads" "--set PP_FS: no variant of this run makes a filesystem" \
 	pp run scst-coop --set PP_FS=ext4 --env
+# --env without --target printed TARGET=TARGET: fed to fio, as the job
+# files' headers suggest, it made and wrote a file TARGET in the current
+# directory.  The target the run would choose is a comment; with --target,
+# or a variant's own, the line is there.
+out=$(pp run coop-local --env) || fail "--env without --target failed: $out"
+case $out in *TARGET=*) fail "--env without --target printed a TARGET line: $out" ;; esac
+assert_match "--env says TARGET is not set" '^# TARGET not set: give --target' "$out"
+assert_match "--env with --target" "^TARGET=$T/t.img\$" "$(pp run coop-local --env --target "$T/t.img")"
+assert_match "--env of a variant with its own TARGET" '^TARGET=/dev/zero$' "$(pp run scst-coop --variant model --env)"
 refuses "--set PP_MOUNT_OPTS against a variant's own" \
 	"--set PP_MOUNT_OPTS=noatime: variant xfs_tuned fixes PP_MOUNT_OPTS=logbufs=8,noatime,nodiratime in its recipe" \
 	pp run iozone --variant xfs,xfs_tuned --set PP_MOUNT_OPTS=noatime --set SIZE=1m --no-tables -o "$T/ofs2"

@@ -71,7 +71,9 @@ run options:
                   TARGET (use --target) nor ENGDIR (set it in the environment)
   --list          print the matrix (one line per fio run) and exit
   --no-tables     keep the raw fio JSON only (perfpack tables DIR renders it later)
-  --env           print each variant's job-file variables (VAR=VALUE) and exit
+  --env           print each variant's job-file variables (VAR=VALUE) and exit;
+                  TARGET only as --target or the variant gives it (a target
+                  the run would make is a comment)
 
 tables options:
   --partial       render an incomplete run (refused otherwise), marked as such

@@ -322,11 +322,19 @@ def _uses_target(ctx, variants):
 
 
 def _print_env(ctx, variants):
-    """perfpack run --env: each variant's variables, as fio gets them."""
+    """perfpack run --env: each variant's variables, as fio gets them.  A
+    target the run would choose (no --target, no TARGET of the variant's
+    own) is a comment: a placeholder line fed to fio made a file of its
+    name in the current directory."""
     for v in variants:
         vs = plan.variant_vars(ctx.profile, v, ctx.scale, ctx.sets)
         print('# variant %s' % v)
-        print(''.join('%s=%s\n' % kv for kv in plan.fio_env(vs, ctx.engdir, ctx.target_arg or 'TARGET')), end='')
+        env = plan.fio_env(vs, ctx.engdir, ctx.target_arg)
+        if not ctx.target_arg and not vs.get('TARGET'):
+            env = [kv for kv in env if kv[0] != 'TARGET']
+            print('# TARGET not set: give --target, or the run makes a scratch target '
+                  '(PP_SETUP=%s)' % (vs.get('PP_SETUP') or 'dev'))
+        print(''.join('%s=%s\n' % kv for kv in env), end='')
     return 0
 
 
