@@ -83,6 +83,21 @@ make_loop() {
 	echo "$dev"
 }
 
+# wait_released DEV: until DEV opens O_EXCL again (up to 10 s) -- the
+# kernel lets a filesystem's claim go shortly after umount returns
+wait_released() {
+	python3 - "$1" <<'PY' || fail "$1 still held 10 s after its umount"
+import os, sys, time
+for _ in range(100):
+    try:
+        os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit(1)
+PY
+}
+
 # make_fs TYPE DEV [mkfs options...]: mkfs and mount under $T; prints the mountpoint.
 make_fs() {
 	local type=$1 dev=$2 mnt

@@ -46,6 +46,7 @@ msg=$("$PERFPACK" run blockdev-perftest --target "$up" "${one[@]}" --force -o "$
 assert_match "the device under it named" "refusing to write to $up: it is a loop device over the device $dev, .*mounted \(on $mnt\).*--force does not override" "$msg"
 assert_eq "the mounted filesystem's image unchanged (loop over it)" "$before" "$(md5sum <"$T/img.img")"
 umount "$mnt"
+wait_released "$dev"
 # the filesystem on the loop device over it mounted: the device under it,
 # and the file under that, are its blocks
 mkdir -p "$T/mnt-up"
@@ -60,6 +61,7 @@ for t in "$dev" "$T/img.img"; do
 done
 compgen -G "$T/o1[cd]*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o1[cd]*)"
 umount "$T/mnt-up"
+wait_released "$up"
 losetup -d "$up"
 before=$(md5sum <"$T/img.img")
 
