@@ -148,6 +148,20 @@ static bool sim_job_unmodelled(struct thread_data *td)
 		       t->thinktime);
 		return true;
 	}
+	/* fio pauses a job ahead of its flow_id's share (flow.c, flow_threshold_exceeded()). */
+	if (t->flow) {
+		pp_err("coop", "coop_backend=sim: flow=%u is not modelled (fio pauses the job in real time while it "
+		       "is ahead of its share of its flow_id's I/Os, the model's reads run back to back)",
+		       t->flow);
+		return true;
+	}
+	/* A replay sleeps the log's pauses before its I/Os (iolog.c, iolog_delay()). */
+	if (t->read_iolog_file && !t->no_stall) {
+		pp_err("coop", "coop_backend=sim: read_iolog=%s is not modelled with the log's pauses (fio sleeps them "
+		       "in real time before each I/O, the model's reads run back to back): set replay_no_stall=1",
+		       t->read_iolog_file);
+		return true;
+	}
 	/*
 	 * fio advises the file when it opens it (ioengines.c
 	 * td_io_open_file()): fadvise_hint=1, its default, POSIX_FADV_RANDOM

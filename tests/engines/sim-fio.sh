@@ -85,6 +85,43 @@ if run_fio "$T/tb.fio" >"$T/tb.out" 2>&1; then
 	fail "time_based accepted by the model: $(grep 'coop: sim:' "$T/tb.out")"
 fi
 assert_match "time_based refused, named" 'coop: coop_backend=sim: time_based is not modelled' "$(cat "$T/tb.out")"
+# A replayed read_iolog= keeps the log's pauses: fio sleeps them in real
+# time before each I/O (iolog.c, iolog_delay(); v3 timestamps in us),
+# which the model's clock never sees, as thinktime= (8 reads 300 ms apart
+# ran 2.1 s, modelled back to back in 135 ms: clat 27 us for 1 MiB reads,
+# 'fell behind ... lower sim_time_scale'): refused, naming it;
+# replay_no_stall=1 replays without them and runs.
+truncate -s 4m "$T/log.f" || fail "truncate $T/log.f"
+{
+	echo "fio version 3 iolog"
+	echo "0 $T/log.f add"
+	echo "0 $T/log.f open"
+	for i in 0 1 2 3; do echo "$((i * 100000)) $T/log.f read $((i * 1048576)) 1048576"; done
+	echo "300000 $T/log.f close"
+} >"$T/v3.log"
+job replay read_iolog="$T/v3.log" | sed "s|^filename=/dev/zero\$|filename=$T/log.f|" >"$T/replay.fio"
+if run_fio "$T/replay.fio" >"$T/replay.out" 2>&1; then
+	fail "read_iolog with its pauses accepted by the model: $(grep 'coop: sim' "$T/replay.out")"
+fi
+assert_match "read_iolog with its pauses refused, named" \
+	'coop: coop_backend=sim: read_iolog=.* is not modelled.*replay_no_stall=1' "$(cat "$T/replay.out")"
+echo replay_no_stall=1 >>"$T/replay.fio"
+run_fio "$T/replay.fio" >"$T/replay.out" 2>&1 || fail "read_iolog with replay_no_stall=1 refused: $(cat "$T/replay.out")"
+assert_match "read_iolog with replay_no_stall=1: the log's 4 reads modelled" \
+	'coop: sim: job=replay .*bytes=4194304 reads=4 ' "$(cat "$T/replay.out")"
+# flow= makes fio pause a job in real time (flow_sleep=) while it is ahead
+# of its share of the I/Os of its flow_id's jobs (flow.c), which the
+# model's clock never sees (beside a 4-IOPS job, 8 reads modelled in
+# 13.5 ms at scale 10 took 314 ms, 'fell behind ... lower
+# sim_time_scale'): refused, naming it.
+{
+	job flow flow=1
+	printf '[other]\nioengine=psync\nfilename=/dev/zero\nrw=read\nbs=4k\nsize=8k\nrate_iops=4\nflow=1\n'
+} >"$T/flow.fio"
+if run_fio "$T/flow.fio" >"$T/flow.out" 2>&1; then
+	fail "flow= accepted by the model: $(grep 'coop: sim' "$T/flow.out")"
+fi
+assert_match "flow= refused, named" 'coop: coop_backend=sim: flow=1 is not modelled' "$(cat "$T/flow.out")"
 # fio advises the file when it opens it: fadvise_hint=1, its default,
 # POSIX_FADV_RANDOM for random reads and POSIX_FADV_SEQUENTIAL otherwise,
 # or the advice named.  Each changes the reader's readahead; the model's
