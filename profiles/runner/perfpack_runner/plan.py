@@ -459,6 +459,20 @@ class Plan:
                           "for the other's; %s" % (p.name, v, 'job file %s' % s.jobfile if p['RUN_BY'] == 'file'
                                                    else 'job [%s]' % stem, v, stem, why, fix))
 
+    def reads_first(self, v):
+        """Whether variant V reads a range of its target before it has
+        written it (PP_RW=read, a job file starting with reads): those reads
+        must meet the target's blocks, not a sparse scratch file's holes."""
+        written = None
+        for s in self.steps:
+            for name in s.sections if s.variant == v else ():
+                sec = self.sections[(v, name)]
+                if sec.writes():
+                    written = max_end(written, sec.end)
+                elif written is None or max_end(written, sec.end) != written:
+                    return True
+        return False
+
     def direct_job(self, variants):
         """'job [NAME] (variant V)' of the first job of VARIANTS that asks for
         direct I/O (direct=1 or buffered=0), or None."""
