@@ -368,6 +368,24 @@ def _not_swap(t, writes, swap=None):
 BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
 
 
+def _reads_data(t, pl, variants):
+    """Refusal when a variant reads what it has not written of the file T
+    and T has a hole or unwritten extent there: those reads return zeros
+    without any I/O, and their rate would be tabled as the target's."""
+    for v in variants:
+        if not pl.reads_first(v):
+            continue
+        end = pl.plan_end[v]
+        size = os.stat(t).st_size
+        stop = size if end in (None, 'all') else min(size, end)
+        hole = safety.first_hole(t, 0, stop)
+        if hole is not None:
+            raise Refusal('--target %s: variant %s reads its first %d bytes before it writes them, and the file has '
+                          'a hole (or unwritten extent) at offset %d: reads there return zeros without I/O, and '
+                          'their rate would be tabled as the target\'s; write the file first (dd if=/dev/zero of=%s '
+                          'bs=1M conv=notrunc,fsync count=...)' % (t, v, stop, hole, t))
+
+
 def _writable(t, kind, what):
     """Refusal unless T (of KIND, classify()) takes the writes the plan or
     the runner would make: a read-only block device (losetup -r, blockdev
@@ -466,6 +484,8 @@ def hold(ctx, pl, variants):
             _not_swap(t, ctx.claim.writes)
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
+        if not made:
+            _reads_data(t, pl, variants)
         if made:
             # a new file: the runner makes it (left afterwards if fio wrote
             # it, as fio would), not something that appears there meanwhile
