@@ -224,7 +224,8 @@ def check_vars(where, vs, sizes):
             raise Refusal('%s: %s=%s... is too large (%d digits)' % (where, k, val[:18], len(val)))
         if k == 'PP_ITERS' and int(val) > MAX_ITERS:
             # the plan holds every repeated section (extend): 1e8 of them took minutes and GiBs
-            raise Refusal('%s: PP_ITERS=%s is more iterations than perfpack runs (at most %d)' % (where, val, MAX_ITERS))
+            raise Refusal('%s: PP_ITERS=%s is more iterations than perfpack runs (at most %d)'
+                          % (where, val, MAX_ITERS))
         if k in ('PP_MINBS', 'PP_MAXBS') and to_bytes(val) is None:
             raise Refusal('%s: %s=%s is not a size (4096, 4k, 1m ...)' % (where, k, val))
         if k in ('PP_RW', 'PP_SECTIONS'):

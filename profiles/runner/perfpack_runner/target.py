@@ -429,7 +429,8 @@ def hold(ctx, pl, variants):
         if not any((pl.vars[v].get('PP_SETUP') or 'dev') in ('dev', 'fs') for v in variants):
             return
         # a read-only profile's scratch file is written in full, and so is
-        # that of a plan reading what it has not written; another's is sparse: what the plan writes (the extent of its file) plus, for
+        # that of a plan reading what it has not written; another's is
+        # sparse: what the plan writes (the extent of its file) plus, for
         # a filesystem recipe, 128 MiB for mkfs (metadata, an xfs log of up
         # to 64 MiB); one variant's scratch is gone before the next is made
         take = 0
@@ -440,7 +441,7 @@ def hold(ctx, pl, variants):
             if (vs.get('PP_SETUP') or 'dev') == 'fs':
                 end = safety._max(end, int(vs['PP_FILE_MB']) << 20 if vs.get('PP_FILE_MB') else None)
                 end = end if end in (None, 'all') else end + (128 << 20)
-            if ctx.profile['WRITES'] == '0' or pl.reads_first(v) or end in (None, 'all'):
+            if ctx.profile['WRITES'] == '0' or end in (None, 'all') or pl.reads_first(v):
                 end = mb << 20
             take = max(take, min(end, mb << 20), 0)
         safety.check_room(ctx.work, take, 'a scratch file in $TMPDIR (%s), of which the plan would take up to'
