@@ -393,8 +393,9 @@ refuses "ENGDIR with '#'" "ENGDIR $T/e#x: has '#'" env ENGDIR="$T/e#x" FIO="$T/f
 [ -e "$T/o7" ] && bad "output made for a refused target"
 
 # 8. an existing file with data is not overwritten silently
+# (written in full: a read plan on a file with holes is refused, read-first.sh)
 head -c 65536 /dev/urandom >"$T/data.img"
-truncate -s 8M "$T/data.img"
+head -c $((8 * 1048576 - 65536)) /dev/zero >>"$T/data.img"
 sum=$(md5sum <"$T/data.img")
 refuses "a file with data" "refusing to write to $T/data.img: it holds non-zero data .*--force" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/data.img" -o "$T/o8"
@@ -525,6 +526,11 @@ l=(pp run blockdev-perftest --target "$T/t.img" --list)
 refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
 refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
 refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+# ... and one of more iterations than a run can make: PP_ITERS=99999999 built
+# 1.4e9 sections in memory, for minutes, before any check (timeout: the old runner)
+refuses "PP_ITERS above the limit" "PP_ITERS=99999999 is more iterations than perfpack runs \(at most 1000\)" \
+	env FIO="$T/fakefio" timeout 60 "$PERFPACK" "${l[@]:1}" --set PP_ITERS=99999999
+ok "PP_ITERS at the limit" env FIO="$T/fakefio" timeout 60 "$PERFPACK" "${l[@]:1}" --set PP_ITERS=1000
 refuses "PP_SCRATCH_MB of 5000 digits" "PP_SCRATCH_MB=9{18}\.\.\. is too large \(5000 digits\)" \
 	pp run blockdev-perftest "${one[@]}" --scratch --set PP_SCRATCH_MB="$(printf '9%.0s' {1..5000})" -o "$T/o-big"
 rm -rf "$T"/o-big*

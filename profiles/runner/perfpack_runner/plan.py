@@ -15,6 +15,8 @@ PP_VARS = ('PP_SETUP PP_FS PP_MKFS_OPTS PP_MOUNT_OPTS PP_FILE_MB PP_SCRATCH_MB P
 # a filesystem recipe's variables (target.py), read only where PP_SETUP=fs
 RECIPE_VARS = ('PP_FS', 'PP_MKFS_OPTS', 'PP_MOUNT_OPTS')  # what filesystem a recipe makes
 FS_VARS = RECIPE_VARS + ('PP_FILE_MB',)
+# the most iterations PP_ITERS asks for (perfpack(1)); SCST's blockdev-perftest makes 3
+MAX_ITERS = 1000
 # pick which of a variant's runs are made, not how each one measures
 FILTER_VARS = ('PP_MINBS', 'PP_MAXBS', 'PP_RW', 'PP_ITERS', 'PP_SECTIONS')
 READS = ('read', 'randread')
@@ -220,6 +222,10 @@ def check_vars(where, vs, sizes):
         if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and len(val) > 18:
             # int() of a few thousand digits raises (a traceback)
             raise Refusal('%s: %s=%s... is too large (%d digits)' % (where, k, val[:18], len(val)))
+        if k == 'PP_ITERS' and int(val) > MAX_ITERS:
+            # the plan holds every repeated section (extend): 1e8 of them took minutes and GiBs
+            raise Refusal('%s: PP_ITERS=%s is more iterations than perfpack runs (at most %d)'
+                          % (where, val, MAX_ITERS))
         if k in ('PP_MINBS', 'PP_MAXBS') and to_bytes(val) is None:
             raise Refusal('%s: %s=%s is not a size (4096, 4k, 1m ...)' % (where, k, val))
         if k in ('PP_RW', 'PP_SECTIONS'):
@@ -453,6 +459,20 @@ class Plan:
             raise Refusal("%s/%s: %s would write raw/%s/%s.json twice (%s): one run's results would be taken "
                           "for the other's; %s" % (p.name, v, 'job file %s' % s.jobfile if p['RUN_BY'] == 'file'
                                                    else 'job [%s]' % stem, v, stem, why, fix))
+
+    def reads_first(self, v):
+        """Whether variant V reads a range of its target before it has
+        written it (PP_RW=read, a job file starting with reads): those reads
+        must meet the target's blocks, not a sparse scratch file's holes."""
+        written = None
+        for s in self.steps:
+            for name in s.sections if s.variant == v else ():
+                sec = self.sections[(v, name)]
+                if sec.writes():
+                    written = max_end(written, sec.end)
+                elif written is None or max_end(written, sec.end) != written:
+                    return True
+        return False
 
     def direct_job(self, variants):
         """'job [NAME] (variant V)' of the first job of VARIANTS that asks for

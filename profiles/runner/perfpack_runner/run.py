@@ -247,7 +247,7 @@ def _fio_failed(ctx, r, rc):
 def _variant(ctx, pl, v, tgt):
     """Set up variant V's target; its fio environment."""
     tgt.teardown()
-    fio_target = tgt.setup(v, pl.vars[v])
+    fio_target = tgt.setup(v, pl.vars[v], pl.reads_first(v))
     env = plan.fio_env(pl.vars[v], ctx.engdir, fio_target)
     with open(os.path.join(ctx.out.path, 'env', v + '.env'), 'w') as f:
         f.write(''.join('%s=%s\n' % kv for kv in env))

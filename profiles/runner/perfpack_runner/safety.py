@@ -149,6 +149,20 @@ def zeros_only(path, nbytes):
             'checked every byte of the %d it would write)' % (off, off >> 20, there, nbytes))
 
 
+def first_hole(path, start, end):
+    """The offset of the first hole of file PATH in [START, END), or None:
+    SEEK_HOLE also finds unwritten extents (fallocate) on ext4, XFS and
+    btrfs; a filesystem without it reports none but the file's end."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        hole = os.lseek(fd, start, os.SEEK_HOLE)
+    except OSError:  # ENXIO: START at or past the end
+        return None
+    finally:
+        os.close(fd)
+    return hole if hole < end else None
+
+
 def _file_why(path, wend):
     # an active swap file is refused (or warned about) as the target is held (target._not_swap)
     size = os.stat(path).st_size

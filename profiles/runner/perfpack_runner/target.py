@@ -368,6 +368,24 @@ def _not_swap(t, writes, swap=None):
 BLKROGET = 0x125E  # linux/fs.h: _IO(0x12, 94)
 
 
+def _reads_data(t, pl, variants):
+    """Refusal when a variant reads what it has not written of the file T
+    and T has a hole or unwritten extent there: those reads return zeros
+    without any I/O, and their rate would be tabled as the target's."""
+    for v in variants:
+        if not pl.reads_first(v):
+            continue
+        end = pl.plan_end[v]
+        size = os.stat(t).st_size
+        stop = size if end in (None, 'all') else min(size, end)
+        hole = safety.first_hole(t, 0, stop)
+        if hole is not None:
+            raise Refusal('--target %s: variant %s reads its first %d bytes before it writes them, and the file has '
+                          'a hole (or unwritten extent) at offset %d: reads there return zeros without I/O, and '
+                          'their rate would be tabled as the target\'s; write the file first (dd if=/dev/zero of=%s '
+                          'bs=1M conv=notrunc,fsync count=...)' % (t, v, stop, hole, t))
+
+
 def _writable(t, kind, what):
     """Refusal unless T (of KIND, classify()) takes the writes the plan or
     the runner would make: a read-only block device (losetup -r, blockdev
@@ -410,8 +428,9 @@ def hold(ctx, pl, variants):
     if not t:
         if not any((pl.vars[v].get('PP_SETUP') or 'dev') in ('dev', 'fs') for v in variants):
             return
-        # a read-only profile's scratch file is written in full; another's
-        # is sparse: what the plan writes (the extent of its file) plus, for
+        # a read-only profile's scratch file is written in full, and so is
+        # that of a plan reading what it has not written; another's is
+        # sparse: what the plan writes (the extent of its file) plus, for
         # a filesystem recipe, 128 MiB for mkfs (metadata, an xfs log of up
         # to 64 MiB); one variant's scratch is gone before the next is made
         take = 0
@@ -422,7 +441,7 @@ def hold(ctx, pl, variants):
             if (vs.get('PP_SETUP') or 'dev') == 'fs':
                 end = safety._max(end, int(vs['PP_FILE_MB']) << 20 if vs.get('PP_FILE_MB') else None)
                 end = end if end in (None, 'all') else end + (128 << 20)
-            if ctx.profile['WRITES'] == '0' or end in (None, 'all'):
+            if ctx.profile['WRITES'] == '0' or end in (None, 'all') or pl.reads_first(v):
                 end = mb << 20
             take = max(take, min(end, mb << 20), 0)
         safety.check_room(ctx.work, take, 'a scratch file in $TMPDIR (%s), of which the plan would take up to'
@@ -466,6 +485,8 @@ def hold(ctx, pl, variants):
             _not_swap(t, ctx.claim.writes)
         if not made and ctx.claim.writes:
             _writable(t, kind, 'the plan writes it')
+        if not made:
+            _reads_data(t, pl, variants)
         if made:
             # a new file: the runner makes it (left afterwards if fio wrote
             # it, as fio would), not something that appears there meanwhile
@@ -719,11 +740,12 @@ class Target:
         self.undo.run()
         self.kind = self.path = None
 
-    def _scratch(self, vs):
+    def _scratch(self, vs, reads_first):
         ctx = self.ctx
         mb = int(vs.get('PP_SCRATCH_MB') or 256)
         img = os.path.join(ctx.work, 'scratch.%d.img' % random.randrange(32768))
-        fill = ctx.profile['WRITES'] == '0'  # a read-only profile must read real blocks
+        # a plan reading what it has not written must read real blocks, not holes
+        fill = ctx.profile['WRITES'] == '0' or reads_first
         if is_root() and have('losetup'):
             _make_file(img, mb, fill)
             rc, dev = run_quiet(['losetup', '--find', '--show', '--direct-io=on', img])
@@ -739,8 +761,9 @@ class Target:
             self.undo.push(_rm, img)
             self.kind, self.path = 'file', img
 
-    def setup(self, v, vs):
-        """The TARGET path fio gets for variant V (None: the profile has none)."""
+    def setup(self, v, vs, reads_first):
+        """The TARGET path fio gets for variant V (None: the profile has none);
+        READS_FIRST: V reads what it has not written (Plan.reads_first)."""
         ctx = self.ctx
         setup = 'none' if ctx.profile['TARGET_KIND'] == 'none' else vs.get('PP_SETUP') or 'dev'
         if setup == 'none':
@@ -750,7 +773,7 @@ class Target:
                 self._unmade(v, vs, 'the servers\' %s as it is' % ctx.target_arg)
             return ctx.target_arg
         if not ctx.target_arg:
-            self._scratch(vs)
+            self._scratch(vs, reads_first)
         elif self.kind is None:
             self.kind, self.path = classify(ctx.target_arg), ctx.target_arg
         if ctx.claim:
