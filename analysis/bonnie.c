@@ -116,7 +116,7 @@ static struct table *render(const struct phase_table *pt)
 		v = kps(j, k);
 		table_setf(t, row, k == B_SEEKS ? v : round(v), "%s_%s", keys[k],
 			   k == B_SEEKS ? "per_s" : "KBps");
-		table_setf(t, row, j->usr_cpu + j->sys_cpu, "%s_cpu_pct", keys[k]);
+		table_setf(t, row, dec_sum(j->usr_cpu, j->sys_cpu), "%s_cpu_pct", keys[k]);
 	}
 	return t;
 }

@@ -591,9 +591,9 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
-		d->clat_p50_us = whole(r, pct, path, "50.000000") * to_us * scale;
-		d->clat_p99_us = whole(r, pct, path, "99.000000") * to_us * scale;
-		d->clat_p999_us = whole(r, pct, path, "99.900000") * to_us * scale;
+		d->clat_p50_us = dec_scale(whole(r, pct, path, "50.000000"), to_us) * scale;
+		d->clat_p99_us = dec_scale(whole(r, pct, path, "99.000000"), to_us) * scale;
+		d->clat_p999_us = dec_scale(whole(r, pct, path, "99.900000"), to_us) * scale;
 	} else {
 		d->clat_p50_us = d->clat_p99_us = d->clat_p999_us = NAN;
 	}

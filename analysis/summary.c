@@ -81,7 +81,7 @@ static struct table *summary_of(const struct partition *p)
 			table_set(t, row, "clat_p50_us", x->clat_p50_us);
 			table_set(t, row, "clat_p99_us", x->clat_p99_us);
 			table_set(t, row, "clat_p99.9_us", x->clat_p999_us);
-			table_set(t, row, "cpu_pct", j->usr_cpu + j->sys_cpu);
+			table_set(t, row, "cpu_pct", dec_sum(j->usr_cpu, j->sys_cpu));
 		}
 	}
 	t->timestamp = ts;
