@@ -248,6 +248,7 @@ const char *fmt_double(char *buf, size_t len, double v);
  */
 double dec_scale(double v, double f);
 double dec_sum(double a, double b);
+double per_s(double n, double runtime_s);
 /* The second string of the pair in @tab whose first is @key, else @key. */
 const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);
 #define PAIR_LOOKUP(tab, key) pair_lookup(tab, sizeof(tab) / sizeof(*(tab)), key)

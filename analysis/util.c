@@ -148,6 +148,16 @@ double dec_scale(double v, double f)
 }
 
 /*
+ * @n per second over fio's @runtime_s (whole ms, times sim_time_scale if
+ * modeled), in one rounding: @n * 1000 / ms (21 MiB in 700 ms is 30 MiB/s,
+ * where dividing by 0.7 s gives 30.000000000000004).
+ */
+double per_s(double n, double runtime_s)
+{
+	return n * 1000 / dec_scale(runtime_s, 1e3);
+}
+
+/*
  * @a + @b as the double nearest the sum of their shortest forms (fio's
  * usr_cpu 20.1 + sys_cpu 10.2 is 30.3, where the doubles add up to
  * 30.299999999999997); the plain sum when that many places are more than

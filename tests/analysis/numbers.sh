@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The numbers fiotab converts from fio's (ns to us and s, % to a ratio,
-# usr_cpu + sys_cpu) are the decimal results, in every output shape: fio's
+# usr_cpu + sys_cpu, bytes over whole ms) are the decimal results, in every
+# output shape (21 MiB in 700 ms is 30 MiB/s, not 30.000000000000004): fio's
 # 89600 ns clat p99.9 is 89.6 us and 8.96e-05 s, not 89.60000000000001 and
 # 8.960000000000001e-05; usr_cpu 20.1 + sys_cpu 10.2 is 30.3 %, not
 # 30.299999999999997.  Every number printed still reads back as the double
@@ -25,6 +26,9 @@ sed -n '/^{/,$p' "$T/seed.json" | "$JQ" '
 	.jobs[1].usr_cpu = 42.857143 | .jobs[1].sys_cpu = 0 |
 	.jobs[2].usr_cpu = 0.1 | .jobs[2].sys_cpu = 0.2' > "$T/in.json"
 
+# 21 MiB in 700 ms: 30 MiB/s, where dividing by 0.7 s gave 30.000000000000004
+printf '4096 0.7 0.7 0.7 0 0 0 0.7 0.7 0.7 0 0 0\n' > "$T/rows2.txt"
+seed_json "$T/rows2.txt" 22020096 /dev/rate >> "$T/in.json"
 for cmd in summary dd; do
 	for fmt in csv json influx prom; do
 		"$FIOTAB" $cmd --format=$fmt --host h "$T/in.json" > "$T/$cmd.$fmt" 2> "$T/err" ||
@@ -66,6 +70,9 @@ if got != want:
           'json %d numbers, csv %d' % (len(got), len(want)))
     sys.exit(1)
 PY
+has summary.csv ",1,30,[0-9.]+," "30 (MiB/s of 21 MiB in 700 ms)"
+has dd.csv ",0\\.7,31\\.45728," "31.45728 (MB/s of 21 MiB in 700 ms)"
+has summary.influx "throughput_bytes_per_second=31457280," "31457280 (B/s of 21 MiB in 700 ms)"
 grep -q '39\.21568627450981,' "$T/summary.csv" || fail "summary.csv: the 102 ms write's MiB/s is not 39.21568627450981"
 
 # no fraction anywhere carries binary noise: 16 digits or more for a double

@@ -58,6 +58,11 @@ static void decimals(void)
 	dec_is("3 KiB/s in B/s", dec_scale(3, 1024), 3072, "3072");
 	dec_is("a third (no decimal form) in %", dec_scale(1.0 / 3, 100), 1.0 / 3 * 100,
 	       "33.33333333333333");
+	/* rates over fio's whole-ms runtimes */
+	dec_is("21 MiB in 700 ms, MiB/s", per_s(22020096, 0.7) / 1048576, 30, "30");
+	dec_is("21 MiB in 700 ms, B/s", per_s(22020096, 0.7), 31457280, "31457280");
+	dec_is("1 MiB in 1300 ms, MiB/s", per_s(1048576, 1.3) / 1048576, 1000.0 / 1300,
+	       "0.7692307692307693");
 	/* usr_cpu + sys_cpu */
 	dec_is("20.1 + 10.2", dec_sum(20.1, 10.2), 30.3, "30.3");
 	dec_is("0.1 + 0.2", dec_sum(0.1, 0.2), 0.3, "0.3");
