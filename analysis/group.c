@@ -1293,14 +1293,14 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, si
 		out = xmalloc((k ? k : 1) * sizeof(*out));
 		for (i = 0; i < k; i++)
 			if (rt[i] > 0)
-				out[(*n)++] = io[i] / rt[i];
+				out[(*n)++] = per_s(io[i], rt[i]);
 		free(own);
 		return out;
 	}
 	out = xmalloc((g->n[dir] ? g->n[dir] : 1) * sizeof(*out));
 	for (i = 0; i < g->n[dir]; i++)
 		if (g->it[dir][i].d->runtime_s > 0)
-			out[(*n)++] = g->it[dir][i].d->io_bytes / g->it[dir][i].d->runtime_s;
+			out[(*n)++] = per_s(g->it[dir][i].d->io_bytes, g->it[dir][i].d->runtime_s);
 	return out;
 }
 
@@ -1577,7 +1577,7 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 			c->n[d]++;
 			/* as bsgroup_rates(), stat_mean() and stat_pstd(): in input order */
 			if (x->runtime_s > 0) {
-				double r = x->io_bytes / x->runtime_s;
+				double r = per_s(x->io_bytes, x->runtime_s);
 
 				c->nr[d]++;
 				c->s[d] += r;

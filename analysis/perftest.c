@@ -272,7 +272,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 			r = xmalloc(n * sizeof(*r));
 			for (i = k = 0; i < n; i++)
 				if (rt[i] > 0)
-					r[k++] = io[i] / rt[i];
+					r[k++] = per_s(io[i], rt[i]);
 			free(own);
 			n = k;
 			if (n) {

@@ -29,7 +29,7 @@ sed -n '/^{/,$p' "$T/seed.json" | "$JQ" '
 # 21 MiB in 700 ms: 30 MiB/s, where dividing by 0.7 s gave 30.000000000000004
 printf '4096 0.7 0.7 0.7 0 0 0 0.7 0.7 0.7 0 0 0\n' > "$T/rows2.txt"
 seed_json "$T/rows2.txt" 22020096 /dev/rate >> "$T/in.json"
-for cmd in summary dd; do
+for cmd in summary dd perftest; do
 	for fmt in csv json influx prom; do
 		"$FIOTAB" $cmd --format=$fmt --host h "$T/in.json" > "$T/$cmd.$fmt" 2> "$T/err" ||
 			fail "$cmd --format=$fmt: $(cat "$T/err")"
@@ -73,11 +73,14 @@ PY
 has summary.csv ",1,30,[0-9.]+," "30 (MiB/s of 21 MiB in 700 ms)"
 has dd.csv ",0\\.7,31\\.45728," "31.45728 (MB/s of 21 MiB in 700 ms)"
 has summary.influx "throughput_bytes_per_second=31457280," "31457280 (B/s of 21 MiB in 700 ms)"
+# perftest: three equal runs have std 0 (the old code: 3.371747880871523e-07
+# MB/s from rates of 30.000000000000004), IOPS 7680 (7680.000000000001)
+has perftest.csv "^perftest,series /dev/rate,4096,0\\.7,0\\.7,0\\.7,30,0,7680,0\\.7,0\\.7,0\\.7,30,0,7680$CR\$" "30, 0, 7680 (avg, std, IOPS of 21 MiB in 700 ms)"
 grep -q '39\.21568627450981,' "$T/summary.csv" || fail "summary.csv: the 102 ms write's MiB/s is not 39.21568627450981"
 
 # no fraction anywhere carries binary noise: 16 digits or more for a double
 # within a rounding of a short decimal (the old 8.9600000000000005e-05)
-python3 - "$T"/summary.* "$T"/dd.* <<'PY' || fail "noisy numbers (above)"
+python3 - "$T"/summary.* "$T"/dd.* "$T"/perftest.* <<'PY' || fail "noisy numbers (above)"
 import re, sys
 bad = []
 def digits(t):
