@@ -1579,7 +1579,10 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 			if (x->runtime_s > 0) {
 				double r = per_s(x->io_bytes, x->runtime_s);
 
-				c->nr[d]++;
+				if (!c->nr[d]++ || r < c->rlo[d])
+					c->rlo[d] = r;
+				if (c->nr[d] == 1 || r > c->rhi[d])
+					c->rhi[d] = r;
 				c->s[d] += r;
 				c->s2[d] += r * r;
 			}

@@ -348,7 +348,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 		axis_cell(t, sl, row, bg);
 		for (o = 0; o < NORDER; o++) {
 			const char *L;
-			double sum = 0, sum2 = 0, m, var;
+			double sum = 0, sum2 = 0, m, var, lo = 0, hi = 0;
 			size_t nr = 0, nn = 0;
 
 			dir = order[o];
@@ -369,13 +369,17 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 					sum += fc->s[dir];
 					sum2 += fc->s2[dir];
 				}
+				if (fc->nr[dir] && (!nr || fc->rlo[dir] < lo))
+					lo = fc->rlo[dir];
+				if (fc->nr[dir] && (!nr || fc->rhi[dir] > hi))
+					hi = fc->rhi[dir];
 				nr += fc->nr[dir];
 			}
 			if (!nr)
 				continue;
-			/* stat_mean() and stat_pstd() of the rates */
+			/* stat_mean() and stat_pstd() of the rates (equal ones: std 0) */
 			m = sum / (double)nr;
-			var = sum2 / (double)nr - (sum / (double)nr) * (sum / (double)nr);
+			var = lo == hi ? 0 : sum2 / (double)nr - (sum / (double)nr) * (sum / (double)nr);
 			table_setf(t, row, m / 1048576, "%s_avg_MBps", L);
 			table_setf(t, row, (var > 0 ? sqrt(var) : 0) / 1048576, "%s_std_MBps", L);
 			if (bg->dbs[dir])

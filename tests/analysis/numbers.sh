@@ -29,6 +29,9 @@ sed -n '/^{/,$p' "$T/seed.json" | "$JQ" '
 # 21 MiB in 700 ms: 30 MiB/s, where dividing by 0.7 s gave 30.000000000000004
 printf '4096 0.7 0.7 0.7 0 0 0 0.7 0.7 0.7 0 0 0\n' > "$T/rows2.txt"
 seed_json "$T/rows2.txt" 22020096 /dev/rate >> "$T/in.json"
+# 1 MiB in 149 ms three times: equal rates whose sums leave a rounding
+printf '4096 0.149 0.149 0.149 0 0 0 0.149 0.149 0.149 0 0 0\n' > "$T/rows3.txt"
+seed_json "$T/rows3.txt" 1048576 /dev/eq >> "$T/in.json"
 for cmd in summary dd perftest; do
 	for fmt in csv json influx prom; do
 		"$FIOTAB" $cmd --format=$fmt --host h "$T/in.json" > "$T/$cmd.$fmt" 2> "$T/err" ||
@@ -73,6 +76,15 @@ PY
 has summary.csv ",1,30,[0-9.]+," "30 (MiB/s of 21 MiB in 700 ms)"
 has dd.csv ",0\\.7,31\\.45728," "31.45728 (MB/s of 21 MiB in 700 ms)"
 has summary.influx "throughput_bytes_per_second=31457280," "31457280 (B/s of 21 MiB in 700 ms)"
+"$FIOTAB" perftest --no-iterations --format=csv "$T/in.json" > "$T/perftest-noiter.csv" 2> "$T/err" ||
+	fail "perftest --no-iterations: $(cat "$T/err")"
+eq="6\\.711409395973154,0,1718\\.1208053691273"
+for f in perftest.csv perftest-noiter.csv; do
+	it=
+	[ $f = perftest.csv ] && it="(0\\.149,){3}"
+	has $f "^perftest,series /dev/eq,4096,$it$eq,$it$eq$CR\$" \
+		"std 0 of three equal runs (1 MiB in 149 ms; the old code: 1.1920928955078125e-07)"
+done
 # perftest: three equal runs have std 0 (the old code: 3.371747880871523e-07
 # MB/s from rates of 30.000000000000004), IOPS 7680 (7680.000000000001)
 has perftest.csv "^perftest,series /dev/rate,4096,0\\.7,0\\.7,0\\.7,30,0,7680,0\\.7,0\\.7,0\\.7,30,0,7680$CR\$" "30, 0, 7680 (avg, std, IOPS of 21 MiB in 700 ms)"

@@ -63,6 +63,12 @@ static void decimals(void)
 	dec_is("21 MiB in 700 ms, B/s", per_s(22020096, 0.7), 31457280, "31457280");
 	dec_is("1 MiB in 1300 ms, MiB/s", per_s(1048576, 1.3) / 1048576, 1000.0 / 1300,
 	       "0.7692307692307693");
+	{
+		/* equal rates: std 0, not the sums' rounding (1.19e-07 MiB/s) */
+		const double eq[] = { 7037422.818791946, 7037422.818791946, 7037422.818791946 };
+
+		dec_is("std of three equal rates", stat_pstd(eq, 3), 0, "0");
+	}
 	/* usr_cpu + sys_cpu */
 	dec_is("20.1 + 10.2", dec_sum(20.1, 10.2), 30.3, "30.3");
 	dec_is("0.1 + 0.2", dec_sum(0.1, 0.2), 0.3, "0.3");
