@@ -37,14 +37,14 @@ static double kps(const struct job *j, int ph)
 	switch (ph) {
 	case B_REWRITE:
 		t = fmax(r->runtime_s, w->runtime_s);
-		return t > 0 ? (r->io_bytes + w->io_bytes) / 2 / 1024 / t : NAN;
+		return t > 0 ? per_s((r->io_bytes + w->io_bytes) / 2, t) / 1024 : NAN;
 	case B_PUTC:
 	case B_WRITE:
-		return w->runtime_s > 0 ? w->io_bytes / 1024 / w->runtime_s : NAN;
+		return w->runtime_s > 0 ? per_s(w->io_bytes, w->runtime_s) / 1024 : NAN;
 	case B_SEEKS:
 		return r->iops + w->iops;
 	default:
-		return r->runtime_s > 0 ? r->io_bytes / 1024 / r->runtime_s : NAN;
+		return r->runtime_s > 0 ? per_s(r->io_bytes, r->runtime_s) / 1024 : NAN;
 	}
 }
 
@@ -116,7 +116,7 @@ static struct table *render(const struct phase_table *pt)
 		v = kps(j, k);
 		table_setf(t, row, k == B_SEEKS ? v : round(v), "%s_%s", keys[k],
 			   k == B_SEEKS ? "per_s" : "KBps");
-		table_setf(t, row, j->usr_cpu + j->sys_cpu, "%s_cpu_pct", keys[k]);
+		table_setf(t, row, dec_sum(j->usr_cpu, j->sys_cpu), "%s_cpu_pct", keys[k]);
 	}
 	return t;
 }

@@ -88,7 +88,7 @@ static struct table *dd_of(const struct partition *p)
 			table_row_time(t, row, j->doc->timestamp_ms / 1000);
 			table_set(t, row, "bytes", x->io_bytes);
 			table_set(t, row, "seconds", x->runtime_s);
-			table_set(t, row, "MBps_SI", x->io_bytes / x->runtime_s / 1e6);
+			table_set(t, row, "MBps_SI", dec_scale(per_s(x->io_bytes, x->runtime_s), 1e-6));
 		}
 	}
 	return t;
@@ -142,7 +142,7 @@ static struct table *iostat_of(const struct partition *p)
 				table_set(t, row, "KB_per_transfer", x->io_bytes / x->total_ios / 1024);
 			table_set(t, row, "tps", x->iops);
 			if (x->runtime_s > 0)
-				table_set(t, row, "MBps", x->io_bytes / x->runtime_s / 1048576);
+				table_set(t, row, "MBps", per_s(x->io_bytes, x->runtime_s) / 1048576);
 			table_set(t, row, "us", j->usr_cpu);
 			table_set(t, row, "sy", j->sys_cpu);
 		}

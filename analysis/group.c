@@ -648,7 +648,7 @@ int series_build(const struct jobset *js, const struct selector *sel,
 {
 	regex_t *re = xmalloc(sel->npatterns * sizeof(*re));
 	struct strmap map = { 0 }, all = { 0 };
-	struct bmap fams = { 0 }, side = { 0 }, memo = { 0 }, pts = { 0 };
+	struct bmap fams = { 0 }, side = { 0 }, sidept = { 0 }, memo = { 0 }, pts = { 0 };
 	struct params_cache pc = { 0 };
 	unsigned side_run = 0;
 	struct strmap *vary = NULL, *tied = NULL;
@@ -853,7 +853,7 @@ have_series:
 		/* the thread's tables have W and R; trims show in summary and dd */
 		for (dir = 0; dir < NDIR; dir++) {
 			const char *xs;
-			char buf[32];
+			char buf[32], buf2[32];
 			double x;
 
 			if (dir == DIR_TRIM || !j->d[dir]->present)
@@ -876,6 +876,7 @@ have_series:
 				/* one run's jobs are contiguous: remember one run at a time */
 				if (j->doc->run != side_run) {
 					bmap_free(&side);
+					bmap_free(&sidept);
 					side_run = j->doc->run;
 				}
 				/* the point: its block size, else its (interned) axis value */
@@ -903,6 +904,25 @@ have_series:
 						       job_ref(j->name, j->host));
 					goto out;
 				}
+				/*
+				 * Two points of one series (a bs sweep) from one group
+				 * ran at once: each rate is the job's share of what
+				 * they did together, not its point's alone.  Under
+				 * fio --client (groups_unknown) a sweep in one run is
+				 * read: its JSON cannot tell.
+				 */
+				sk.bsv = 0;
+				sk.xp = NULL;
+				first = j->doc->groups_unknown ? i : bmap_get(&sidept, &sk, sizeof(sk), i);
+				if (first != i) {
+					warnx_("%s: jobs %s and %s ran side by side (%s), two points of one series (%s %s and %s): each rate is the job's share of what they did at once, not its point's alone; put stonewall between the points",
+					       j->doc->file, job_ref(js->v[first].name, js->v[first].host),
+					       job_ref(j->name, j->host),
+					       j->doc->groups_ms > 0 ? "groups of one fio run that overlapped, new_group without stonewall" :
+					       "one group of one fio run", axis,
+					       point_of(&js->v[first], &jp[first], axis, dir, buf2, sizeof(buf2)), xs);
+					goto out;
+				}
 			}
 			add_iter(s, j, dir, xs, x, is_bs);
 			used = 1;
@@ -919,6 +939,7 @@ have_series:
 out:
 	map_free(&map);
 	bmap_free(&side);
+	bmap_free(&sidept);
 	bmap_free(&pts);
 	bmap_free(&fams);
 	map_free(&all);
@@ -1272,14 +1293,14 @@ double *bsgroup_rates(const struct bsgroup *g, int dir, const struct fold *f, si
 		out = xmalloc((k ? k : 1) * sizeof(*out));
 		for (i = 0; i < k; i++)
 			if (rt[i] > 0)
-				out[(*n)++] = io[i] / rt[i];
+				out[(*n)++] = per_s(io[i], rt[i]);
 		free(own);
 		return out;
 	}
 	out = xmalloc((g->n[dir] ? g->n[dir] : 1) * sizeof(*out));
 	for (i = 0; i < g->n[dir]; i++)
 		if (g->it[dir][i].d->runtime_s > 0)
-			out[(*n)++] = g->it[dir][i].d->io_bytes / g->it[dir][i].d->runtime_s;
+			out[(*n)++] = per_s(g->it[dir][i].d->io_bytes, g->it[dir][i].d->runtime_s);
 	return out;
 }
 
@@ -1556,9 +1577,12 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 			c->n[d]++;
 			/* as bsgroup_rates(), stat_mean() and stat_pstd(): in input order */
 			if (x->runtime_s > 0) {
-				double r = x->io_bytes / x->runtime_s;
+				double r = per_s(x->io_bytes, x->runtime_s);
 
-				c->nr[d]++;
+				if (!c->nr[d]++ || r < c->rlo[d])
+					c->rlo[d] = r;
+				if (c->nr[d] == 1 || r > c->rhi[d])
+					c->rhi[d] = r;
 				c->s[d] += r;
 				c->s2[d] += r * r;
 			}
@@ -1579,10 +1603,11 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 		}
 	}
 	/*
-	 * Jobs of this document that may be on one point of one series in one
-	 * group (series_build() refuses those): the label (under one
-	 * selector), host, group, direction and block size alike.  Counted,
-	 * then kept.
+	 * Jobs of this document that may be on one series in one group
+	 * (series_build() refuses those, on one point or two): the label (under
+	 * one selector), host, group and direction alike (and the block size,
+	 * under fio --client, whose sweeps in one run are read).  Counted, then
+	 * kept.
 	 */
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < 2 * n; i++) {
@@ -1600,7 +1625,8 @@ int fold_doc(struct jobset *js, size_t first, const struct dirmark *mark)
 				k.sel = (int)(i % 2);
 				k.l = labels[i];
 				k.h = j->host;
-				k.bs = j->d[d]->bs;
+				/* points of one series too (series_build()), but a fio --client run's */
+				k.bs = j->doc->groups_unknown ? j->d[d]->bs : 0;
 				k.dir = d;
 				k.gid = j->groupid;
 				cnt = bmap_get(&side, &k, sizeof(k), 0);

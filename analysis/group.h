@@ -115,6 +115,7 @@ struct foldcls {
 	size_t n[NDIR];		/* iterations */
 	size_t nr[NDIR];	/* ... with a time > 0 */
 	double s[NDIR], s2[NDIR];	/* sums of their rates and squared rates */
+	double rlo[NDIR], rhi[NDIR];	/* their lowest and highest rate (equal: std 0) */
 	double ts;		/* the latest document's time */
 	double tlo_ms, thi_ms;	/* the earliest and latest timestamp_ms > 0 (0: none) */
 	struct foldver *vers;	/* the first job of each fio version */

@@ -375,7 +375,7 @@ int hist_prom(FILE *f, const struct jobset *js)
 			fprintf(f, "fiotab_%s_seconds_sum", lat_name[l]);
 			prom_labels(f, h, NULL);
 			fprintf(f, " %s\n", fmt_double(num, sizeof(num),
-						       h->b->mean_ns * h->b->samples * 1e-9));
+						       dec_scale(h->b->mean_ns * h->b->samples, 1e-9)));
 			fprintf(f, "fiotab_%s_seconds_count", lat_name[l]);
 			prom_labels(f, h, NULL);
 			fprintf(f, " %llu\n", (unsigned long long)h->total);

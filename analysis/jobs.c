@@ -591,9 +591,9 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
-		d->clat_p50_us = whole(r, pct, path, "50.000000") * to_us * scale;
-		d->clat_p99_us = whole(r, pct, path, "99.000000") * to_us * scale;
-		d->clat_p999_us = whole(r, pct, path, "99.900000") * to_us * scale;
+		d->clat_p50_us = dec_scale(whole(r, pct, path, "50.000000"), to_us) * scale;
+		d->clat_p99_us = dec_scale(whole(r, pct, path, "99.000000"), to_us) * scale;
+		d->clat_p999_us = dec_scale(whole(r, pct, path, "99.900000"), to_us) * scale;
 	} else {
 		d->clat_p50_us = d->clat_p99_us = d->clat_p999_us = NAN;
 	}
@@ -1251,12 +1251,16 @@ static void check_dirs(struct reader *r, const struct opts *o, const struct job 
  * hold reads the user did not measure, alone (rw=write) or summed with
  * the measured ones (rw=randrw), over a runtime that covers both.  No
  * table can take them: left out, said, the write record kept (fio times
- * the writes apart).
+ * the writes apart, but with verify_backlog the verify reads ran among the
+ * writes, inside their runtime: said, and in perftest's notes).
  */
 static void verify_leave_out(struct job *j, int dir, const struct opts *o, struct dirstat *d)
 {
+	const char *vb = opt(o, "verify_backlog");
 	int l;
 
+	if (vb && !strcmp(vb, "0"))
+		vb = NULL;
 	/* the aggregate sums the hosts' records, each said as it was read */
 	if (j->aggregate)
 		warnx_("%s: fio's 'All clients' record: its %s record (%.0f bytes) sums the hosts' verify reads (verify=%s), left out as theirs are",
@@ -1265,6 +1269,7 @@ static void verify_leave_out(struct job *j, int dir, const struct opts *o, struc
 		warnx_("%s: job %s: its %s record (%.0f bytes) counts verify's reads (verify=%s): not reads rw=%s measured, left out (%s)",
 		       j->doc->file, job_ref(j->name, j->host), dir_name[dir], d->io_bytes, opt(o, "verify"), j->conf->rw,
 		       dir == DIR_MIXED ? "it sums them with the writes: without unified_rw_reporting the write record stands alone" :
+		       vb ? "the write record stands, but with verify_backlog fio verified among the writes: their runtime holds the verify reads too" :
 		       "the write record stands: fio times the writes apart");
 	memset(d, 0, sizeof(*d));
 	if (j->bins)

@@ -8,9 +8,12 @@
  *                   "columns": [ {"key": "W_avg_MBps", "unit": "MB/s"} ],
  *                   "rows": [ {"blocksize": 4096, "W_avg_MBps": 54.8} ] } ] }
  *
- * Numbers are full precision; a cell with no value is null.  cJSON does the
+ * Numbers are full precision, written by fmt_double() as in every other
+ * format (cJSON's own %.17g would write 0.7999999999999999 as
+ * 0.79999999999999993); a cell with no value is null.  cJSON does the
  * escaping.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,15 @@ static cJSON *tags_obj(const char *tags)
 	return o;
 }
 
+static cJSON *num_item(double v)
+{
+	char num[32];
+
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	return cJSON_CreateRaw(fmt_double(num, sizeof(num), v));
+}
+
 void out_json(FILE *f, const struct tablist *l)
 {
 	cJSON *root = cJSON_CreateObject(), *tabs;
@@ -63,7 +75,7 @@ void out_json(FILE *f, const struct tablist *l)
 			cJSON_AddItemToArray(a, cJSON_CreateString(t->notes[k]));
 		cJSON_AddItemToObject(to, "tags", tags_obj(t->tags));
 		if (t->timestamp)
-			cJSON_AddNumberToObject(to, "timestamp", t->timestamp);
+			cJSON_AddItemToObject(to, "timestamp", num_item(t->timestamp));
 		a = cJSON_AddArrayToObject(to, "columns");
 		for (ci = 0; ci < t->ncols; ci++) {
 			const struct col *c = &t->cols[ci];
@@ -92,7 +104,7 @@ void out_json(FILE *f, const struct tablist *l)
 				else if (c->kind == COL_STR)
 					cJSON_AddStringToObject(ro, c->key, x->s);
 				else
-					cJSON_AddNumberToObject(ro, c->key, x->v);
+					cJSON_AddItemToObject(ro, c->key, num_item(x->v));
 			}
 			cJSON_AddItemToArray(a, ro);
 		}

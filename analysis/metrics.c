@@ -225,7 +225,7 @@ int metrics_row(const struct table *t, int row,
 		for (k = 0; k < s.ntags; k++)
 			if (!strcmp(s.tags[k].k, "host") && !strcmp(s.tags[k].v, "-"))
 				s.tags[k].v = local_host();
-		s.value = x->v * (c->fscale ? c->fscale : 1);
+		s.value = dec_scale(x->v, c->fscale ? c->fscale : 1);
 		ft = c->ftags ? xstrdup(c->ftags) : NULL;
 		rc = add_tags(&s, ft);
 		if (!rc && replaced)

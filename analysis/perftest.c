@@ -143,19 +143,38 @@ static size_t point_count(const struct bsgroup *bg, int dir, const struct fold *
  * A job that read and wrote at once (rw=randrw, readwrite) gives a point
  * both its halves from one run, the two directions sharing the target,
  * where blockdev-perftest's W and R are a write run and a read run apart:
- * said, naming the first such job.
+ * said, naming the first such job.  So is a job whose W or R ran with
+ * I/O no half shows: trims (rw=trimwrite, trim_percentage: left out,
+ * group.c) or verify's reads among its writes (verify_backlog: left out,
+ * jobs.c), which fio's runtime of the direction holds too.
  */
 static void both_dirs_note(struct table *t, const struct series *s)
 {
+	int both = 0, trim = 0, backlog = 0;
+	const char *vb;
 	size_t i;
 
 	for (i = 0; i < s->njobs; i++) {
 		const struct job *j = s->jobs[i];
+		const char *h = j->d[DIR_WRITE]->present ? "W" : "R";
 
-		if (j->d[DIR_READ]->present && j->d[DIR_WRITE]->present) {
+		if (!both && j->d[DIR_READ]->present && j->d[DIR_WRITE]->present) {
 			table_note(t, "W and R: job %s (rw=%s) read and wrote at once: its W and R are one run's two directions sharing the target, not blockdev-perftest's write and read runs apart",
 				   job_ref(j->name, j->host), j->conf->rw);
-			return;
+			both = 1;
+		}
+		if (!trim && j->d[DIR_TRIM]->present &&
+		    (j->d[DIR_READ]->present || j->d[DIR_WRITE]->present)) {
+			table_note(t, "%s: job %s (rw=%s) trimmed as it ran: fio's runtime of its %s holds its trims too (left out here; summary and dd show them), so its %s is not that of a %s run alone",
+				   h, job_ref(j->name, j->host), j->conf->rw, *h == 'W' ? "writes" : "reads",
+				   h, *h == 'W' ? "write" : "read");
+			trim = 1;
+		}
+		vb = job_opt(j, "verify_backlog");
+		if (!backlog && j->conf->verify && j->d[DIR_WRITE]->present && vb && strcmp(vb, "0")) {
+			table_note(t, "W: job %s (verify_backlog=%s) verified among its writes: fio's runtime of its writes holds those verify reads too, so its W is not that of a write run alone",
+				   job_ref(j->name, j->host), vb);
+			backlog = 1;
 		}
 	}
 }
@@ -253,7 +272,7 @@ static struct table *one_folded(const struct serieslist *sl, const struct series
 			r = xmalloc(n * sizeof(*r));
 			for (i = k = 0; i < n; i++)
 				if (rt[i] > 0)
-					r[k++] = io[i] / rt[i];
+					r[k++] = per_s(io[i], rt[i]);
 			free(own);
 			n = k;
 			if (n) {
@@ -329,7 +348,7 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 		axis_cell(t, sl, row, bg);
 		for (o = 0; o < NORDER; o++) {
 			const char *L;
-			double sum = 0, sum2 = 0, m, var;
+			double sum = 0, sum2 = 0, m, var, lo = 0, hi = 0;
 			size_t nr = 0, nn = 0;
 
 			dir = order[o];
@@ -350,13 +369,17 @@ static struct table *one_summary(const struct serieslist *sl, const struct serie
 					sum += fc->s[dir];
 					sum2 += fc->s2[dir];
 				}
+				if (fc->nr[dir] && (!nr || fc->rlo[dir] < lo))
+					lo = fc->rlo[dir];
+				if (fc->nr[dir] && (!nr || fc->rhi[dir] > hi))
+					hi = fc->rhi[dir];
 				nr += fc->nr[dir];
 			}
 			if (!nr)
 				continue;
-			/* stat_mean() and stat_pstd() of the rates */
+			/* stat_mean() and stat_pstd() of the rates (equal ones: std 0) */
 			m = sum / (double)nr;
-			var = sum2 / (double)nr - (sum / (double)nr) * (sum / (double)nr);
+			var = lo == hi ? 0 : sum2 / (double)nr - (sum / (double)nr) * (sum / (double)nr);
 			table_setf(t, row, m / 1048576, "%s_avg_MBps", L);
 			table_setf(t, row, (var > 0 ? sqrt(var) : 0) / 1048576, "%s_std_MBps", L);
 			if (bg->dbs[dir])

@@ -3,7 +3,7 @@
  * The statistics behind the tables.
  *
  * avg/std follow blockdev-perftest's awk exactly (population std from the
- * sums, clamped at 0).  The noise test for ratios is Welch's t-test; its
+ * sums, clamped at 0), but equal values have std 0, not the sums' rounding.  The noise test for ratios is Welch's t-test; its
  * p-value needs Student's t CDF, computed from the regularized incomplete
  * beta function I_x(a,b) by the continued fraction of Numerical Recipes
  * (modified Lentz), using the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where the
@@ -38,6 +38,10 @@ double stat_pstd(const double *x, size_t n)
 		s += x[i];
 		s2 += x[i] * x[i];
 	}
+	for (i = 1; i < n && x[i] == x[0]; i++)
+		;
+	if (i == n)
+		return 0;	/* the sums' rounding is no spread */
 	v = s2 / (double)n - (s / (double)n) * (s / (double)n);
 	return v > 0 ? sqrt(v) : 0;
 }

@@ -76,12 +76,12 @@ static struct table *summary_of(const struct partition *p)
 			table_set(t, row, "bs", (double)x->bs);
 			table_set(t, row, "iodepth", j->conf->iodepth);
 			if (x->runtime_s > 0)
-				table_set(t, row, "MBps", x->io_bytes / x->runtime_s / 1048576);
+				table_set(t, row, "MBps", per_s(x->io_bytes, x->runtime_s) / 1048576);
 			table_set(t, row, "IOPS", x->iops);
 			table_set(t, row, "clat_p50_us", x->clat_p50_us);
 			table_set(t, row, "clat_p99_us", x->clat_p99_us);
 			table_set(t, row, "clat_p99.9_us", x->clat_p999_us);
-			table_set(t, row, "cpu_pct", j->usr_cpu + j->sys_cpu);
+			table_set(t, row, "cpu_pct", dec_sum(j->usr_cpu, j->sys_cpu));
 		}
 	}
 	t->timestamp = ts;

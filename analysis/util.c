@@ -3,6 +3,7 @@
  * Allocation and message helpers: out of memory is fatal (exit 1), and every
  * message starts with "fiotab: " so scripts can tell ours from fio's.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,77 @@ const char *fmt_double(char *buf, size_t len, double v)
 	}
 	snprintf(buf, len, "%.17g", v);
 	return buf;
+}
+
+/*
+ * The decimal places of @v's shortest form (fmt_double()): 2 for 0.25,
+ * 0 for 1e+20, 10 for 1.5e-10.
+ */
+static int dec_places(double v)
+{
+	char buf[32];
+	const char *s = fmt_double(buf, sizeof(buf), v), *dot = strchr(s, '.'), *e;
+	int n = 0;
+
+	e = strchr(s, 'e');
+	if (dot)
+		n = (int)((e ? e : s + strlen(s)) - dot - 1);
+	if (e)
+		n -= atoi(e + 1);
+	return n > 0 ? n : 0;
+}
+
+/*
+ * @v times @f; when @f is a power of ten, as the double nearest the decimal
+ * result: @v's shortest form with its exponent moved, read back (1810.432
+ * us times 1e-6 is 0.001810432 s, where the doubles' product is
+ * 0.0018104319999999998).
+ */
+double dec_scale(double v, double f)
+{
+	char buf[48], *e;
+	int e10 = (int)lround(log10(f));
+
+	if (!isfinite(v) || !v || !(f > 0) || pow(10, e10) != f)
+		return v * f;
+	fmt_double(buf, 32, v);
+	e = strchr(buf, 'e');
+	if (e)
+		e10 += atoi(e + 1);
+	else
+		e = buf + strlen(buf);
+	snprintf(e, sizeof(buf) - (size_t)(e - buf), "e%d", e10);
+	return strtod(buf, NULL);
+}
+
+/*
+ * @n per second over fio's @runtime_s (whole ms, times sim_time_scale if
+ * modeled), in one rounding: @n * 1000 / ms (21 MiB in 700 ms is 30 MiB/s,
+ * where dividing by 0.7 s gives 30.000000000000004).
+ */
+double per_s(double n, double runtime_s)
+{
+	return n * 1000 / dec_scale(runtime_s, 1e3);
+}
+
+/*
+ * @a + @b as the double nearest the sum of their shortest forms (fio's
+ * usr_cpu 20.1 + sys_cpu 10.2 is 30.3, where the doubles add up to
+ * 30.299999999999997); the plain sum when that many places are more than
+ * a double holds at its size.
+ */
+double dec_sum(double a, double b)
+{
+	double s = a + b;
+	int k = dec_places(a), b_k = dec_places(b);
+	char buf[400];
+
+	if (b_k > k)
+		k = b_k;
+	if (!isfinite(s) || k > 17 || fabs(s) * 1e-15 >= pow(10, -k))
+		return s;
+	snprintf(buf, sizeof(buf), "%.*f", k, s);
+	return strtod(buf, NULL);
 }
 
 /*

@@ -12,7 +12,8 @@
 # =1 jobs of rw=read and rw=write share the M column: two series, not two
 # iterations of one (the old code averaged a read and a write job), and
 # plot draws them (the old code: "plot: no usable jobs").
-# perftest says a randrw job's W and R ran at once.
+# perftest says a randrw job's W and R ran at once, and a write that ran
+# with trims (trimwrite) or verify reads among it (verify_backlog).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/analysis/lib-analysis.sh"
 need_cmd "$JQ"
@@ -92,5 +93,32 @@ for opt in "" --no-iterations; do
 	assert_match "perftest $opt: randrw said" "^# W and R: job 'rw-1' \(rw=randrw\) read and wrote at once: its W and R are one run's two directions sharing the target" "$(cat "$T/pt.out")"
 	"$FIOTAB" perftest $opt --series 'apart' "$T/apart.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of write and read jobs: $(cat "$T/err")"
 	grep -q '^# W and R' "$T/pt.out" && fail "perftest $opt: write and read jobs apart said to run at once"
+done
+
+# a write whose runtime also holds I/O no half shows: trims (rw=trimwrite)
+# and verify's reads among the writes (verify_backlog): said, naming the
+# job (the old table showed W as a write run, stderr alone naming the trims
+# or verify reads left out, and saying "fio times the writes apart"); a
+# verify after the writes (no verify_backlog) is not said
+printf '[global]\nioengine=null\nsize=4m\nrate=40m\nbs=64k\nstonewall\n[tw-1]\nrw=trimwrite\n' > "$T/tw.fio"
+printf '[global]\nioengine=psync\nsize=4m\nbs=64k\nrw=write\nverify=crc32c\nstonewall\n' > "$T/vb.fio"
+printf '[vb-1]\nfilename=vb-1\nverify_backlog=8\n[vn-1]\nfilename=vn-1\n' >> "$T/vb.fio"
+for f in tw vb; do
+	(cd "$T" && "$FIO" --output-format=json $f.fio > $f.json 2> fio.err) || fail "fio: $(cat "$T/fio.err")"
+done
+sed -n '/^{/,$p' "$T/tw.json" | "$JQ" -e '.jobs[0] | .trim.io_bytes > 0 and .write.io_bytes > 0' > /dev/null ||
+	fail "premise: rw=trimwrite should trim and write"
+for opt in "" --no-iterations; do
+	"$FIOTAB" perftest $opt "$T/tw.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of a trimwrite job: $(cat "$T/err")"
+	grep -q "^# W: job 'tw-1' (rw=trimwrite) trimmed as it ran: fio's runtime of its writes holds its trims too" "$T/pt.out" ||
+		fail "perftest $opt: trimwrite not said: $(cat "$T/pt.out")"
+	"$FIOTAB" perftest $opt --series 'vb' "$T/vb.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of verify_backlog: $(cat "$T/err")"
+	grep -q "^# W: job 'vb-1' (verify_backlog=8) verified among its writes: fio's runtime of its writes holds those verify reads too" "$T/pt.out" ||
+		fail "perftest $opt: verify_backlog not said: $(cat "$T/pt.out")"
+	grep -q "vb-1.*the write record stands, but with verify_backlog fio verified among the writes" "$T/err" ||
+		fail "perftest $opt: stderr says of verify_backlog: $(cat "$T/err")"
+	"$FIOTAB" perftest $opt --series 'vn' "$T/vb.json" > "$T/pt.out" 2> "$T/err" || fail "perftest $opt of verify: $(cat "$T/err")"
+	grep -q '^# W:' "$T/pt.out" && fail "perftest $opt: a verify after the writes said to run among them: $(cat "$T/pt.out")"
+	grep -q "vn-1.*fio times the writes apart" "$T/err" || fail "perftest $opt: stderr of verify: $(cat "$T/err")"
 done
 exit 0

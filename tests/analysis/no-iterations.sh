@@ -61,13 +61,15 @@ doc 1795990000 /dev/ronly "$(job r1 read 4096 0 5)" "$(job r2 read 4096 1 7)" \
 # the copy was never made, and the case read r1.json once)
 { cat "$T/pt/r1.json"; sed 's/1795980458/1795984058/g' "$T/pt/r1.json"; } > "$T/twice.json"
 grep -q '"timestamp_ms" : 1795984058000' "$T/twice.json" || fail "premise: twice.json's rerun"
-# an iodepth sweep, iteration i of every point in group i (no stonewall
-# between the points): side by side, but each on its own point; the
-# iterations differ in their description only
+# an iodepth sweep, each job its own group (stonewalled: points in one
+# group ran at once and are refused, side-points.sh); the iterations differ
+# in their description only
 sw=()
+g=0
 for qd in 1 4 16; do
 	for i in 1 2; do
-		sw+=("$(job "qd$qd-$i" randread 4096 $i $((2 + qd + i)) ", \"iodepth\" : \"$qd\", \"description\" : \"try $i\"")")
+		sw+=("$(job "qd$qd-$i" randread 4096 $g $((2 + qd + i)) ", \"iodepth\" : \"$qd\", \"description\" : \"try $i\"")")
+		g=$((g + 1))
 	done
 done
 doc 1795991000 /dev/sweep "${sw[@]}" > "$T/sweep.json"
@@ -129,7 +131,7 @@ check twice "$T/twice.json"; [ "$RC" = 0 ] || fail "a document and its rerun ref
 # the same document twice is one run read twice: refused alike, folded or not
 check "one run twice" "$T/pt/r1.json" "$T/pt/r1.json"; [ "$RC" = 2 ] || fail "one run read twice not refused"
 assert_match "one run twice" "r1.json document 1 and .*r1.json document 1 are the same fio run" "$(cat "$T/fold.err")"
-check sweep "$T/sweep.json"; [ "$RC" = 0 ] || fail "a sweep with its points in one group refused"
+check sweep "$T/sweep.json"; [ "$RC" = 0 ] || fail "a stonewalled sweep refused"
 check "sweep --x iodepth" --x iodepth "$T/sweep.json"; [ "$RC" = 0 ] || fail "--x iodepth refused"
 check "--series" --series 'perftest-(w)' --series 'perftest-(r)' "$T"/pt/*.json; [ "$RC" = 0 ] ||
 	fail "--series refused"

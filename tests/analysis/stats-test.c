@@ -3,7 +3,8 @@
  * Unit tests of fiotab's arithmetic: Student's t CDF and Welch's test
  * against values computed independently (closed forms, and Simpson
  * integration of the t density in Python, digits below), blockdev-perftest's
- * std, and fio size strings with both kb_base conventions.
+ * std, fio size strings with both kb_base conventions, and the decimal
+ * conversions every output prints (no binary noise, round-trips).
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,51 @@ static void size_is(const char *s, unsigned base, long long want)
 		       (unsigned long long)v, want);
 		failures++;
 	}
+}
+
+/* @got must be the very double @want (the literal's nearest), printed as @text. */
+static void dec_is(const char *what, double got, double want, const char *text)
+{
+	char buf[32];
+
+	fmt_double(buf, sizeof(buf), got);
+	if (got != want || strcmp(buf, text)) {
+		printf("FAIL %s: got %s (%.17g), want %s\n", what, buf, got, text);
+		failures++;
+	}
+}
+
+static void decimals(void)
+{
+	/* fio's ns and % turned into us, s and ratios */
+	dec_is("89600 ns in us", dec_scale(89600, 1e-3), 89.6, "89.6");
+	dec_is("1810.432 us in s", dec_scale(1810.432, 1e-6), 0.001810432, "0.001810432");
+	dec_is("12.096 us in s", dec_scale(12.096, 1e-6), 1.2096e-05, "1.2096e-05");
+	dec_is("42.857143 % as a ratio", dec_scale(42.857143, 0.01), 0.42857143, "0.42857143");
+	dec_is("1.5e-10 s in ns", dec_scale(1.5e-10, 1e9), 0.15, "0.15");
+	dec_is("3 KiB/s in B/s", dec_scale(3, 1024), 3072, "3072");
+	dec_is("a third (no decimal form) in %", dec_scale(1.0 / 3, 100), 1.0 / 3 * 100,
+	       "33.33333333333333");
+	/* rates over fio's whole-ms runtimes */
+	dec_is("21 MiB in 700 ms, MiB/s", per_s(22020096, 0.7) / 1048576, 30, "30");
+	dec_is("21 MiB in 700 ms, B/s", per_s(22020096, 0.7), 31457280, "31457280");
+	dec_is("1 MiB in 1300 ms, MiB/s", per_s(1048576, 1.3) / 1048576, 1000.0 / 1300,
+	       "0.7692307692307693");
+	{
+		/* equal rates: std 0, not the sums' rounding (1.19e-07 MiB/s) */
+		const double eq[] = { 7037422.818791946, 7037422.818791946, 7037422.818791946 };
+
+		dec_is("std of three equal rates", stat_pstd(eq, 3), 0, "0");
+	}
+	/* usr_cpu + sys_cpu */
+	dec_is("20.1 + 10.2", dec_sum(20.1, 10.2), 30.3, "30.3");
+	dec_is("0.1 + 0.2", dec_sum(0.1, 0.2), 0.3, "0.3");
+	dec_is("1.5 + 2.25", dec_sum(1.5, 2.25), 3.75, "3.75");
+	dec_is("1e17 + 0.5 (more places than a double has)", dec_sum(1e17, 0.5), 1e17 + 0.5,
+	       "1e+17");
+	/* the shortest form that reads back: 16 digits where 17 are not needed */
+	dec_is("0.1 + 0.7 as it is", 0.1 + 0.7, 0.7999999999999999, "0.7999999999999999");
+	dec_is("0.1 + 0.2 as it is", 0.1 + 0.2, 0.30000000000000004, "0.30000000000000004");
 }
 
 int main(void)
@@ -139,5 +185,6 @@ int main(void)
 		printf("FAIL bs with 4 fields accepted\n");
 		failures++;
 	}
+	decimals();
 	return failures ? 1 : 0;
 }
