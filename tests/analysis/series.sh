@@ -201,12 +201,18 @@ $FIOTAB series fast_clat.4.log > /dev/null 2> err || fail "a per-I/O log refused
 # IO/s and KiB/s (Influx iops=1, GB/s for a 4k read from the page cache)
 "$JQ" -e '.jobs[] | select(.jobname == "fast") | .read.iops > 100' run.json > /dev/null ||
 	fail "premise: the fast job ran more than 1 IO/s"
-for f in fast_iops.4.log fast_bw.4.log; do
+# log_refused WHAT LOG REGEX: series refuses LOG in text and Influx alike,
+# nothing on stdout, the message matching REGEX
+log_refused() {
+	local what=$1 f=$2 re=$3 fmt
 	for fmt in text influx; do
-		$FIOTAB series --format=$fmt --start=$start "$f" > out 2> err && fail "a per-I/O $f tabled as the job's rate ($fmt): $(head -4 out)"
-		[ -s out ] && fail "per-I/O $f: output beside the refusal"
-		assert_match "per-I/O $f" "^fiotab: series: $f:1: a (iops|bw) log of each I/O \(bs 4096: fio ran without log_avg_msec\)" "$(cat err)"
+		$FIOTAB series --format=$fmt --start=$start "$f" > out 2> err && fail "$what $f tabled as the job's rate ($fmt): $(head -4 out)"
+		[ -s out ] && fail "$what $f: output beside the refusal"
+		assert_match "$what $f" "$re" "$(cat err)"
 	done
+}
+for f in fast_iops.4.log fast_bw.4.log; do
+	log_refused "a per-I/O" "$f" "^fiotab: series: $f:1: a (iops|bw) log of each I/O \(bs 4096: fio ran without log_avg_msec\)"
 done
 
 # ... nor does one fio wrote with log_compression or log_store_compressed:
@@ -223,11 +229,7 @@ awk -F', ' '{ n[$1 " " $3]++ } END { for (k in n) if (n[k] > 1) d = 1; exit !d }
 awk -F', ' '$2 > 1000000 { big = 1 } END { exit !big }' cz_bw.1.log ||
 	fail "premise: log_compression's bw log holds no value 10x the job's rate"
 for f in cz_bw.1.log cz_iops.1.log; do
-	for fmt in text influx; do
-		$FIOTAB series --format=$fmt --start=$start "$f" > out 2> err && fail "log_compression's $f tabled as the job's rate ($fmt): $(head -4 out)"
-		[ -s out ] && fail "log_compression's $f: output beside the refusal"
-		assert_match "log_compression's $f" "^fiotab: series: $f:[0-9]+: a second read window at [0-9]+ ms \(line [0-9]+'s time\): fio logs a direction's windows log_avg_msec apart, except with log_compression or log_store_compressed" "$(cat err)"
-	done
+	log_refused "log_compression's" "$f" "^fiotab: series: $f:[0-9]+: a second read window at [0-9]+ ms \(line [0-9]+'s time\): fio logs a direction's windows log_avg_msec apart, except with log_compression or log_store_compressed"
 done
 run_fio --output-format=json --name=fz --ioengine=null --size=4m --bs=4k --rw=read --rate=100m \
 	--write_bw_log=fz --log_avg_msec=20 --log_compression=64k --log_store_compressed=1 > fz.json 2> fio.err ||
