@@ -123,4 +123,21 @@ if mount -t overlay pp-test-ov -o "lowerdir=$T/low,upperdir=$T/up,workdir=$T/ovw
 else
 	note "no overlayfs here: a loop over a layer's file not tested"
 fi
+# a loop device over the file under another name, since unlinked (a hard
+# link): sysfs names its backing file '.../hl-a.img (deleted)', which no
+# path opens, so the loop device is known by the inode it is over (the old
+# runner wrote --target hl-b.img --force into the mounted filesystem's image)
+hdev=$(make_loop 32 hl-a)
+hmnt=$(make_fs ext4 "$hdev" -E lazy_itable_init=0,lazy_journal_init=0)
+echo data >"$hmnt/kept"
+sync
+ln "$T/hl-a.img" "$T/hl-b.img" && rm "$T/hl-a.img" || fail "ln/rm $T/hl-a.img"
+before=$(md5sum <"$T/hl-b.img")
+msg=$("$PERFPACK" run blockdev-perftest --target "$T/hl-b.img" "${one[@]}" --force -o "$T/o6" 2>&1) &&
+	fail "wrote (--force) to $T/hl-b.img, a hard link to the backing file of $hdev mounted on $hmnt (its first name unlinked): $msg"
+assert_match "the loop device over the other name named" \
+	"refusing to write to $T/hl-b.img: it is the backing file of the loop device $hdev, .*mounted \(on $hmnt\).*--force does not override" "$msg"
+assert_eq "the mounted filesystem's image unchanged (hard link)" "$before" "$(md5sum <"$T/hl-b.img")"
+compgen -G "$T/o6*" >/dev/null && fail "output made for a refused target: $(ls -d "$T"/o6*)"
+umount "$hmnt" && losetup -d "$hdev"
 no_leftovers

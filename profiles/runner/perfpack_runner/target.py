@@ -79,9 +79,27 @@ def _ident(st):
     return ('b', st.st_rdev) if stat.S_ISBLK(st.st_mode) else ('f', st.st_dev, st.st_ino)
 
 
+LOOP_GET_STATUS64 = 0x4C05  # linux/loop.h; struct loop_info64 is 232 bytes
+
+
+def _loop_ident(dev):
+    """The _ident of loop device DEV's backing file or device, from the
+    kernel (LOOP_GET_STATUS64: st_dev, st_ino, st_rdev), not from the path
+    sysfs gives."""
+    fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        sdev, ino, rdev = struct.unpack_from('=QQQ', fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(232)))
+    finally:
+        os.close(fd)
+    return ('b', rdev) if rdev else ('f', sdev, ino)
+
+
 def _loops():
     """[(/dev/loopN, its device number, its backing file's _ident, the
-    backing file's path)] from sysfs."""
+    backing file's path)] from sysfs and the loop devices.  The file is the
+    one the kernel has, by inode: the path sysfs gives may open another
+    file or none ('PATH (deleted)' while a hard link to it is another
+    name), and is used only to find an overlay's layer file."""
     out = []
     for name in sorted(os.listdir('/sys/block')):
         try:
@@ -89,7 +107,13 @@ def _loops():
                 path = f.read().rstrip('\n')
             with open('/sys/block/%s/dev' % name) as f:
                 devno = os.makedev(*(int(n) for n in f.read().split(':')))
-            out.append(('/dev/' + name, devno, _ident(os.stat(_layer_file(path))), path))
+            ident = _loop_ident('/dev/' + name)
+            try:
+                if _ident(os.stat(path)) == ident:
+                    ident = _ident(os.stat(_layer_file(path)))
+            except OSError:
+                pass
+            out.append(('/dev/' + name, devno, ident, path))
         except (OSError, ValueError):
             continue
     return out
