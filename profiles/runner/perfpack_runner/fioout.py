@@ -76,13 +76,29 @@ def check_client_syntax(hosts):
             raise Refusal('--client %s: %s' % (h, problem))
 
 
-def _endpoints(host):
-    """(address, port) pairs HOST (HOST, HOST:PORT, [v6]:PORT) resolves to;
-    empty when it does not resolve (fio then reports it missing)."""
+def _fio_server(host):
+    """(name, port or '') of --client HOST as fio keeps it: fio's ip:, ip6:
+    and sock: taken off (its JSON's client_stats hostname; a sock: server's
+    is its path as given)."""
     arg = client_arg(host)
     if arg.startswith(('sock:', 'ip:', 'ip6:')):
         arg = arg.split(':', 1)[1]
     name, _, port = arg.partition(',')
+    return name, port
+
+
+def _endpoints(host):
+    """(address, port) pairs HOST (HOST, HOST:PORT, [v6]:PORT) resolves to,
+    or for sock:PATH ('socket', the socket's (st_dev, st_ino), else its
+    normalised path); empty when it does not resolve (fio then reports it
+    missing)."""
+    name, port = _fio_server(host)
+    if host.startswith('sock:'):
+        try:
+            st = os.stat(name)
+            return {('socket', (st.st_dev, st.st_ino))}
+        except OSError:
+            return {('socket', os.path.normpath(name))}
     try:
         port = int(port or FIO_NET_PORT)
         infos = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
@@ -100,13 +116,14 @@ def check_distinct_servers(hosts):
     seen = {}
     for h in hosts:
         for addr, port in sorted(_endpoints(h), key=str):
-            keys = [(addr, port)] + ([('loopback', port)] if addr.is_loopback else [])
+            sock = addr == 'socket'
+            keys = [(addr, port)] + ([('loopback', port)] if not sock and addr.is_loopback else [])
             for key in keys:
                 other = seen.setdefault(key, h)
                 if other != h and (key[0] != 'loopback' or _one_listener(port)):
-                    raise Refusal('--client %s and %s are one fio server (%s port %d): it would run every job '
+                    raise Refusal('--client %s and %s are one fio server (%s): it would run every job '
                                   'twice at once on one target, and the tables would show two hosts; name each '
-                                  'server once' % (other, h, addr, port))
+                                  'server once' % (other, h, 'one socket' if sock else '%s port %d' % (addr, port)))
 
 
 # fio's log options: with --client each server's log is PREFIX_KIND.N.log.HOST
@@ -116,10 +133,7 @@ _LOG_OPTIONS = ('write_bw_log', 'write_lat_log', 'write_iops_log', 'write_hist_l
 def _fio_host(host):
     """The host name fio --client keeps for HOST (its address or name,
     without the port): what it appends to each server's log names."""
-    arg = client_arg(host)
-    if arg.startswith(('sock:', 'ip:', 'ip6:')):
-        arg = arg.split(':', 1)[1]
-    return arg.partition(',')[0]
+    return _fio_server(host)[0]
 
 
 def check_client_logs(hosts, sections):
@@ -229,8 +243,7 @@ def missing_hosts(json_path, hosts):
             seen.add((str(c.get('hostname', '')), str(c.get('port', ''))))
     missing = []
     for h in hosts:
-        arg = client_arg(h)
-        name, _, port = arg.replace('ip6:', '').partition(',')
+        name, port = _fio_server(h)
         if not any(s[0] == name and (not port or s[1] == port) for s in seen):
             missing.append(h)
     return missing
