@@ -100,4 +100,12 @@ part=$(ls -d "$T"/out.partial.* 2>/dev/null)
 [ -n "$part" ] || fail "a stopped run left no out.partial.* directory"
 assert_match "partial run marked" '^status: incomplete' "$(grep '^status:' "$part/run.txt")"
 assert_match "the stop said so" 'incomplete run' "$(cat "$T/stop.err")"
+# ... and what it says to do with it works: perfpack tables renders a perfpack
+# run's directory, not the model matrix's, whose tables/ the run itself writes
+if grep -q 'perfpack tables' "$T/stop.err"; then
+	"$PERFPACK" tables --partial "$part" >"$T/tables.out" 2>&1 ||
+		fail "the stop suggests perfpack tables --partial, which fails on $part: $(cat "$T/tables.out")"
+fi
+assert_match "the stop names the tables made" "what it produced is in $part \(the tables of the cases done are in its tables/\)" \
+	"$(cat "$T/stop.err")"
 exit 0

@@ -223,6 +223,8 @@ def cmd(ctx, args):
     o = parse(args)
     m = Matrix(ctx, o)
     ctx.out = out = outdir.OutDir('scst-coop-model', o['out'], o['overwrite'])
+    # its tables are made case by case as it runs, not by perfpack tables
+    out.partial_hint = 'the tables of the cases done are in its tables/'
     out.total = (len(CASES) if 'calibration' in o['parts'] else 0) + (len(LATER) if 'later' in o['parts'] else 0)
     out.start()
     m.raw, m.tables = os.path.join(out.path, 'raw'), os.path.join(out.path, 'tables')

@@ -131,6 +131,8 @@ class OutDir:
         self.path = self.final
         self.partial = None
         self.done = self.total = 0
+        # what to do with an incomplete run's directory (abandon)
+        self.partial_hint = 'perfpack tables --partial renders it'
         self._check()
 
     def _check(self):
@@ -171,8 +173,8 @@ class OutDir:
         if self.partial and os.path.isdir(self.partial):
             status = 'incomplete (%d of %d fio runs done)' % (self.done, self.total)
             set_status(os.path.join(self.partial, 'run.txt'), status)
-            warn('incomplete run (%d of %d fio runs done): what it produced is in %s (perfpack tables '
-                 '--partial renders it)' % (self.done, self.total, self.partial))
+            warn('incomplete run (%d of %d fio runs done): what it produced is in %s (%s)'
+                 % (self.done, self.total, self.partial, self.partial_hint))
             self.partial = None
 
     def finish(self):
