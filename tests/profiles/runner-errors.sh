@@ -526,6 +526,13 @@ l=(pp run blockdev-perftest --target "$T/t.img" --list)
 refuses "misspelt runner variable" "PP_MINSB is not a runner variable" "${l[@]}" --set PP_MINSB=64k
 refuses "job variable no job file uses" "--set SIZ: no job file of blockdev-perftest uses" "${l[@]}" --set SIZ=1m
 refuses "PP_ITERS not a number" "PP_ITERS=x is not a positive integer" "${l[@]}" --set PP_ITERS=x
+# ... nor is an empty one, which was taken as unset: PP_SCRATCH_MB= made a
+# 256 MiB scratch device (the profile's is 512) and the run stopped at the
+# file variant's mkfs.xfs, the block variant written; PP_ITERS= ran the job
+# files' 3 iterations under --quick's 2
+for k in PP_ITERS PP_SCRATCH_MB PP_FILE_MB PP_MINBS PP_MAXBS; do
+	refuses "$k empty" "$k= is not a (positive integer|size)" pp run blockdev-perftest --scratch --quick --list --set "$k="
+done
 # ... and one of more iterations than a run can make: PP_ITERS=99999999 built
 # 1.4e9 sections in memory, for minutes, before any check (timeout: the old runner)
 refuses "PP_ITERS above the limit" "PP_ITERS=99999999 is more iterations than perfpack runs \(at most 1000\)" \

@@ -215,7 +215,7 @@ def check_vars(where, vs, sizes):
             continue
         if k not in PP_VARS:
             raise Refusal('%s: %s is not a runner variable (they are: %s)' % (where, k, ' '.join(PP_VARS)))
-        if not val:
+        if not val and k not in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB', 'PP_MINBS', 'PP_MAXBS'):
             continue
         if k in ('PP_ITERS', 'PP_SCRATCH_MB', 'PP_FILE_MB') and not re.match(r'^[1-9][0-9]*$', val):
             raise Refusal('%s: %s=%s is not a positive integer' % (where, k, val))
