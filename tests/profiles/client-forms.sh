@@ -59,6 +59,13 @@ for dup in "sock:$T/fio.sock,sock:$T//fio.sock" "sock:$T/fio.sock,sock:$T/link.s
 	compgen -G "$T/dup*" >/dev/null && fail "output made for a refused --client: $(ls -d "$T"/dup*)"
 done
 
+# ... with a job writing a log, which fio's client names PREFIX_bw.1.log.HOST,
+# for a sock: server its path: a file it cannot create (the old runner's run
+# completed without the logs, "fio: fopen log ...: No such file or directory")
+msg=$("$PERFPACK" run buffered-vs-raw --client "sock:$T/fio.sock" --target pp-target.dat --quick --list 2>&1) &&
+	fail "--client sock: with a job writing a log was not refused: $msg"
+assert_match "sock: and a log" "--client sock:$T/fio.sock: job \[[a-z0-9-]+\] \(variant default\) sets write_(bw|iops)_log=.*cannot create" "$msg"
+
 # ip: and ip6: at fio's default port, in a network namespace
 ip netns add "$ns" || skip "cannot make a network namespace"
 ip -n "$ns" link set lo up || fail "lo up in $ns"

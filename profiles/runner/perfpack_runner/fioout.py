@@ -141,9 +141,19 @@ def check_client_logs(hosts, sections):
     one machine, at two ports) and a job of the plan writes a log: fio's
     client names each server's log by that name alone (client.c), so the
     second server's file replaced the first's, one server's samples lost
-    without a word.  SECTIONS: {(variant, name): Section}."""
+    without a word; and a sock: server when a job writes a log: its name
+    is the socket's path, and fio cannot create LOG.PATH.  SECTIONS:
+    {(variant, name): Section}."""
     seen = {}
+    logs = [(v, name, k, sec.opts[k]) for (v, name), sec in sorted(sections.items()) for k in _LOG_OPTIONS
+            if sec.opts.get(k)]
     for h in hosts:
+        if h.startswith('sock:') and logs:
+            v, name, log, val = logs[0]
+            raise Refusal('--client %s: job [%s] (variant %s) sets %s=%s, and fio names a server\'s log by its '
+                          'host, a sock: server\'s by its socket path (%s_*.log.%s), which fio cannot create: the '
+                          'run would complete without the log; give that server as HOST:PORT'
+                          % (h, name, v, log, val, val, _fio_host(h)))
         other = seen.setdefault(_fio_host(h), h)
         if other == h:
             continue
