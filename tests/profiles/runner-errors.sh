@@ -604,6 +604,9 @@ refuses "--set CACHE_LOOPS=0" "CACHE_LOOPS=0 is zero, which fio does not read as
 refuses "--set CACHE_LOOPS=0k" "CACHE_LOOPS=0k is zero, which fio does not read as a count for loops=" \
 	pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=0k
 ok "--set CACHE_LOOPS=10" pp run buffered-vs-raw --target "$T/t.img" --list --set CACHE_LOOPS=10
+# ... number_ios=0 is no limit: bonnie's seekers ran over the whole file
+refuses "--set SEEKS=0 (number_ios=)" "SEEKS=0 is zero, which fio does not read as a count for number_ios=" \
+	pp run bonnie-direct-vs-raw --target "$T/t.img" --list --set SEEKS=0
 cnt=(env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --variant counts --target "$T/t.img" --list)
 ok "numjobs=, nrfiles= of 1" "${cnt[@]}"
 refuses "--set NJ=0 (numjobs=)" "NJ=0 is zero, which fio does not read as a count for numjobs=" "${cnt[@]}" --set NJ=0

@@ -38,8 +38,9 @@ NUMBER_OPTIONS = ('numjobs', 'iodepth', 'iodepth_batch', 'iodepth_low', 'loops',
                   'nrfiles', 'log_avg_msec')
 # ... of which 0 is no count fio reads as one: numjobs=0 fails with 'maximum
 # number of jobs reached', iodepth=0 is refused, loops=0 runs once and
-# nrfiles=0 runs no I/O at all, each without naming the value
-POSITIVE_OPTIONS = ('numjobs', 'iodepth', 'loops', 'nrfiles')
+# nrfiles=0 runs no I/O at all, number_ios=0 is no limit (Bonnie's SEEKS=0
+# seeked over the whole file), each without naming the value
+POSITIVE_OPTIONS = ('numjobs', 'iodepth', 'loops', 'nrfiles', 'number_ios')
 BOOL_OPTIONS = ('direct', 'buffered', 'invalidate')
 
 def jobfile_problem(name):
