@@ -205,6 +205,20 @@ refuses "-o on a non-empty directory" "exists and is not empty.*--overwrite" \
 refuses "--overwrite on a directory that is no run" "not a perfpack run directory" \
 	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mine" --overwrite
 [ "$(cat "$T/mine/precious" 2>/dev/null)" = keep ] || bad "-o wiped $T/mine"
+# ... nor a mount point: the run was written beside it, on its parent's
+# filesystem, then not renamed to it ('cannot rename ...'), after every fio run
+mkdir -p "$T/mp"
+if mount -t tmpfs -o size=4m pp-test-mp "$T/mp"; then
+	echo "$T/mp" >>"$_pp_mounts"
+	n=$(ran)
+	refuses "-o on a mount point" "-o $T/mp: is a mount point: .*give a directory inside it" \
+		pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/mp"
+	[ "$(ran)" = "$n" ] || bad "fio ran for -o on a mount point"
+	compgen -G "$T/mp.partial.*" >/dev/null && bad "output made beside the mount point: $(ls -d "$T"/mp.partial.*)"
+	umount "$T/mp"
+else
+	note "cannot mount a tmpfs: -o on a mount point not tested"
+fi
 refuses "-o the --target" "-o $T/same is the --target" pp run blockdev-perftest "${one[@]}" --target "$T/same" -o "$T/same"
 [ -e "$T/same" ] || compgen -G "$T/same.partial.*" >/dev/null && bad "-o the --target: left $(ls -d "$T"/same*)"
 [ "$(ran)" = 0 ] || bad "fio ran although -o was refused"

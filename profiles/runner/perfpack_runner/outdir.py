@@ -141,6 +141,12 @@ class OutDir:
             return
         if not os.path.isdir(out) or os.path.islink(out):
             raise Refusal('-o %s: exists and is not a directory' % out)
+        if os.path.ismount(out):
+            # DIR.partial.XXXXXX is made beside it, on its parent's filesystem,
+            # and the rename to DIR (or DIR's move away) fails after the run
+            raise Refusal('-o %s: is a mount point: a run is written as %s.partial.XXXXXX beside it, on the '
+                          'filesystem of %s, and renamed to it when complete, which a mount point cannot be; '
+                          'give a directory inside it (-o %s/NAME)' % (out, out, os.path.dirname(out), out))
         if os.listdir(out):
             if not self.overwrite:
                 raise Refusal('-o %s: exists and is not empty (an earlier run?): choose another -o, or pass '
