@@ -28,17 +28,17 @@ trap cleanup EXIT
 
 one=(--target pp-target.dat --variant block --no-tables --force --set SIZE=1m --set PP_SECTIONS='^perftest-w-65536-1$')
 
-# client_run NAME CLIENT [PREFIX...]: perfpack run --client CLIENT into
+# client_run NAME CLIENT HOST [PREFIX...]: perfpack run --client CLIENT into
 # $T/NAME (PREFIX: a command to run it in); must complete, its JSON holding
-# the host as fio names it (CLIENT without fio's ip:/ip6:/sock:)
+# HOST, the server as fio names it (CLIENT without fio's ip:/ip6:/sock:)
 client_run() {
-	local name=$1 client=$2 got
-	shift 2
+	local name=$1 client=$2 host=$3 got
+	shift 3
 	"$@" "$PERFPACK" run blockdev-perftest --client "$client" "${one[@]}" -o "$T/$name" >"$T/$name.log" 2>&1 ||
 		fail "--client $client: the run failed: $(tail -n 5 "$T/$name.log")"
 	got=$(sed -n '/^{/,$p' "$T/$name/raw/block/perftest-w-65536-1.json" |
 		jq -r '[.client_stats[] | select(.jobname != "All clients") | .hostname] | unique | join(",")')
-	assert_eq "--client $client: the host in the JSON" "${client#*:}" "$got"
+	assert_eq "--client $client: the host in the JSON" "$host" "$got"
 }
 
 # a server on a unix socket
@@ -47,8 +47,12 @@ mkdir -p "$T/hs"
 servers+=($!)
 for _ in $(seq 50); do [ -S "$T/fio.sock" ] && break; sleep 0.1; done
 [ -S "$T/fio.sock" ] || fail "fio --server=sock:$T/fio.sock did not start: $(cat "$T/server-sock.log")"
-client_run sock "sock:$T/fio.sock"
+client_run sock "sock:$T/fio.sock" "$T/fio.sock"
 [ -s "$T/hs/pp-target.dat" ] || fail "the sock: server did not write its target"
+
+# ... by a path relative to where perfpack runs (fio runs in raw/VARIANT/:
+# the old runner's fio failed, 'fio: connect; No such file or directory')
+(cd "$T" && client_run sock-rel sock:fio.sock "$T/fio.sock") || exit 1
 
 # ... named twice: by another spelling of its path, through a symbolic link
 ln -s fio.sock "$T/link.sock"
@@ -78,7 +82,7 @@ for srv in ip:127.0.0.1 ip6:::1; do
 		ip netns exec "$ns" bash -c "exec 3<>/dev/tcp/$a/8765" 2>/dev/null && break
 		sleep 0.1
 	done
-	client_run "net-${srv%%:*}" "$srv" ip netns exec "$ns"
+	client_run "net-${srv%%:*}" "$srv" "$a" ip netns exec "$ns"
 	[ -s "$T/h-$srv/pp-target.dat" ] || fail "the $srv server did not write its target"
 	kill "${servers[-1]}"
 	wait "${servers[-1]}" 2>/dev/null

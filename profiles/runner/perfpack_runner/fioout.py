@@ -14,7 +14,10 @@ from .util import Refusal
 
 
 def client_arg(host):
-    """fio's client syntax is host[,port]; we take host[:port] or [v6]:port."""
+    """fio's client syntax is host[,port]; we take host[:port] or [v6]:port.
+    A sock: path is made absolute: fio runs in the run's raw/VARIANT/."""
+    if host.startswith('sock:'):
+        return 'sock:' + os.path.abspath(host[5:])
     m = re.match(r'^\[(.*)\]:([0-9]+)$', host)
     if m:
         return 'ip6:%s,%s' % m.groups()
