@@ -386,6 +386,20 @@ refuses "a job variable with \$mb_memory" "ENG='psync\\\$mb_memory' has '\\\$mb_
 [ "$(ran)" = 0 ] || bad "fio ran on a target with a fio keyword: $(cat "$T/fio.log")"
 : >"$T/fio.log"
 rm -rf "$T/kw-it's"* "$T/d\${HOME}.img" "$T"/o-kw*
+# ... and a name that is not UTF-8, which run.txt and the bundle cannot hold
+# (the old runner: a Python traceback, DIR.partial.* left with an empty
+# run.txt); through a symbolic link with a UTF-8 name, the run goes on
+nu="$T/nu-"$'\xff'".img"
+truncate -s 8M "$nu"
+ln -s "$nu" "$T/nu-link"
+refuses "--target not UTF-8" "argument '[^']*nu-.udcff\.img' is not valid UTF-8: .*give a symbolic link to it" \
+	pp run blockdev-perftest "${one[@]}" --target "$nu" -o "$T/o-nu"
+compgen -G "$T/o-nu*" >/dev/null && bad "output made for a --target not UTF-8: $(ls -d "$T"/o-nu*)"
+FAKEFIO_REAL=1 ok "--target not UTF-8, through a symbolic link" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/nu-link" -o "$T/o-nu"
+grep -qx "target: $T/nu-link" "$T/o-nu/run.txt" 2>/dev/null || bad "run.txt does not name $T/nu-link: $(grep target: "$T/o-nu/run.txt")"
+: >"$T/fio.log"
+rm -rf "$nu" "$T/nu-link" "$T/o-nu"
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
 # ... and a '#' inside a profile.conf word is the word's, as the shell reads

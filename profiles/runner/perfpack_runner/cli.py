@@ -8,7 +8,7 @@ import signal
 import sys
 
 from . import fioout, fiorun, modelmatrix, outdir, plan, profile, run, tables, target
-from .util import STOP_SIGNALS, Refusal, abspath, is_root, to_bytes, warn
+from .util import STOP_SIGNALS, Refusal, abspath, is_root, not_utf8, to_bytes, warn
 
 USAGE = """usage: perfpack run PROFILE [--target PATH | --scratch] [--quick | --full]
                    [-o DIR [--overwrite]] [--client HOST[:PORT],...] [--force] [--memory-ok]
@@ -293,6 +293,11 @@ def main(argv):
             print(USAGE % ctx.profdir, end='', file=sys.stderr)
             return 2
         cmd, rest = argv[0], argv[1:]
+        bad = next((a for a in argv if not_utf8(a)), None)
+        if bad is not None:
+            raise Refusal('argument %s is not valid UTF-8: perfpack records its command, target and output in '
+                          'UTF-8 text (run.txt, the bundle); for a file so named, give a symbolic link to it'
+                          % ascii(bad))
         if cmd == 'run':
             status = cmd_run(ctx, rest)
         elif cmd == 'tables':

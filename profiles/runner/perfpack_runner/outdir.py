@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 
-from .util import Refusal, abspath, umask_mode, warn
+from .util import Refusal, abspath, not_utf8, umask_mode, warn
 
 
 def is_run_dir(d):
@@ -127,6 +127,9 @@ def read_status(run_txt):
 class OutDir:
     def __init__(self, profile, out, overwrite):
         self.final = abspath(out or default_dir(profile))
+        if not_utf8(self.final):
+            raise Refusal('-o %s: is not valid UTF-8, which run.txt and the bundle that name it are: give another '
+                          '-o' % ascii(self.final))
         self.overwrite = overwrite
         self.path = self.final
         self.partial = None

@@ -13,7 +13,7 @@ import subprocess
 
 from . import plan, safety
 from .manifest import control_char
-from .util import Refusal, have, is_root, output, run_quiet, warn
+from .util import Refusal, have, is_root, not_utf8, output, run_quiet, warn
 
 
 class Undo:
@@ -583,6 +583,8 @@ def path_problem(path):
     """What fio would read differently in PATH as a filename= value, or None."""
     if ':' in path:
         return "contains ':', which fio's filename= takes as a separator between files"
+    if not_utf8(path):
+        return 'is not valid UTF-8, which the run\'s records (run.txt, the bundle) are'
     if control_char(path):
         return 'contains %s, which would end the job-file line' % control_char(path)
     return plan.fio_value_problem(path)

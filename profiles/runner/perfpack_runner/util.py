@@ -42,6 +42,17 @@ def info(msg):
     _message(msg)
 
 
+def not_utf8(text):
+    """Whether TEXT (an argument or a path, the OS's bytes as Python decodes
+    them) is not UTF-8: the run's records (run.txt, the bundle's job files
+    and metadata) are UTF-8 text, and could not say it."""
+    try:
+        text.encode('utf-8')
+        return False
+    except UnicodeEncodeError:
+        return True
+
+
 _SIZE = re.compile(r'^([0-9]+)([kmgt]?)(i?b)?$')
 _MULT = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
 
