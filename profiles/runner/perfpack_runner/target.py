@@ -107,13 +107,17 @@ def _loops():
                 path = f.read().rstrip('\n')
             with open('/sys/block/%s/dev' % name) as f:
                 devno = os.makedev(*(int(n) for n in f.read().split(':')))
-            ident = _loop_ident('/dev/' + name)
             try:
-                if _ident(os.stat(path)) == ident:
+                ident = _loop_ident('/dev/' + name)
+            except OSError:
+                ident = None  # no node /dev/loopN here: the path alone
+            try:
+                if ident in (None, _ident(os.stat(path))):
                     ident = _ident(os.stat(_layer_file(path)))
             except OSError:
                 pass
-            out.append(('/dev/' + name, devno, ident, path))
+            if ident is not None:
+                out.append(('/dev/' + name, devno, ident, path))
         except (OSError, ValueError):
             continue
     return out
