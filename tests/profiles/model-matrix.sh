@@ -49,6 +49,10 @@ assert_match "mean absolute error" 'mean absolute error: [0-9.]+ %' "$(cat "$o/t
 assert_eq "model reports" 11 "$(ls "$o"/raw/case*.model | wc -l)"
 assert_match "run.txt says complete" '^status: complete$' "$(grep '^status:' "$o/run.txt")"
 [ -z "$(ls -d "$T"/out.partial.* 2>/dev/null)" ] || fail "a finished run left a .partial directory"
+# perfpack tables renders a perfpack run's directory, and says this is none
+# (the old runner: "run.txt names no variants (no \"variants:\" line)")
+msg=$("$PERFPACK" tables "$o" 2>&1) && fail "perfpack tables rendered a model-matrix directory: $msg"
+assert_match "perfpack tables on the model matrix" "$o is a perfpack model-matrix directory: its tables are made as it runs, in $o/tables" "$msg"
 
 # The later half: every series of the five files tabled.  Its files hold many
 # series; each [global] of its own made fio's JSON hold keys twice with

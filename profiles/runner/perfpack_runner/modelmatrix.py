@@ -15,6 +15,9 @@ import time
 from . import fioout, fiorun, outdir
 from .util import Refusal, info, warn
 
+# run.txt's first line, by which perfpack tables knows such a directory
+RUN_TXT_FIRST = 'profile: scst-coop (model matrix)'
+
 USAGE = """usage: perfpack model-matrix [-o DIR] [--overwrite] [--scale N] [--later-scale N]
                             [--size BYTES] [-j N] [--calibration | --later]
 
@@ -215,8 +218,7 @@ def _record(path, here, argv):
         if name.endswith('.fio') or name in ('profile.conf', 'cases.tsv', 'published.tsv'):
             shutil.copy(os.path.join(here, name), os.path.join(path, 'jobs', name))
     with open(os.path.join(path, 'run.txt'), 'w') as f:
-        f.write('profile: scst-coop (model matrix)\ncommand: perfpack model-matrix %s\nstatus: running\n'
-                % ' '.join(argv))
+        f.write('%s\ncommand: perfpack model-matrix %s\nstatus: running\n' % (RUN_TXT_FIRST, ' '.join(argv)))
 
 
 def cmd(ctx, args):

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import manifest, outdir
+from . import manifest, modelmatrix, outdir
 from .profile import table_writes
 from .util import PROG, Refusal, have, umask_mode, warn
 
@@ -314,6 +314,9 @@ def cmd_tables(ctx, args, usage):
         raise Refusal('%s is not a perfpack run directory' % d)
     with open(os.path.join(out, 'run.txt')) as f:
         lines = f.read().splitlines()
+    if lines and lines[0] == modelmatrix.RUN_TXT_FIRST:
+        raise Refusal('%s is a perfpack model-matrix directory: its tables are made as it runs, in %s/tables; '
+                      'perfpack tables renders those of a perfpack run' % (d, d))
     m = re.match(r'^perfpack run (\S+) ', lines[0] if lines else '')
     ran = next((ln.split()[1:] for ln in lines if ln.startswith('variants:')), None)
     if ran is None:
