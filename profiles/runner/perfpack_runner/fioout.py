@@ -82,7 +82,7 @@ def check_client_syntax(hosts):
 def _fio_server(host):
     """(name, port or '') of --client HOST as fio keeps it: fio's ip:, ip6:
     and sock: taken off (its JSON's client_stats hostname; a sock: server's
-    is its path as given)."""
+    is its path as client_arg gives it, absolute)."""
     arg = client_arg(host)
     if arg.startswith(('sock:', 'ip:', 'ip6:')):
         arg = arg.split(':', 1)[1]
