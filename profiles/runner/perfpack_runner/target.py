@@ -131,16 +131,20 @@ def _sharing(st, also=()):
     device over one of these, and over such a loop device, and so on.  A
     loop device does not hold its backing file or device (O_EXCL on that
     one succeeds while a filesystem on the loop device is mounted), so each
-    is looked for here.  ALSO: the _idents of the same file under another
-    path with its own inode (in an overlay's layers)."""
+    is looked for here.  A partition or dm/md device ST is walked from the
+    devices under it too (_lowers; not returned: the kernel's claim of ST
+    covers them).  ALSO: the _idents of the same file under another path
+    with its own inode (in an overlay's layers)."""
     loops, ids, out = _loops(), {_ident(st)} | set(also), []
     back = {('b', devno): (bid, path) for _, devno, bid, path in loops}
-    cur = _ident(st)
-    while cur in back and back[cur][0] not in ids:
-        cur, path = back[cur]
-        ids.add(cur)
-        if cur[0] == 'b':
-            out.append((path, None, None))
+    starts = [_ident(st)] + ([('b', d) for d in _lowers(st.st_rdev)] if _ident(st)[0] == 'b' else [])
+    ids |= set(starts)
+    for cur in starts:
+        while cur in back and back[cur][0] not in ids:
+            cur, path = back[cur]
+            ids.add(cur)
+            if cur[0] == 'b':
+                out.append((path, None, None))
     grown = True
     while grown:
         grown = False
@@ -270,16 +274,21 @@ class Claim:
                 held, who = safety.device_held(dev), _openers(dev)
                 detail = '; '.join(([held] if held else []) + (['processes with it open: ' + ', '.join(who)]
                                                                 if who else []))
+                # a partition or dm/md target shares them through its lower devices
+                lower = [_dev_name(d) for d in _lowers(st.st_rdev)] if self.kind == 'bdev' else []
+                on = 'it lies on %s, ' % ' and '.join(lower) if lower else ''
                 if over is None:
-                    whose = 'it is a loop device over the device %s' % dev
+                    whose = on + ('which is' if on else 'it is') + ' a loop device over the device %s' % dev
                 elif oid in mine:
                     whose = 'it is the backing %s of the loop device %s%s' % (
                         'file' if self.kind == 'file' else 'device', dev,
                         ' (as %s, in a layer of its overlay)' % over if oid != _ident(st) else '')
                 elif self.kind == 'bdev' and oid[0] == 'f':
-                    whose = 'its blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
+                    whose = on + ('whose' if on else 'its') + \
+                        ' blocks are those of the file %s, as are those of the loop device %s' % (over, dev)
                 else:
-                    whose = 'its blocks are those of the loop device %s (over %s)' % (dev, over)
+                    whose = on + ('whose' if on else 'its') + \
+                        ' blocks are those of the loop device %s (over %s)' % (dev, over)
                 return ('%s, which is in use by another process (it cannot be opened O_EXCL; '
                         '%s): what is written to the %s is written to that device'
                         % (whose, detail or 'the kernel holds it, e.g. a mount in another mount namespace',
@@ -680,6 +689,48 @@ def _inside_path(a, b):
         a = os.path.dirname(a)
 
 
+def _sysfs_dev(devno):
+    """The sysfs directory of block device DEVNO."""
+    return os.path.realpath('/sys/dev/block/%d:%d' % (os.major(devno), os.minor(devno)))
+
+
+def _lower(devno):
+    """The block devices directly under block device DEVNO, whose blocks hold
+    its own: the whole disk of a partition, the devices under device-mapper/
+    md (slaves)."""
+    sysd, out = _sysfs_dev(devno), []
+    under = [os.path.dirname(sysd)] if os.path.exists(os.path.join(sysd, 'partition')) else []
+    try:
+        under += [os.path.join(sysd, 'slaves', s) for s in os.listdir(os.path.join(sysd, 'slaves'))]
+    except OSError:
+        pass
+    for d in under:
+        try:
+            with open(os.path.join(d, 'dev')) as f:
+                ma, mi = f.read().split(':')
+            out.append(os.makedev(int(ma), int(mi)))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _lowers(devno):
+    """Every block device under block device DEVNO (_lower, and under
+    those), nearest first."""
+    out, todo = [], _lower(devno)
+    while todo:
+        d = todo.pop(0)
+        if d not in out and d != devno:
+            out.append(d)
+            todo += _lower(d)
+    return out
+
+
+def _dev_name(devno):
+    """/dev/NAME of block device DEVNO, by its sysfs name."""
+    return '/dev/' + os.path.basename(_sysfs_dev(devno))
+
+
 def _beneath(devno, seen=None):
     """What the filesystem on block device DEVNO is stored on, all the way
     down: ('dev', devno) of the device, the whole disk of a partition, the
@@ -690,23 +741,10 @@ def _beneath(devno, seen=None):
         return
     seen.add(devno)
     yield 'dev', devno
-    sysd = os.path.realpath('/sys/dev/block/%d:%d' % (os.major(devno), os.minor(devno)))
-    under = []
-    if os.path.exists(os.path.join(sysd, 'partition')):
-        under.append(os.path.dirname(sysd))
+    for d in _lower(devno):
+        yield from _beneath(d, seen)
     try:
-        under += [os.path.join(sysd, 'slaves', s) for s in os.listdir(os.path.join(sysd, 'slaves'))]
-    except OSError:
-        pass
-    for d in under:
-        try:
-            with open(os.path.join(d, 'dev')) as f:
-                ma, mi = f.read().split(':')
-        except (OSError, ValueError):
-            continue
-        yield from _beneath(os.makedev(int(ma), int(mi)), seen)
-    try:
-        with open(os.path.join(sysd, 'loop', 'backing_file')) as f:
+        with open(os.path.join(_sysfs_dev(devno), 'loop', 'backing_file')) as f:
             backing = f.read().rstrip('\n')
     except OSError:
         return
