@@ -504,6 +504,53 @@ static int fio_said(struct lines *lt, const char *from, const char *to, char **w
 	return 0;
 }
 
+/*
+ * A fio document whose '{' is not in column 1, in text fiotab skips (@from ..
+ * @to): fio starts its JSON with '{', blanks, then "\"fio version\"", and
+ * text before that '{' on its line (a message written without its newline,
+ * 2>&1 into one file) hides it from next_doc(), which would drop the run with
+ * a warning about text that is not JSON.  A '{' in column 1 there is never
+ * one: next_doc() takes it.  The '{', or NULL.
+ */
+static const char *glued_doc(const char *from, const char *to)
+{
+	static const char ver[] = "\"fio version\"";
+	const char *v, *q;
+
+	for (; (v = memmem(from, (size_t)(to - from), ver, sizeof(ver) - 1)); from = v + 1) {
+		for (q = v; q > from && strchr(" \t\r\n", q[-1]); q--)
+			;
+		if (q > from && q[-1] == '{')
+			return q - 1;
+	}
+	return NULL;
+}
+
+/* Each glued_doc() in @from .. @to refused: -1, or 0 with --keep-going (counted in *@nskip) */
+static int glued_docs(const char *file, struct lines *lt, size_t len, const char *from,
+		      const char *to, int keep_going, int *nskip)
+{
+	const char *g;
+	char ctx[24], *why;
+	size_t bol;
+
+	for (; (g = glued_doc(from, to)); from = g + 1) {
+		for (bol = (size_t)(g - lt->buf); bol && lt->buf[bol - 1] != '\n'; bol--)
+			;
+		context(lt->buf, len, bol, ctx);
+		if ((size_t)(g - lt->buf) - bol < sizeof(ctx))
+			ctx[(size_t)(g - lt->buf) - bol] = '\0';	/* the text alone */
+		why = xasprintf("a fio JSON document starts here, after other text on its line ('%s'): fiotab reads a document from a '{' in column 1, and would have dropped this one; put the '{' on a line of its own (the text is likely a message written without its newline) and read the file again",
+				ctx);
+		report(file, lt, len, (size_t)(g - lt->buf), why, keep_going);
+		free(why);
+		if (!keep_going)
+			return -1;
+		(*nskip)++;
+	}
+	return 0;
+}
+
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
 static int parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		 int padded, int keep_going)
@@ -519,10 +566,16 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 	 * as big as the largest document.
 	 */
 	p = next_doc(buf, buf, end);
-	while (p) {
+	for (;;) {
 		char *why = NULL;
 		cJSON *doc = NULL;
 
+		if (glued_docs(name, &lt, len, from, p ? p : end, keep_going, &nskip)) {
+			rc = -1;
+			break;
+		}
+		if (!p)
+			break;
 		if (fast_tries) {
 			fast_tries--;
 			doc = fast_doc(buf, len, padded, p, &jr);

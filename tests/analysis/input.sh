@@ -60,6 +60,27 @@ assert_match "same-line warning" "^fiotab: $T/trail2.json:1:$((${#doc} + 2)): wa
 assert_match "text between warning" "^fiotab: $T/between.json:2:1: warning: .*'fio: some warning betwe'" "$(cat "$T/err")"
 assert_eq "text between: iterations" 6 "$(witers "$T/out")"
 
+# a document whose '{' follows other text on its line (a message written
+# without its newline, 2>&1 into the file) is refused at its '{', naming the
+# text: the old fiotab dropped a second run with a warning about text that is
+# not JSON (exit 0, a table without it), and a first one as 'no document found'
+msg='fio: no newline here'
+glued() {	# glued WHAT FILE LINE: refused at LINE, column after $msg; --keep-going skips it
+	"$FIOTAB" perftest "$2" > "$T/out" 2> "$T/err"
+	assert_eq "$1: status" 2 "$?"
+	[ -s "$T/out" ] && fail "$1: a table was printed: $(cat "$T/out")"
+	assert_match "$1" "^fiotab: $2:$3:$((${#msg} + 1)): a fio JSON document starts here, after other text on its line \\('$msg'\\)" \
+		"$(cat "$T/err")"
+	"$FIOTAB" perftest --keep-going "$2" > "$T/out" 2> "$T/err" || fail "$1: --keep-going: $(cat "$T/err")"
+	grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/out" || fail "$1: --keep-going: not noted"
+}
+{ printf '%s\n%s' "$doc" "$msg"; sed -n '/^{/,$p' "$T/good2.json"; } > "$T/glued2.json"
+glued 'a glued second document' "$T/glued2.json" 2
+{ printf '%s' "$msg"; sed -n '/^{/,$p' "$T/good.json"; printf '%s\n' "$doc2"; } > "$T/glued1.json"
+glued 'a glued first document' "$T/glued1.json" 1
+{ printf '%s\n%s%s\n' "$doc" "$msg" "$doc2"; } > "$T/gluedc.json"
+glued 'a glued compact document' "$T/gluedc.json" 2
+
 # a broken second document after "}{" is an error at its position
 printf '%s%s' "$doc" "${doc:0:100}" > "$T/adjbad.json"
 "$FIOTAB" perftest "$T/adjbad.json" > "$T/out" 2> "$T/err"
