@@ -494,6 +494,12 @@ refused 1 "^fiotab: --tag rw=x would replace the CSV column rw, which takes more
 for k in table series; do
 	refused 1 "^fiotab: --tag $k=x would be a second CSV column $k" summary --format=csv --tag "$k=x" "$P/verify.json"
 done
+# ... and in line protocol a --tag named like a field of its line: influxd
+# kept the tag beside the field iops (SELECT * named it iops_1)
+refused 1 "^fiotab: summary --format=influx: label iops='1' is named like the field iops of fiotab_summary" \
+	summary --format=influx --tag iops=1 "$P/verify.json"
+refused 1 "label iteration_seconds='1' is named like the field iteration_seconds of fiotab_perftest" \
+	perftest --format=influx --tag iteration_seconds=1 "$P/rwbs-write.json"
 "$FIOTAB" summary --format=csv --tag target=t --tag variant=v "$P/verify.json" > "$T/out" 2> "$T/err" ||
 	fail "--tag target=t: $(cat "$T/err")"
 python3 -c '
