@@ -81,6 +81,26 @@ glued 'a glued first document' "$T/glued1.json" 1
 { printf '%s\n%s%s\n' "$doc" "$msg" "$doc2"; } > "$T/gluedc.json"
 glued 'a glued compact document' "$T/gluedc.json" 2
 
+# a document cut short (fio killed while writing it) and another run's
+# after it: the error is where the next one starts in column 1, named so, and
+# --keep-going reads that one; the old fiotab read the next document's first
+# lines into the cut job name (a string holding newlines, as fio writes them)
+# or as a job, said 'invalid JSON at 'fio version" ...'' there, and
+# --keep-going resumed after it, losing the complete run too
+for cut in '$s/: ".*/: "perf/' '$s/: ".*/:/' '$s/"jobname".*//'; do
+	sed -n '/^{/,$p' "$T/good.json" | sed -n '1,/"jobname"/p' | sed "$cut" > "$T/cut.json"
+	line=$(($(wc -l < "$T/cut.json") + 1))
+	sed -n '/^{/,$p' "$T/good2.json" >> "$T/cut.json"
+	"$FIOTAB" perftest "$T/cut.json" > "$T/out" 2> "$T/err"
+	assert_eq "cut short ($cut): status" 2 "$?"
+	assert_match "cut short ($cut)" "^fiotab: $T/cut.json:$line:1: the JSON document from line 1 ends unfinished before this line, where another fio document starts" \
+		"$(cat "$T/err")"
+	"$FIOTAB" perftest --keep-going "$T/cut.json" > "$T/out" 2> "$T/err" ||
+		fail "cut short ($cut): --keep-going: $(cat "$T/err")"
+	assert_eq "cut short ($cut): --keep-going: iterations" 3 "$(witers "$T/out")"
+	grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/out" || fail "cut short ($cut): not noted"
+done
+
 # a broken second document after "}{" is an error at its position
 printf '%s%s' "$doc" "${doc:0:100}" > "$T/adjbad.json"
 "$FIOTAB" perftest "$T/adjbad.json" > "$T/out" 2> "$T/err"
