@@ -647,8 +647,13 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 	}
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
-		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",
-			name, keep_going ? " (file skipped)" : "");
+		/* UTF-16's byte order mark (Windows PowerShell 5's > writes UTF-16) */
+		int u16 = len >= 2 && (!memcmp(buf, "\xff\xfe", 2) || !memcmp(buf, "\xfe\xff", 2));
+
+		fprintf(stderr, "fiotab: %s:1:1: %s%s\n", name,
+			u16 ? "the file is UTF-16 text (its byte order mark, as Windows PowerShell 5's > writes it), and fiotab reads UTF-8 only: convert it (iconv -f UTF-16 -t UTF-8)"
+			    : "no fio JSON document found (no '{' in column 1)",
+			keep_going ? " (file skipped)" : "");
 		if (keep_going)
 			js->nskipped++;
 		else

@@ -101,6 +101,17 @@ for cut in '$s/: ".*/: "perf/' '$s/: ".*/:/' '$s/"jobname".*//'; do
 	grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/out" || fail "cut short ($cut): not noted"
 done
 
+# a UTF-16 file (Windows PowerShell 5's > writes one, byte order mark first)
+# is named so: the old message was 'no fio JSON document found (no '{' in
+# column 1)', of a file whose '{' is there, in UTF-16
+for enc in UTF-16 UTF-16BE; do
+	{ [ $enc = UTF-16BE ] && printf '\xfe\xff'; sed -n '/^{/,$p' "$T/good.json" | iconv -f UTF-8 -t $enc; } > "$T/u16.json" ||
+		fail "iconv -t $enc"
+	"$FIOTAB" perftest "$T/u16.json" > "$T/out" 2> "$T/err"
+	assert_eq "$enc: status" 2 "$?"
+	assert_match "$enc" "^fiotab: $T/u16.json:1:1: the file is UTF-16 text .*convert it \\(iconv -f UTF-16 -t UTF-8\\)$" "$(cat "$T/err")"
+done
+
 # a broken second document after "}{" is an error at its position
 printf '%s%s' "$doc" "${doc:0:100}" > "$T/adjbad.json"
 "$FIOTAB" perftest "$T/adjbad.json" > "$T/out" 2> "$T/err"
