@@ -95,9 +95,23 @@ done
 has perftest.csv "^perftest,series /dev/rate,4096,0\\.7,0\\.7,0\\.7,30,0,7680,0\\.7,0\\.7,0\\.7,30,0,7680$CR\$" "30, 0, 7680 (avg, std, IOPS of 21 MiB in 700 ms)"
 grep -q '39\.21568627450981,' "$T/summary.csv" || fail "summary.csv: the 102 ms write's MiB/s is not 39.21568627450981"
 
+# ratio: candidate over baseline as the decimal it is: 4 MiB in 5 ms over
+# 4 MiB in 6 ms, three runs each, is 1.2, where the quotient of the mean
+# rates is 1.2000000000000002 (the old ratio, in every machine format)
+printf '4096 0.006 0.006 0.006 0 0 0 0.006 0.006 0.006 0 0 0\n' > "$T/rb.txt"
+printf '4096 0.005 0.005 0.005 0 0 0 0.005 0.005 0.005 0 0 0\n' > "$T/rc.txt"
+seed_json "$T/rb.txt" 4194304 /dev/rb > "$T/rb.json"
+seed_json "$T/rc.txt" 4194304 /dev/rc > "$T/rc.json"
+for fmt in csv json influx prom; do
+	"$FIOTAB" ratio --format=$fmt --host h "$T/rb.json" "$T/rc.json" > "$T/ratio.$fmt" 2> "$T/err" ||
+		fail "ratio --format=$fmt: $(cat "$T/err")"
+done
+has ratio.csv "^ratio,[^,]*,4096,1\\.2,1\\.2,.*,666\\.6666666666666,800$CR\$" "1.2 (W and R: 6 ms over 5 ms; baseline 666.6666666666666, candidate 800 MB/s)"
+has ratio.influx " ratio=1\\.2 " "1.2"
+
 # no fraction anywhere carries binary noise: 16 digits or more for a double
 # within a rounding of a short decimal (the old 8.9600000000000005e-05)
-python3 - "$T"/summary.* "$T"/dd.* "$T"/perftest.* <<'PY' || fail "noisy numbers (above)"
+python3 - "$T"/summary.* "$T"/dd.* "$T"/perftest.* "$T"/ratio.* <<'PY' || fail "noisy numbers (above)"
 import re, sys
 bad = []
 def digits(t):
