@@ -42,6 +42,63 @@ static const char *tag_of(const char *key, const int *tagcol)
 	return NULL;
 }
 
+/*
+ * A --tag named like a column replaces its cells in out_csv(): refused, -1
+ * after saying so, when the column holds figures (--tag IOPS=1 wrote 1 where
+ * fio measured 128000) or more than one value (--tag dir=x made a job's read
+ * and write rows one), as user_tags_check() refuses a label's; and one named
+ * table or series, which was a second column of that name in the header.
+ */
+int csv_tags_check(const struct tablist *l)
+{
+	int i, k, ci, r, rc = 0;
+
+	for (k = 0; k < nuser_tags && !rc; k++) {
+		char *first = NULL;
+
+		if (!strcmp(user_tags[k].k, "table") || !strcmp(user_tags[k].k, "series")) {
+			warnx_("--tag %s=%s would be a second CSV column %s beside the one naming each row's table and series; give the tag another name",
+			       user_tags[k].k, user_tags[k].v, user_tags[k].k);
+			return -1;
+		}
+		for (i = 0; i < l->n && !rc; i++) {
+			struct table *t = l->v[i];
+			const struct col *c;
+
+			if (!t->colidx || !map_key(t->colidx, user_tags[k].k))
+				continue;
+			ci = table_colidx(t, user_tags[k].k);
+			if ((c = &t->cols[ci])->flags & COL_TEXT_ONLY)
+				continue;
+			if (c->kind != COL_STR && !c->tag) {
+				warnx_("--tag %s=%s would replace the CSV column %s of table %s, whose cells are figures, not a label; give the tag another name",
+				       user_tags[k].k, user_tags[k].v, c->key, t->name);
+				rc = -1;
+				break;
+			}
+			for (r = 0; r < t->nrows && !rc; r++) {
+				char *v;
+
+				if (!table_cell(t, r, ci)->set)
+					continue;
+				v = cell_text(c, table_cell(t, r, ci), 1);
+				if (!first) {
+					first = v;
+					continue;
+				}
+				if (strcmp(first, v)) {
+					warnx_("--tag %s=%s would replace the CSV column %s, which takes more than one value here ('%s', '%s'): their rows would read as one; give the tag another name",
+					       user_tags[k].k, user_tags[k].v, c->key, first, v);
+					rc = -1;
+				}
+				free(v);
+			}
+		}
+		free(first);
+	}
+	return rc;
+}
+
 void out_csv(FILE *f, const struct tablist *l)
 {
 	int tagcol[MAX_TAGS] = { 0 };

@@ -572,6 +572,8 @@ print:
 	/* text and markdown show no labels a --tag could replace */
 	if (!rc && c.fmt != F_TEXT && c.fmt != F_MARKDOWN && user_tags_check(&tl))
 		rc = 1;
+	if (!rc && c.fmt == F_CSV && csv_tags_check(&tl))
+		rc = 1;
 	if (!rc) {
 		switch (c.fmt) {
 		case F_TEXT:

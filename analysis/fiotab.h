@@ -243,11 +243,15 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *fmt_double(char *buf, size_t len, double v);
 /*
  * Decimal arithmetic on the numbers fio writes and fiotab converts (ns to
- * us and s, % to a ratio, usr + sys): the double nearest the decimal result,
+ * us and s, % to a ratio, usr + sys, a modeled job's times and rates by
+ * sim_time_scale, ratio's quotient of two mean rates):
+ * the double nearest the decimal result,
  * so that fmt_double() prints it without binary noise (util.c).
  */
 double dec_scale(double v, double f);
 double dec_sum(double a, double b);
+double dec_mul(double a, double b);
+double dec_quot(double a, double b);
 double per_s(double n, double runtime_s);
 /* The second string of the pair in @tab whose first is @key, else @key. */
 const char *pair_lookup(const char *const (*tab)[2], size_t n, const char *key);

@@ -12,6 +12,8 @@
  * other readers take one), so "\\" would be read as two backslashes or
  * one.  A backslash before another, before ',', '=' or ' ', or at the end
  * of a value has no spelling all of them read back: refused (unspellable()).
+ * So is a tag named like a field of its line (--tag iops=1): influxd keeps
+ * both, and SELECT * names the tag iops_1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +53,13 @@ static void check_one(const struct sample *s, void *arg)
 	for (i = 0; i < s->ntags && !*bad; i++) {
 		const char *b = unspellable(s->tags[i].v);
 
+		if (!strcmp(s->tags[i].k, s->col->field)) {
+			warnx_("%s --format=influx: label %s='%s' is named like the field %s of fiotab_%s: InfluxDB would keep a tag and a field of one name, which a query reads as either (SELECT * calls the tag %s_1); give the tag another name",
+			       s->t->name, s->tags[i].k, s->tags[i].v, s->col->field, s->t->name,
+			       s->tags[i].k);
+			*bad = 1;
+			break;
+		}
 		if (!b)
 			continue;
 		warnx_("%s --format=influx: label %s='%s' has a backslash %s: InfluxDB keeps \"\\\\\" in a tag as two backslashes (other line protocol readers as one) and reads \"\\,\", \"\\=\", \"\\ \" as escapes, so no spelling of it is read back as it is; rename it, or use another --format",

@@ -504,6 +504,64 @@ static int fio_said(struct lines *lt, const char *from, const char *to, char **w
 	return 0;
 }
 
+/*
+ * Where fio starts a document, "{", blanks, "\"fio version\"", in @from ..
+ * @to (the "fio version" may pass @to by the blanks), the '{' in column 1
+ * (@buf: the file) if @col1; or NULL.
+ */
+static const char *fio_start(const char *buf, const char *from, const char *to,
+			     const char *end, int col1)
+{
+	static const char ver[] = "\"fio version\"";
+	const char *v, *q, *lim = end - to > 256 ? to + 256 : end;
+
+	for (; (v = memmem(from, (size_t)(lim - from), ver, sizeof(ver) - 1)); from = v + 1) {
+		for (q = v; q > from && q[-1] && strchr(" \t\r\n", q[-1]); q--)
+			;
+		if (q > from && q - 1 <= to && q[-1] == '{' &&
+		    (!col1 || q - 1 == buf || q[-2] == '\n'))
+			return q - 1;
+	}
+	return NULL;
+}
+
+/*
+ * A fio document whose '{' is not in column 1, in text fiotab skips (@from ..
+ * @to): text before fio's '{' on its line (a message written without its
+ * newline, 2>&1 into one file) hides it from next_doc(), which would drop
+ * the run with a warning about text that is not JSON.  A '{' in column 1
+ * there is never one: next_doc() takes it.  The '{', or NULL.
+ */
+static const char *glued_doc(const char *buf, const char *from, const char *to)
+{
+	return fio_start(buf, from, to, to, 0);
+}
+
+/* Each glued_doc() in @from .. @to refused: -1, or 0 with --keep-going (counted in *@nskip) */
+static int glued_docs(const char *file, struct lines *lt, size_t len, const char *from,
+		      const char *to, int keep_going, int *nskip)
+{
+	const char *g;
+	char ctx[24], *why;
+	size_t bol;
+
+	for (; (g = glued_doc(lt->buf, from, to)); from = g + 1) {
+		for (bol = (size_t)(g - lt->buf); bol && lt->buf[bol - 1] != '\n'; bol--)
+			;
+		context(lt->buf, len, bol, ctx);
+		if ((size_t)(g - lt->buf) - bol < sizeof(ctx))
+			ctx[(size_t)(g - lt->buf) - bol] = '\0';	/* the text alone */
+		why = xasprintf("a fio JSON document starts here, after other text on its line ('%s'): fiotab reads a document from a '{' in column 1, and would have dropped this one; put the '{' on a line of its own (the text is likely a message written without its newline) and read the file again",
+				ctx);
+		report(file, lt, len, (size_t)(g - lt->buf), why, keep_going);
+		free(why);
+		if (!keep_going)
+			return -1;
+		(*nskip)++;
+	}
+	return 0;
+}
+
 /* @padded: SJ_PADDING bytes after @buf[len] are readable (simdjson reads them) */
 static int parse(struct jobset *js, const char *name, const char *buf, size_t len,
 		 int padded, int keep_going)
@@ -519,10 +577,16 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 	 * as big as the largest document.
 	 */
 	p = next_doc(buf, buf, end);
-	while (p) {
+	for (;;) {
 		char *why = NULL;
 		cJSON *doc = NULL;
 
+		if (glued_docs(name, &lt, len, from, p ? p : end, keep_going, &nskip)) {
+			rc = -1;
+			break;
+		}
+		if (!p)
+			break;
 		if (fast_tries) {
 			fast_tries--;
 			doc = fast_doc(buf, len, padded, p, &jr);
@@ -531,10 +595,28 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 			doc = json_read(buf, len, (size_t)(p - buf), &jr);
 
 		if (!doc) {
-			const char *stop = buf + jr.err;
+			const char *stop = buf + jr.err, *next = fio_start(buf, p + 1, stop, end, 1);
 
 			arena_reset();	/* whatever was built before the error */
-			report(name, &lt, len, jr.err, NULL, keep_going);
+			if (next) {
+				/*
+				 * fio's document starts in column 1 before the
+				 * error: this one was cut short (a run killed
+				 * while writing it, another appended), and the
+				 * error is the next one's, read as part of it
+				 * (a job, a string holding its first lines)
+				 */
+				unsigned long line, col;
+
+				position(&lt, (size_t)(p - buf), &line, &col);
+				why = xasprintf("the JSON document from line %lu ends unfinished before this line, where another fio document starts (a fio run killed while writing its output, and another run's output after it?)",
+						line);
+				report(name, &lt, len, (size_t)(next - buf), why, keep_going);
+				free(why);
+				stop = next;
+			} else {
+				report(name, &lt, len, jr.err, NULL, keep_going);
+			}
 			if (!keep_going) {
 				rc = -1;
 				break;
@@ -565,8 +647,13 @@ static int parse(struct jobset *js, const char *name, const char *buf, size_t le
 	}
 	js->nskipped += nskip;
 	if (!rc && !ndocs && !nskip) {
-		fprintf(stderr, "fiotab: %s:1:1: no fio JSON document found (no '{' in column 1)%s\n",
-			name, keep_going ? " (file skipped)" : "");
+		/* UTF-16's byte order mark (Windows PowerShell 5's > writes UTF-16) */
+		int u16 = len >= 2 && (!memcmp(buf, "\xff\xfe", 2) || !memcmp(buf, "\xfe\xff", 2));
+
+		fprintf(stderr, "fiotab: %s:1:1: %s%s\n", name,
+			u16 ? "the file is UTF-16 text (its byte order mark, as Windows PowerShell 5's > writes it), and fiotab reads UTF-8 only: convert it (iconv -f UTF-16 -t UTF-8)"
+			    : "no fio JSON document found (no '{' in column 1)",
+			keep_going ? " (file skipped)" : "");
 		if (keep_going)
 			js->nskipped++;
 		else

@@ -576,8 +576,8 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 		    path, rt_ms, scale, 100.0 / rt_ms, fix, MODELED_MIN_MS);
 		free(fix);
 	}
-	d->runtime_s = rt_ms / 1000.0 * scale;
-	d->iops = num0v(r, f[IOPS], path, "iops") / scale;
+	d->runtime_s = dec_mul(dec_scale(rt_ms, 1e-3), scale);
+	d->iops = dec_quot(num0v(r, f[IOPS], path, "iops"), scale);
 	/*
 	 * No table reads fio's bandwidth or mean latency (they come from
 	 * io_bytes / runtime and the percentiles): checked, not kept.
@@ -591,9 +591,9 @@ static void read_dir(struct reader *r, struct dirstat *d, const cJSON *o, const 
 	pct = cJSON_GetObjectItemCaseSensitive(clat, "percentile");
 	if (cJSON_IsObject(pct)) {
 		strcat(path, "percentile.");
-		d->clat_p50_us = dec_scale(whole(r, pct, path, "50.000000"), to_us) * scale;
-		d->clat_p99_us = dec_scale(whole(r, pct, path, "99.000000"), to_us) * scale;
-		d->clat_p999_us = dec_scale(whole(r, pct, path, "99.900000"), to_us) * scale;
+		d->clat_p50_us = dec_mul(dec_scale(whole(r, pct, path, "50.000000"), to_us), scale);
+		d->clat_p99_us = dec_mul(dec_scale(whole(r, pct, path, "99.000000"), to_us), scale);
+		d->clat_p999_us = dec_mul(dec_scale(whole(r, pct, path, "99.900000"), to_us), scale);
 	} else {
 		d->clat_p50_us = d->clat_p99_us = d->clat_p999_us = NAN;
 	}

@@ -153,7 +153,7 @@ int ratio_table(const struct serieslist *sl, const struct series *base, const st
 			mb = stat_mean(rb, nb);
 			mc = stat_mean(rcand, nc);
 			if (mb > 0)
-				table_setf(t, row, mc / mb, "%s_ratio", L);
+				table_setf(t, row, dec_quot(mc, mb), "%s_ratio", L);
 			pv = stat_welch_p(rcand, nc, rb, nb, NULL, NULL);
 			free(rb);
 			free(rcand);

@@ -21,6 +21,7 @@ static struct table *summary_of(const struct partition *p)
 
 	t->title = titled("summary", p);
 	note_versions(t, p->jobs, p->n);
+	table_note(t, "MB/s = 2^20 bytes/s (fio's MiB/s; its MB/s is 10^6 bytes/s)");
 	table_note(t, "CPU%% = usr + sys: %s", CPU_MEANING);
 	mode_tags(t, p->modeled, p->scale);
 

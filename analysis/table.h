@@ -129,6 +129,7 @@ void note_versions(struct table *t, const struct job *const *jobs, size_t n);
 /* output formats */
 void out_text(FILE *f, const struct tablist *l);
 void out_csv(FILE *f, const struct tablist *l);
+int csv_tags_check(const struct tablist *l);
 void out_json(FILE *f, const struct tablist *l);
 void out_markdown(FILE *f, const struct tablist *l);
 /* -1 (nothing written) when a sample would hold more labels than MAX_TAGS */

@@ -178,6 +178,50 @@ double dec_sum(double a, double b)
 }
 
 /*
+ * @a times @b as the double nearest the product of their shortest forms (a
+ * modeled job's 0.193 s times sim_time_scale 5 is 0.965 s, where the
+ * doubles' product is 0.9650000000000001); the plain product when that
+ * many places are more than a double holds at its size.
+ */
+double dec_mul(double a, double b)
+{
+	double p = a * b;
+	int k = dec_places(a) + dec_places(b);
+	char buf[400];
+
+	if (!isfinite(p) || !p || k > 17 || fabs(p) * 1e-15 >= pow(10, -k))
+		return p;
+	snprintf(buf, sizeof(buf), "%.*f", k, p);
+	return strtod(buf, NULL);
+}
+
+/*
+ * @a / @b as the short decimal it is when the doubles' quotient is a
+ * rounding off one (candidate 800 over baseline 666.6666666666666 MB/s, six
+ * fifths, is 1.2 where the division gives 1.2000000000000002): the quotient
+ * to 15 significant digits, read back, when that has 12 or fewer; else the
+ * quotient, whose last digits a rounding of the rates already holds.
+ */
+double dec_quot(double a, double b)
+{
+	double q = a / b;
+	char buf[40];
+	const char *s;
+	int n = 0, lead = 1;
+
+	if (!isfinite(q) || !q)
+		return q;
+	snprintf(buf, sizeof(buf), "%.15g", q);
+	for (s = buf; *s && *s != 'e'; s++) {
+		if (*s < '0' || *s > '9' || (lead && *s == '0'))
+			continue;
+		lead = 0;
+		n++;
+	}
+	return n <= 12 ? strtod(buf, NULL) : q;
+}
+
+/*
  * The length of the UTF-8 sequence at @s (its first byte >= 0x80), 0 when
  * it is not one: RFC 3629's, no overlong form, surrogate or code point
  * above U+10FFFF.

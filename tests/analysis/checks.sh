@@ -478,6 +478,35 @@ for k in job instance le quantile fio_job time _measurement _field; do
 		summary --format=influx --tag "$k=x" "$P/verify.json"
 done
 refused 1 "--host: a control character" summary --host $'h\nx' "$P/verify.json"
+# a --tag named like a CSV column replaces its cells: one of figures (the old
+# CSV wrote --tag IOPS=1's 1 where fio measured 5818), one taking more than one
+# value (rw=x made a write and a randrw job one) and CSV's own table and
+# series columns (a second header of that name) are refused; a one-valued
+# label is replaced, as in the dashboards
+for k in IOPS MBps clat_p99_us; do
+	refused 1 "^fiotab: --tag $k=1 would replace the CSV column $k of table summary, whose cells are figures, not a label" \
+		summary --format=csv --tag "$k=1" "$P/verify.json"
+done
+refused 1 "^fiotab: --tag W_avg_MBps=1 would replace the CSV column W_avg_MBps of table perftest" \
+	perftest --format=csv --tag W_avg_MBps=1 "$P/rwbs-write.json"
+refused 1 "^fiotab: --tag rw=x would replace the CSV column rw, which takes more than one value here \('write', 'randrw'\)" \
+	summary --format=csv --tag rw=x "$P/verify.json"
+for k in table series; do
+	refused 1 "^fiotab: --tag $k=x would be a second CSV column $k" summary --format=csv --tag "$k=x" "$P/verify.json"
+done
+# ... and in line protocol a --tag named like a field of its line: influxd
+# kept the tag beside the field iops (SELECT * named it iops_1)
+refused 1 "^fiotab: summary --format=influx: label iops='1' is named like the field iops of fiotab_summary" \
+	summary --format=influx --tag iops=1 "$P/verify.json"
+refused 1 "label iteration_seconds='1' is named like the field iteration_seconds of fiotab_perftest" \
+	perftest --format=influx --tag iteration_seconds=1 "$P/rwbs-write.json"
+"$FIOTAB" summary --format=csv --tag target=t --tag variant=v "$P/verify.json" > "$T/out" 2> "$T/err" ||
+	fail "--tag target=t: $(cat "$T/err")"
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows and all(r["target"] == "t" and r["variant"] == "v" and float(r["IOPS"]) > 1 for r in rows), rows
+' "$T/out" || fail "--tag target=t, variant=v: not the CSV's labels"
 # ... and a one-valued option given twice with two values (getopt kept the
 # last: --format=csv --format=json printed JSON, --x bs --x iodepth an
 # iodepth axis); the same value twice is one option

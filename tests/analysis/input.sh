@@ -60,6 +60,58 @@ assert_match "same-line warning" "^fiotab: $T/trail2.json:1:$((${#doc} + 2)): wa
 assert_match "text between warning" "^fiotab: $T/between.json:2:1: warning: .*'fio: some warning betwe'" "$(cat "$T/err")"
 assert_eq "text between: iterations" 6 "$(witers "$T/out")"
 
+# a document whose '{' follows other text on its line (a message written
+# without its newline, 2>&1 into the file) is refused at its '{', naming the
+# text: the old fiotab dropped a second run with a warning about text that is
+# not JSON (exit 0, a table without it), and a first one as 'no document found'
+msg='fio: no newline here'
+glued() {	# glued WHAT FILE LINE: refused at LINE, column after $msg; --keep-going skips it
+	"$FIOTAB" perftest "$2" > "$T/out" 2> "$T/err"
+	assert_eq "$1: status" 2 "$?"
+	[ -s "$T/out" ] && fail "$1: a table was printed: $(cat "$T/out")"
+	assert_match "$1" "^fiotab: $2:$3:$((${#msg} + 1)): a fio JSON document starts here, after other text on its line \\('$msg'\\)" \
+		"$(cat "$T/err")"
+	"$FIOTAB" perftest --keep-going "$2" > "$T/out" 2> "$T/err" || fail "$1: --keep-going: $(cat "$T/err")"
+	grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/out" || fail "$1: --keep-going: not noted"
+}
+{ printf '%s\n%s' "$doc" "$msg"; sed -n '/^{/,$p' "$T/good2.json"; } > "$T/glued2.json"
+glued 'a glued second document' "$T/glued2.json" 2
+{ printf '%s' "$msg"; sed -n '/^{/,$p' "$T/good.json"; printf '%s\n' "$doc2"; } > "$T/glued1.json"
+glued 'a glued first document' "$T/glued1.json" 1
+{ printf '%s\n%s%s\n' "$doc" "$msg" "$doc2"; } > "$T/gluedc.json"
+glued 'a glued compact document' "$T/gluedc.json" 2
+
+# a document cut short (fio killed while writing it) and another run's
+# after it: the error is where the next one starts in column 1, named so, and
+# --keep-going reads that one; the old fiotab read the next document's first
+# lines into the cut job name (a string holding newlines, as fio writes them)
+# or as a job, said 'invalid JSON at 'fio version" ...'' there, and
+# --keep-going resumed after it, losing the complete run too
+for cut in '$s/: ".*/: "perf/' '$s/: ".*/:/' '$s/"jobname".*//'; do
+	sed -n '/^{/,$p' "$T/good.json" | sed -n '1,/"jobname"/p' | sed "$cut" > "$T/cut.json"
+	line=$(($(wc -l < "$T/cut.json") + 1))
+	sed -n '/^{/,$p' "$T/good2.json" >> "$T/cut.json"
+	"$FIOTAB" perftest "$T/cut.json" > "$T/out" 2> "$T/err"
+	assert_eq "cut short ($cut): status" 2 "$?"
+	assert_match "cut short ($cut)" "^fiotab: $T/cut.json:$line:1: the JSON document from line 1 ends unfinished before this line, where another fio document starts" \
+		"$(cat "$T/err")"
+	"$FIOTAB" perftest --keep-going "$T/cut.json" > "$T/out" 2> "$T/err" ||
+		fail "cut short ($cut): --keep-going: $(cat "$T/err")"
+	assert_eq "cut short ($cut): --keep-going: iterations" 3 "$(witers "$T/out")"
+	grep -q "^# INCOMPLETE: 1 input document(s) skipped" "$T/out" || fail "cut short ($cut): not noted"
+done
+
+# a UTF-16 file (Windows PowerShell 5's > writes one, byte order mark first)
+# is named so: the old message was 'no fio JSON document found (no '{' in
+# column 1)', of a file whose '{' is there, in UTF-16
+for enc in UTF-16 UTF-16BE; do
+	{ [ $enc = UTF-16BE ] && printf '\xfe\xff'; sed -n '/^{/,$p' "$T/good.json" | iconv -f UTF-8 -t $enc; } > "$T/u16.json" ||
+		fail "iconv -t $enc"
+	"$FIOTAB" perftest "$T/u16.json" > "$T/out" 2> "$T/err"
+	assert_eq "$enc: status" 2 "$?"
+	assert_match "$enc" "^fiotab: $T/u16.json:1:1: the file is UTF-16 text .*convert it \\(iconv -f UTF-16 -t UTF-8\\)$" "$(cat "$T/err")"
+done
+
 # a broken second document after "}{" is an error at its position
 printf '%s%s' "$doc" "${doc:0:100}" > "$T/adjbad.json"
 "$FIOTAB" perftest "$T/adjbad.json" > "$T/out" 2> "$T/err"

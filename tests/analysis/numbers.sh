@@ -74,6 +74,11 @@ if got != want:
     sys.exit(1)
 PY
 has summary.csv ",1,30,[0-9.]+," "30 (MiB/s of 21 MiB in 700 ms)"
+# ... which the tables call MB/s, as blockdev-perftest does: they say it is
+# 2^20 bytes/s (fio prints that rate as 30.0MiB/s and "31.5MB/s")
+"$FIOTAB" summary --host h "$T/in.json" > "$T/summary.txt" 2> "$T/err" || fail "summary: $(cat "$T/err")"
+has summary.txt "^# MB/s = 2\^20 bytes/s \(fio's MiB/s; its MB/s is 10\^6 bytes/s\)" "the MB/s note"
+has summary.txt "^perftest-w-4096-1 +- +write +write +4096 +30\.000 " "30.000 (MiB/s of 21 MiB in 700 ms)"
 has dd.csv ",0\\.7,31\\.45728," "31.45728 (MB/s of 21 MiB in 700 ms)"
 has summary.influx "throughput_bytes_per_second=31457280," "31457280 (B/s of 21 MiB in 700 ms)"
 "$FIOTAB" perftest --no-iterations --format=csv "$T/in.json" > "$T/perftest-noiter.csv" 2> "$T/err" ||
@@ -90,9 +95,37 @@ done
 has perftest.csv "^perftest,series /dev/rate,4096,0\\.7,0\\.7,0\\.7,30,0,7680,0\\.7,0\\.7,0\\.7,30,0,7680$CR\$" "30, 0, 7680 (avg, std, IOPS of 21 MiB in 700 ms)"
 grep -q '39\.21568627450981,' "$T/summary.csv" || fail "summary.csv: the 102 ms write's MiB/s is not 39.21568627450981"
 
+# ratio: candidate over baseline as the decimal it is: 4 MiB in 5 ms over
+# 4 MiB in 6 ms, three runs each, is 1.2, where the quotient of the mean
+# rates is 1.2000000000000002 (the old ratio, in every machine format)
+printf '4096 0.006 0.006 0.006 0 0 0 0.006 0.006 0.006 0 0 0\n' > "$T/rb.txt"
+printf '4096 0.005 0.005 0.005 0 0 0 0.005 0.005 0.005 0 0 0\n' > "$T/rc.txt"
+seed_json "$T/rb.txt" 4194304 /dev/rb > "$T/rb.json"
+seed_json "$T/rc.txt" 4194304 /dev/rc > "$T/rc.json"
+for fmt in csv json influx prom; do
+	"$FIOTAB" ratio --format=$fmt --host h "$T/rb.json" "$T/rc.json" > "$T/ratio.$fmt" 2> "$T/err" ||
+		fail "ratio --format=$fmt: $(cat "$T/err")"
+done
+has ratio.csv "^ratio,[^,]*,4096,1\\.2,1\\.2,.*,666\\.6666666666666,800$CR\$" "1.2 (W and R: 6 ms over 5 ms; baseline 666.6666666666666, candidate 800 MB/s)"
+has ratio.influx " ratio=1\\.2 " "1.2"
+
+# a modeled job's times and latencies times sim_time_scale, its IOPS over
+# it, are the decimal results too: 193 ms at scale 5 is 0.965 s, fio's
+# 4992 ns p50 24.96 us (the old 0.9650000000000001 and 24.960000000000004)
+printf '4096 0.193 0.193 0.194 0 0 0 0.193 0.193 0.193 0 0 0\n' > "$T/m.txt"
+seed_json "$T/m.txt" 4194304 /dev/sim "" fio-3.33 ', "coop_backend" : "sim", "sim_time_scale" : "5"' > "$T/m.json"
+for cmd in summary dd perftest; do
+	for fmt in csv json influx prom; do
+		"$FIOTAB" $cmd --format=$fmt --host h "$T/m.json" > "$T/$cmd-modeled.$fmt" 2> "$T/err" ||
+			fail "$cmd --format=$fmt (modeled): $(cat "$T/err")"
+	done
+done
+has perftest-modeled.csv ",4096,0\\.965,0\\.965,0\\.97," "0.965 (193 ms at scale 5)"
+has summary-modeled.csv ",24\\.96,350\\.72,448," "24.96, 350.72, 448 (us: fio's ns times 5)"
+
 # no fraction anywhere carries binary noise: 16 digits or more for a double
 # within a rounding of a short decimal (the old 8.9600000000000005e-05)
-python3 - "$T"/summary.* "$T"/dd.* "$T"/perftest.* <<'PY' || fail "noisy numbers (above)"
+python3 - "$T"/summary* "$T"/dd* "$T"/perftest* "$T"/ratio.* <<'PY' || fail "noisy numbers (above)"
 import re, sys
 bad = []
 def digits(t):

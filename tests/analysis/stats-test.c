@@ -75,6 +75,14 @@ static void decimals(void)
 	dec_is("1.5 + 2.25", dec_sum(1.5, 2.25), 3.75, "3.75");
 	dec_is("1e17 + 0.5 (more places than a double has)", dec_sum(1e17, 0.5), 1e17 + 0.5,
 	       "1e+17");
+	/* a modeled job's figures times sim_time_scale */
+	dec_is("0.193 s at scale 5", dec_mul(0.193, 5), 0.965, "0.965");
+	dec_is("4.992 us at scale 5", dec_mul(4.992, 5), 24.96, "24.96");
+	dec_is("0.1 at scale 0.7", dec_mul(0.1, 0.7), 0.07, "0.07");
+	/* ratio's quotient of mean rates: the short decimal it is, else as it is */
+	dec_is("800 / (4000/6) MB/s", dec_quot(800, 4000.0 / 6), 1.2, "1.2");
+	dec_is("1000 / 3", dec_quot(1000, 3), 1000.0 / 3, "333.3333333333333");
+	dec_is("0.1 / 3 (no short decimal)", dec_quot(0.1, 3), 0.1 / 3, "0.03333333333333333");
 	/* the shortest form that reads back: 16 digits where 17 are not needed */
 	dec_is("0.1 + 0.7 as it is", 0.1 + 0.7, 0.7999999999999999, "0.7999999999999999");
 	dec_is("0.1 + 0.2 as it is", 0.1 + 0.2, 0.30000000000000004, "0.30000000000000004");
