@@ -854,6 +854,25 @@ static void lose_authority(struct thread_data *td, struct fio_file *f,
  * I/O carries no message buffer: the periodic re-verification, and the
  * refusal of an I/O (the same check run again, this time for its reason).
  */
+/*
+ * The name a re-verification checks still leads to the file, or NULL not to
+ * check it: a job with unlink=1 whose name is already gone.  Another job of
+ * the file with unlink=1 (a second section, numjobs=2) removes it when it
+ * ends, while this one still runs: that failed this job, err=116, 'the
+ * file's name no longer leads to the file that was checked', where psync's
+ * passes.  This job asked for the name to go too, and its open file keeps
+ * the inode and its blocks until it closes; a name that leads to another
+ * file is still refused.
+ */
+static const char *name_to_recheck(struct thread_data *td, struct fio_file *f)
+{
+	struct stat st;
+
+	if (td->o.unlink && stat(f->file_name, &st) < 0 && errno == ENOENT)
+		return NULL;
+	return f->file_name;
+}
+
 static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
 						       struct fio_file *f,
 						       struct bf_file *bf)
@@ -861,7 +880,7 @@ static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
 	char why[PATH_MAX + 1024];
 	int ret;
 
-	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
+	ret = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, name_to_recheck(td, f), why, sizeof(why));
 	if (ret)
 		lose_authority(td, f, bf, -ret, why);
 	return -ret;
@@ -1067,7 +1086,7 @@ static void last_check(struct thread_data *td, struct fio_file *f, struct bf_fil
 
 	if (bf->identity || bf->failed || bf->unlinked)
 		return;
-	err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, f->file_name, why, sizeof(why));
+	err = bf_auth_recheck(&bf->auth, bf->file_fd, f->fd, name_to_recheck(td, f), why, sizeof(why));
 	if (err)
 		lose_authority(td, f, bf, -err, why);
 }

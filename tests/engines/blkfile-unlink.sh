@@ -9,8 +9,9 @@
 # job); device reads may have returned other data", err=116).  It runs before
 # the unlink now: read and write jobs (sync and uring) pass as psync's and the
 # file is gone; a write job's verify= reads pass; the device outside the
-# file's extents is unchanged.  unlink_each_loop=1 through the device is
-# refused before any I/O (below).
+# file's extents is unchanged.  Two unlink=1 jobs of one file pass as
+# psync's when the name goes while the second runs, and unlink_each_loop=1
+# through the device is refused before any I/O (below).
 source "$TOP/tests/lib.sh"
 source "$TOP/tests/engines/blkfile-lib.sh"
 need_root
@@ -42,6 +43,47 @@ for sub in sync uring; do
 		# the jobs before may have left device pages (large folios) over this file
 		drop_caches
 		bf_fio_ok "$what" "${args[@]}"
+		[ -e "$f" ] && fail "$what: the file is still there"
+		s1=$(bf_sum_outside "$BF_DEV" "$T/ext")
+		assert_eq "$what: device outside the file's extents" "$s0" "$s1"
+		note "$what: passed, file removed"
+	done
+done
+
+# Two jobs of one file, each with unlink=1 (a job file's sections, or
+# numjobs=2): the one that ends first removes the name while the other
+# still runs, and the other's next re-verification found the name gone and
+# failed it, err=116, 'the file's name no longer leads to the file that was
+# checked (removed or replaced during the job); device reads may have
+# returned other data', where psync's pass.  Its open descriptor keeps the
+# inode and its blocks until it closes, and the job asked for the name to
+# go: it passes now.  "first" ends after ~0.25 s, "second" runs ~1 s,
+# re-verified every 100 ms; writes on separate ranges (no verify=: fio
+# closes the file before verifying and opens the name again, which even
+# psync's second job found gone, 'full resid').
+two_jobs() {	# two_jobs FILE RW ENGINE-LINES...
+	local f=$1 rw=$2
+	shift 2
+	printf '[global]\nfilename=%s\nrw=%s\nbs=64k\nrate=1m\nunlink=1\n' "$f" "$rw"
+	printf '%s\n' "$@"
+	printf '[first]\nsize=256k\n[second]\noffset=1m\nsize=1m\n'
+}
+for sub in sync uring; do
+	for rw in read write; do
+		what="two unlink=1 jobs of one file, $rw, submit=$sub"
+		f=$BF_MNT/two-$rw-$sub
+		dd if=/dev/urandom of="$f" bs=1M count=2 conv=fsync status=none
+		cp "$f" "$f.psync"
+		two_jobs "$f.psync" $rw ioengine=psync >"$T/psync.fio"
+		out=$(run_fio "$T/psync.fio" 2>&1) || fail "$what: psync failed: $out"
+		assert_eq "$what: psync jobs without error" 2 "$(echo "$out" | grep -c "err= 0")"
+		bf_extents "$f" >"$T/ext"
+		s0=$(bf_sum_outside "$BF_DEV" "$T/ext")
+		engine_lines=("ioengine=$BF_ENGINE" blkfile_via=bdev blkfile_submit=$sub)
+		[ $rw = write ] && engine_lines+=(blkfile_allow_bdev_write=1)
+		two_jobs "$f" $rw "${engine_lines[@]}" >"$T/two.fio"
+		out=$(run_fio "$T/two.fio" 2>&1) || fail "$what: fio failed: $out"
+		assert_eq "$what: jobs without error ($out)" 2 "$(echo "$out" | grep -c "err= 0")"
 		[ -e "$f" ] && fail "$what: the file is still there"
 		s1=$(bf_sum_outside "$BF_DEV" "$T/ext")
 		assert_eq "$what: device outside the file's extents" "$s0" "$s1"
