@@ -843,18 +843,6 @@ static void lose_authority(struct thread_data *td, struct fio_file *f,
 }
 
 /*
- * Before any piece of @io_u is submitted: is the file still what was
- * verified (lease unbroken; re-verified when a pass over the range or the
- * interval is done), and is every byte of the I/O inside the checked range
- * and in extents that allow it?  0, or the errno the I/O fails with (the
- * reason logged, naming the offset).
- */
-/*
- * The cold halves of bf_authorize, out of line so that the check of every
- * I/O carries no message buffer: the periodic re-verification, and the
- * refusal of an I/O (the same check run again, this time for its reason).
- */
-/*
  * The name a re-verification checks still leads to the file, or NULL not to
  * check it: a job with unlink=1 whose name is already gone.  Another job of
  * the file with unlink=1 (a second section, numjobs=2) removes it when it
@@ -873,6 +861,11 @@ static const char *name_to_recheck(struct thread_data *td, struct fio_file *f)
 	return f->file_name;
 }
 
+/*
+ * The cold halves of bf_authorize, out of line so that the check of every
+ * I/O carries no message buffer: the periodic re-verification, and the
+ * refusal of an I/O (the same check run again, this time for its reason).
+ */
 static __attribute__((noinline, cold)) int bf_recheck(struct thread_data *td,
 						       struct fio_file *f,
 						       struct bf_file *bf)
@@ -909,6 +902,13 @@ static __attribute__((noinline, cold)) int bf_refuse_io(struct thread_data *td,
 	return -ret;
 }
 
+/*
+ * Before any piece of @io_u is submitted: is the file still what was
+ * verified (lease unbroken; re-verified when a pass over the range or the
+ * interval is done), and is every byte of the I/O inside the checked range
+ * and in extents that allow it?  0, or the errno the I/O fails with (the
+ * reason logged, naming the offset).
+ */
 static int bf_authorize(struct thread_data *td, struct io_u *io_u)
 {
 	struct blkfile_options *o = td->eo;
