@@ -91,6 +91,27 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->target_copy_paced <= 1, "sim_target_copy_paced must be 0 or 1");
 	NEED(p->target_rx_serial <= 1, "sim_target_rx_serial must be 0 or 1");
 	NEED(p->server_ra_unplug <= 1, "sim_server_ra_unplug must be 0 or 1");
+	/* the other switches: a value past 1 would run as 1 */
+#define FLAG(f) NEED(p->f <= 1, "sim_" #f " must be 0 or 1")
+	FLAG(client_nagle);
+	FLAG(dispatch_list);
+	FLAG(sn_at_release);
+	FLAG(bind_at_run);
+	FLAG(wake_lifo);
+	FLAG(jitter_exp);
+	FLAG(jitter_wake_only);
+	FLAG(cfq_preempt_close);
+	FLAG(cfq_coop);
+	FLAG(disk_readthrough);
+	FLAG(disk_rot_random);
+#undef FLAG
+	/*
+	 * cmnd_set_sn(): MaxCmdSN = ExpCmdSN + 1 - active - 1 with a response
+	 * counting itself until it left closes the window for good: the
+	 * initiator never sends again (the model would run on forever).
+	 */
+	NEED(p->target_queued_cmds != 1 || p->sn_at_release,
+	     "sim_target_queued_cmds=1 needs sim_sn_at_release=1: with 0 the CmdSN window never reopens");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
 	/* 2.6.29 cfq-iosched.c's sysfs stores take none of these below 1 */
 	NEED(p->cfq_slice_sync_ms >= 1, "sim_cfq_slice_sync_ms must be >= 1");

@@ -53,4 +53,13 @@ refuse usage --size-mb 1 --no-such-option
 # values the model refuses as a set (sim_new()): before the header too
 refuse "sim_client_max_sectors_kb must be >= 4" --size-mb 1 --iters 1 --bs 65536 client_max_sectors_kb=2
 refuse "sched: unknown value 'bogus'" --size-mb 1 --iters 1 --bs 65536 sched=bogus
+# a switch past 1 (it would run as 1), every one of the model's 0/1 parameters
+for f in client_cfq_idle_in_flight client_nagle dispatch_list server_ra_unplug sn_at_release \
+	 target_rx_serial target_copy_paced bind_at_run wake_lifo jitter_exp jitter_wake_only \
+	 cfq_preempt_close cfq_coop disk_readthrough disk_rot_random; do
+	refuse "sim_$f must be 0 or 1" --size-mb 1 --iters 1 --bs 65536 "$f=2"
+done
+# a CmdSN window that never reopens: refused, not run forever
+refuse "sim_target_queued_cmds=1 needs sim_sn_at_release=1" --size-mb 1 --iters 1 --bs 65536 \
+	target_queued_cmds=1 sn_at_release=0
 exit 0
