@@ -183,7 +183,7 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.kernel_ra_str),			\
 		.cb = sim_opt_kernel_ra_cb,				\
-		.help = SIM_FIO_HELP("Target readahead when coop_ra=kernel"),		\
+		.help = SIM_FIO_HELP("Target readahead when coop_ra=kernel (classic: 2.6.29 mm/readahead.c ondemand_readahead(); context: SCST readahead-context-2.6.29.patch)"),		\
 		.def = PP_ENUM_DEFAULT(SIM_KERNEL_RAS),		\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
@@ -195,15 +195,15 @@ SIM_FIO_GIVEN_CB(sim_opt_report_cb, const char *, T, M, "sim_report", -1)
 		.type = FIO_OPT_STR_STORE,				\
 		.off1 = offsetof(T, M.order_str),			\
 		.cb = sim_opt_order_cb,					\
-		.help = SIM_FIO_HELP("SCST command execution: simple (concurrent) or ordered (one at a time, in order)"), \
+		.help = SIM_FIO_HELP("SCST command execution: simple (concurrent: 2.6.26 libiscsi.c sends ISCSI_ATTR_SIMPLE) or ordered (one at a time, in order: the later test the thread asked for)"), \
 		.def = PP_ENUM_DEFAULT(SIM_ORDERS),			\
 		.category = FIO_OPT_C_ENGINE,				\
 		.group = FIO_OPT_G_INVALID,				\
 		.posval = { SIM_ORDERS(PP_POSVAL) },			\
 	},								\
 	SIM_FIO_SCHED_OPT(T, M, sched, "sim_sched",			\
-			  "I/O scheduler of the target disk"),		\
+			  "I/O scheduler of the target disk (the thread: CFQ)"),		\
 	SIM_FIO_SCHED_OPT(T, M, client_sched, "sim_client_sched",	\
-			  "I/O scheduler of the initiator's iSCSI disk")
+			  "I/O scheduler of the initiator's iSCSI disk (CONFIG_DEFAULT_IOSCHED of Debian lenny's kernel: cfq; not in the sources)")
 
 #endif

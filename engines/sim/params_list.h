@@ -22,10 +22,10 @@
 	X(a, b, client_syscall_ns, 1000, "read(2) entry/exit on the initiator, ns (CPU: not in the sources)") \
 	X(a, b, client_copy_mbps, 2000, "copy_to_user per page on the initiator, MB/s (file_read_actor(); CPU rate not in the sources)") \
 	X(a, b, client_nagle, 0, "0 = the initiator socket has TCP_NODELAY, a command PDU leaves at once, as iscsi-scst sets on its side (conn.c); 1 = Nagle kept, a command PDU waits while one is unacked (2.6.26 iscsi_tcp_conn_bind() keeps the options of the socket iscsid made; iscsid is not in refs: set A, calibration log round 12)") \
-	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs)") \
+	X(a, b, link_delack_ms, 40, "Target's delayed ACK of a command when it sends no data, ms (Linux TCP_DELACK_MIN = HZ/25; net/ipv4 not in refs); read only with sim_client_nagle=1: only a held PDU waits for the ACK") \
 	X(a, b, link_mbps, 95, "iSCSI payload ceiling, MB/s (1 GbE line rate allows 117: 1448/1538 TCP payload per frame; what the NIC, its bus and driver carried is not in the sources; set A, round 13)") \
 	X(a, b, link_latency_us, 80, "One-way latency per iSCSI PDU, us (NIC/switch: not in the sources; set A, calibration log round 13)") \
-	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048)") \
+	X(a, b, server_ra_kb, 128, "Target read_ahead_kb (2.6.29 mm.h VM_MAX_READAHEAD; the thread's '2MB RA' = 2048); read only with sim_server_file_ra_kb=0: a file's readahead is the read_ahead_kb at its open (file_ra_state_init())") \
 	X(a, b, server_file_ra_kb, 128, "read_ahead_kb the SCST files keep: opened at the boot default, read_ahead_kb raised with the session up (2.6.29 file_ra_state_init() at open, vdisk_init_thr_data(); procedure not in the sources); 0 = sim_server_ra_kb") \
 	X(a, b, server_max_sectors_kb, 512, "Target disk max_sectors_kb (2.6.29 blkdev.h BLK_DEF_MAX_SECTORS)") \
 	X(a, b, server_cfq_lone_mult, 0, "Target CFQ: a lone queue dispatches up to this x quantum; 0 = no cap (2.6.29 cfq_dispatch_requests() breaks at quantum only with busy_queues > 1)") \
@@ -64,7 +64,7 @@
 	X(a, b, disk_seek_max_us, 13500, "Full-stroke seek, us (drive not in the sources; datasheet class, set A, round 12)") \
 	X(a, b, disk_capacity_gb, 500, "Disk capacity, GB: scales the seek curve (drive not in the sources)") \
 	X(a, b, disk_cmd_us, 400, "Disk command overhead, us (drive not in the sources; set A, round 13)") \
-	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II)") \
+	X(a, b, disk_iface_mbps, 300, "Transfer from the drive cache, MB/s (SATA II; drive not in the sources)") \
 	X(a, b, disk_prefetch_kb, 2048, "Drive read look-ahead after a read, KiB; 0 = off (drive not in the sources; set A, round 12)") \
 	X(a, b, disk_cache_kb, 8192, "Drive cache kept behind the head, KiB (drive not in the sources; set A, round 12)") \
 	X(a, b, disk_qdepth, 1, "Commands the drive queues: 1 = no NCQ, 31 = NCQ via AHCI (libata); not in the thread") \
