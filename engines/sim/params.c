@@ -71,7 +71,8 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	}
 	NEED(p->client_max_sectors_kb >= 4, "sim_client_max_sectors_kb must be >= 4");
 	NEED(p->server_max_sectors_kb >= 4, "sim_server_max_sectors_kb must be >= 4");
-	NEED(p->client_qdepth >= 1, "sim_client_qdepth must be >= 1");
+	/* 2.6.26 libiscsi.c iscsi_session_setup() takes none past ISCSI_MAX_CMD_PER_LUN */
+	NEED(p->client_qdepth >= 1 && p->client_qdepth <= 128, "sim_client_qdepth must be 1..128");
 	NEED(p->client_nr_requests >= 4 && p->server_nr_requests >= 4,
 	     "sim_client_nr_requests and sim_server_nr_requests must be >= 4");
 	NEED(p->link_mbps >= 1, "sim_link_mbps must be >= 1");

@@ -59,6 +59,11 @@ for f in client_cfq_idle_in_flight client_nagle dispatch_list server_ra_unplug s
 	 cfq_preempt_close cfq_coop disk_readthrough disk_rot_random; do
 	refuse "sim_$f must be 0 or 1" --size-mb 1 --iters 1 --bs 65536 "$f=2"
 done
+# a LUN queue past 2.6.26's ISCSI_MAX_CMD_PER_LUN (2^32 - 1 crashed the
+# model: its Nagle ring of qdepth + 1 slots had none)
+refuse "sim_client_qdepth must be 1..128" --size-mb 1 --iters 1 --bs 65536 client_qdepth=129
+refuse "sim_client_qdepth must be 1..128" --size-mb 1 --iters 1 --bs 65536 \
+	client_qdepth=4294967295 client_nagle=1
 # a CmdSN window that never reopens: refused, not run forever
 refuse "sim_target_queued_cmds=1 needs sim_sn_at_release=1" --size-mb 1 --iters 1 --bs 65536 \
 	target_queued_cmds=1 sn_at_release=0
