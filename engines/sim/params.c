@@ -4,6 +4,7 @@
  * a published throughput: the thread's tables are what the model is
  * compared against (profiles/scst-coop/README.md), never an input.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,6 +115,10 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->target_queued_cmds != 1 || p->sn_at_release,
 	     "sim_target_queued_cmds=1 needs sim_sn_at_release=1: with 0 the CmdSN window never reopens");
 	NEED(p->cfq_quantum >= 1, "sim_cfq_quantum must be >= 1");
+	/* sched_cfq.c counts a queue's dispatched requests in an int against these */
+	NEED((uint64_t)p->cfq_quantum * (p->client_cfq_lone_mult > 1 ? p->client_cfq_lone_mult : 1) <= INT_MAX &&
+	     (uint64_t)p->cfq_quantum * (p->server_cfq_lone_mult > 1 ? p->server_cfq_lone_mult : 1) <= INT_MAX,
+	     "sim_cfq_quantum x sim_client_cfq_lone_mult and x sim_server_cfq_lone_mult must be <= 2147483647");
 	/* 2.6.29 cfq-iosched.c's sysfs stores take none of these below 1 */
 	NEED(p->cfq_slice_sync_ms >= 1, "sim_cfq_slice_sync_ms must be >= 1");
 	NEED(p->cfq_fifo_expire_ms >= 1, "sim_cfq_fifo_expire_ms must be >= 1");

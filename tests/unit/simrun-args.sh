@@ -64,6 +64,11 @@ done
 refuse "sim_client_qdepth must be 1..128" --size-mb 1 --iters 1 --bs 65536 client_qdepth=129
 refuse "sim_client_qdepth must be 1..128" --size-mb 1 --iters 1 --bs 65536 \
 	client_qdepth=4294967295 client_nagle=1
+# a CFQ quantum past an int (4294967295 ran as -1: nothing dispatched,
+# "model lost a read"), alone or times a lone queue's multiplier
+refuse "sim_cfq_quantum x sim_client_cfq_lone_mult" --size-mb 1 --iters 1 --bs 65536 cfq_quantum=4294967295
+refuse "sim_cfq_quantum x sim_client_cfq_lone_mult" --size-mb 1 --iters 1 --bs 65536 \
+	cfq_quantum=1073741824 client_cfq_lone_mult=4
 # a CmdSN window that never reopens: refused, not run forever
 refuse "sim_target_queued_cmds=1 needs sim_sn_at_release=1" --size-mb 1 --iters 1 --bs 65536 \
 	target_queued_cmds=1 sn_at_release=0
