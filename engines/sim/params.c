@@ -89,12 +89,12 @@ int sim_params_check(const struct sim_params *p, char *err, size_t errlen)
 	NEED(p->hz >= 100 && p->hz <= 1000, "sim_hz must be 100..1000");
 	NEED(p->client_hz >= 100 && p->client_hz <= 1000, "sim_client_hz must be 100..1000");
 	NEED(p->server_unplug_ms <= 1000, "sim_server_unplug_ms must be <= 1000");
-	NEED(p->client_cfq_idle_in_flight <= 1, "sim_client_cfq_idle_in_flight must be 0 or 1");
-	NEED(p->target_copy_paced <= 1, "sim_target_copy_paced must be 0 or 1");
-	NEED(p->target_rx_serial <= 1, "sim_target_rx_serial must be 0 or 1");
-	NEED(p->server_ra_unplug <= 1, "sim_server_ra_unplug must be 0 or 1");
-	/* the other switches: a value past 1 would run as 1 */
+	/* the switches: a value past 1 would run as 1 */
 #define FLAG(f) NEED(p->f <= 1, "sim_" #f " must be 0 or 1")
+	FLAG(client_cfq_idle_in_flight);
+	FLAG(target_copy_paced);
+	FLAG(target_rx_serial);
+	FLAG(server_ra_unplug);
 	FLAG(client_nagle);
 	FLAG(dispatch_list);
 	FLAG(sn_at_release);

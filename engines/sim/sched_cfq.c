@@ -9,7 +9,7 @@
  * returns NULL where the kernel's loop stops (quantum per queue with other
  * queues busy, checked per request here, per round of quantum there; a lone
  * queue only at lone_max, 2.6.26's 4 x quantum, none in 2.6.29).
- * cfq_coop adds 2.6.30's close cooperator: switch to
+ * cfq_coop adds the close cooperator as 2.6.31 has it (new in 2.6.30): switch to
  * another queue working next to the head instead of idling.  Timing is in
  * jiffies (sim_hz) like the kernel's, which matters for the think time.
  */
@@ -232,7 +232,7 @@ static bool rq_close(struct cfq *c, struct cfqq *active, struct sim_req *r, bool
 	return dist_from_last(c, r->off / 512) <= sdist;
 }
 
-/* 2.6.30 cfq_close_cooperator(): a busy queue with a request near the head */
+/* 2.6.31 cfq_close_cooperator(): a busy queue with a request near the head */
 static int close_cooperator(struct cfq *c, int cur)
 {
 	int i;

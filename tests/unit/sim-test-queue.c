@@ -246,7 +246,7 @@ static void test_cfq_idle_hit(void)
 }
 
 /*
- * 2.6.30's close cooperator (sim_cfq_coop=1): in the private scene of
+ * 2.6.31's close cooperator (sim_cfq_coop=1): in the private scene of
  * test_cfq_idle, queue 2's request (1 MiB, within CFQ_SEEK_THR = 4 MiB of the
  * head while queue 1 has no valid seek statistics) is a cooperator: no idling,
  * it goes at 2 ms right after queue 1's last request.
