@@ -249,6 +249,16 @@ static bool sim_opts_idle(struct thread_data *td, const struct coop_options *o)
 			       "does not use (sim_sched=%s, sim_client_sched=%s, coop_ra=%s)",
 			       td->o.name, sim_opt_names[i], why, o->sim.sched_str,
 			       o->sim.client_sched_str, o->ra_str);
+	/* read only under another option's value (target.c, client.c) */
+	if (o->sim.set[SIM_OPT_server_ra_kb] && o->sim.p.server_file_ra_kb)
+		pp_err("coop", "%s: sim_server_ra_kb=%u has no effect on the SCST files, which keep the "
+		       "read_ahead_kb they were opened with, sim_server_file_ra_kb=%u; "
+		       "sim_server_file_ra_kb=0 gives them sim_server_ra_kb",
+		       td->o.name, o->sim.p.server_ra_kb, o->sim.p.server_file_ra_kb);
+	if (o->sim.set[SIM_OPT_link_delack_ms] && !o->sim.p.client_nagle)
+		pp_err("coop", "%s: sim_link_delack_ms has no effect: the target's delayed ACK holds "
+		       "only a command Nagle's algorithm waits on, and sim_client_nagle=0",
+		       td->o.name);
 	return false;
 }
 

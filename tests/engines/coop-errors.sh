@@ -137,6 +137,11 @@ noted 'sim_server_cfq_lone_mult has no effect: it configures the target.s CFQ' \
 noted 'sim_dl_fifo_batch has no effect: it configures deadline' -- "${sim[@]}" --sim_dl_fifo_batch=8
 noted 'sim_kernel_ra has no effect: it configures coop_ra=kernel.*coop_ra=off' \
 	-- "${sim[@]}" --coop_ra=off --sim_kernel_ra=context
+# ... and those read only under another option's value
+noted 'coop: n: sim_server_ra_kb=2048 has no effect on the SCST files, which keep the read_ahead_kb they were opened with, sim_server_file_ra_kb=128; sim_server_file_ra_kb=0 gives them sim_server_ra_kb' \
+	-- "${sim[@]}" --sim_server_ra_kb=2048
+noted 'coop: n: sim_link_delack_ms has no effect: .*sim_client_nagle=0' -- "${sim[@]}" --sim_link_delack_ms=10
+noted '' -- "${sim[@]}" --sim_server_ra_kb=2048 --sim_server_file_ra_kb=0 --sim_link_delack_ms=10 --sim_client_nagle=1
 refused 'coop: coop_backend=sim: coop_split_kb=256 and sim_client_max_sectors_kb=128 both set the initiator.s max_sectors_kb' \
 	"${env[@]}" -- "${sim[@]}" --coop_split_kb=256 --sim_client_max_sectors_kb=128
 noted '' -- "${sim[@]}" --sim_dl_fifo_batch=8 --sim_client_sched=deadline --sim_cfq_quantum=8 \
