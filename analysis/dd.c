@@ -65,7 +65,7 @@ static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t l
 			r2 = (r10 % 1000) * 2 + (rounding >> 1);
 			amt /= 1000;
 			tenths = r10 / 1000;
-			rounding = r2 < 1000 ? (r2 != 0) + (rounding != 0) : 2 + (1000 < r2 + rounding);
+			rounding = r2 < 1000 ? (r2 + rounding) != 0 : 2 + (1000 < r2 + rounding);
 			e++;
 		} while (amt >= 1000 && e < 8);
 		if (amt < 10) {
