@@ -21,11 +21,11 @@
  * human_SI | human_B | human_space_before_unit, from, to), the amount
  * n * from / to, as dd calls it: the byte count with from = to = 1, the
  * rate with from = 1e9 and to = the elapsed ns.  Two paths, as there:
- * where from / to is whole, integer arithmetic keeping the tenths and
- * how what was divided away rounds, one decimal only below 10 (20971520
- * bytes are "21 MB", 8388608 "8.4 MB"), halves to even; else long double,
- * scaled at least once (0.0 kB/s), "%.1Lf" unless that is over 4
- * characters (86.5 MB/s, 944 MB/s).
+ * where from / to or to / from is whole, integer arithmetic keeping the
+ * tenths and how what was divided away rounds, one decimal only below 10
+ * (20971520 bytes are "21 MB", 8388608 "8.4 MB"), halves to even; else
+ * long double, scaled at least once (0.0 kB/s), "%.1Lf" unless that is
+ * over 4 characters (86.5 MB/s, 944 MB/s).
  */
 static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t len)
 {
@@ -35,6 +35,10 @@ static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t l
 	uint64_t amt, k;
 	char num[48] = "";
 
+	if (!to) {		/* no time: dd's "Infinity B/s" */
+		snprintf(buf, len, "Infinity B");
+		return;
+	}
 	if (to <= from && !(from % to) && (k = from / to, !n || n * k / k == n)) {
 		amt = n * k;
 	} else if (to > from && !(to % from)) {
