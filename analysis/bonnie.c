@@ -196,6 +196,18 @@ int bonnie_tables(const struct jobset *js, struct tablist *out)
 			return -1;
 		}
 		r = phase_row_of(phase_table_of(&set, j), 0, 0);
+		if (r->ph[ph] && r->ph[ph]->doc == j->doc && r->ph[ph]->groupid == j->groupid &&
+		    j->conf->numjobs > 1) {
+			/* numjobs clones of one run, a record each: not two runs */
+			if (ph == B_SEEKS)
+				warnx_("bonnie: job %s (%s, run %u) refused: numjobs=%d without group_reporting writes a record a job, where Bonnie's seeks/sec is its %d seekers' together; give it group_reporting",
+				       job_ref(j->name, j->host), j->doc->file, j->doc->run, j->conf->numjobs,
+				       j->conf->numjobs);
+			else
+				phase_refused(j, ph, r);
+			phase_set_free(&set);
+			return -1;
+		}
 		if (r->ph[ph]) {
 			/* two runs of one phase: taking either would hide the other */
 			warnx_("bonnie: job %s appears twice for target %s (%s run %u, %s run %u): a bonnie table holds one run; give it one run's results",

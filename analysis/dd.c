@@ -4,10 +4,11 @@
  *
  *   1048576000 bytes (1.0 GB) copied, 12.1291 s, 86.5 MB/s
  *
- * sizes and rates in SI units with coreutils' human_readable rounding (one
- * decimal unless that needs more than 3 digits before the point), seconds
- * "%g"; and an iostat-like view (seed 004): KB/t, tps, MB/s (2^20), CPU.
+ * sizes and rates in SI units as coreutils' human_readable() writes them
+ * (human_dd()), seconds "%g"; and an iostat-like view (seed 004): KB/t,
+ * tps, MB/s (2^20), CPU.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,24 +16,89 @@
 
 #include "tables.h"
 
-/* coreutils human_readable(..., human_autoscale | human_SI | human_round_to_nearest) */
-static void human_si(double v, char *buf, size_t len)
+/*
+ * coreutils' human_readable(n, human_autoscale | human_round_to_nearest |
+ * human_SI | human_B | human_space_before_unit, from, to), the amount
+ * n * from / to, as dd calls it: the byte count with from = to = 1, the
+ * rate with from = 1e9 and to = the elapsed ns.  Two paths, as there:
+ * where from / to or to / from is whole, integer arithmetic keeping the
+ * tenths and how what was divided away rounds, one decimal only below 10
+ * (20971520 bytes are "21 MB", 8388608 "8.4 MB"), halves to even; else
+ * long double, scaled at least once (0.0 kB/s), "%.1Lf" unless that is
+ * over 4 characters (86.5 MB/s, 944 MB/s).
+ */
+static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t len)
 {
 	static const char prefix[] = "kMGTPEZY";
+	unsigned tenths = 0, rounding = 0, r10, r2;
 	int e = 0;
-	char num[32];
+	uint64_t amt, k;
+	char num[48] = "";
 
-	while (v >= 1000 && e < 8) {
-		v /= 1000;
-		e++;
+	if (!to) {		/* no time: dd's "Infinity B/s" */
+		snprintf(buf, len, "Infinity B");
+		return;
 	}
-	snprintf(num, sizeof(num), "%.1f", v);
-	if (strlen(num) > 4 || !e)
-		snprintf(num, sizeof(num), "%.0f", v);
-	if (e)
+	if (to <= from && !(from % to) && (k = from / to, !n || n * k / k == n)) {
+		amt = n * k;
+	} else if (to > from && !(to % from)) {
+		uint64_t q10, q2;
+
+		k = to / from;
+		q10 = n % k * 10;
+		q2 = q10 % k * 2;
+		amt = n / k;
+		tenths = q10 / k;
+		rounding = q2 < k ? q2 > 0 : 2 + (k < q2);
+	} else {
+		long double d = (long double)n * ((long double)from / to), f = 1;
+
+		do {
+			f *= 1000;
+			e++;
+		} while (f * 1000 <= d && e < 8);
+		snprintf(num, sizeof(num), "%.1Lf", d / f);
+		if (strlen(num) > 4)
+			snprintf(num, sizeof(num), "%.0Lf", d / f);
 		snprintf(buf, len, "%s %cB", num, prefix[e - 1]);
+		return;
+	}
+	if (amt >= 1000) {
+		do {
+			r10 = (amt % 1000) * 10 + tenths;
+			r2 = (r10 % 1000) * 2 + (rounding >> 1);
+			amt /= 1000;
+			tenths = r10 / 1000;
+			rounding = r2 < 1000 ? (r2 + rounding) != 0 : 2 + (1000 < r2 + rounding);
+			e++;
+		} while (amt >= 1000 && e < 8);
+		if (amt < 10) {
+			if (2 < rounding + (tenths & 1)) {
+				tenths++;
+				rounding = 0;
+				if (tenths == 10) {
+					amt++;
+					tenths = 0;
+				}
+			}
+			if (amt < 10) {
+				snprintf(num, sizeof(num), ".%u", tenths);
+				tenths = rounding = 0;
+			}
+		}
+	}
+	if (5 < tenths + (0 < rounding + (amt & 1))) {
+		amt++;
+		if (e && amt == 1000 && e < 8) {
+			e++;
+			amt = 1;
+			snprintf(num, sizeof(num), ".0");
+		}
+	}
+	if (e)
+		snprintf(buf, len, "%" PRIu64 "%s %cB", amt, num, prefix[e - 1]);
 	else
-		snprintf(buf, len, "%s B", num);
+		snprintf(buf, len, "%" PRIu64 "%s B", amt, num);
 }
 
 static struct table *dd_of(const struct partition *p)
@@ -72,8 +138,8 @@ static struct table *dd_of(const struct partition *p)
 
 			if (!x->present || !(x->runtime_s > 0))
 				continue;
-			human_si(x->io_bytes, size, sizeof(size));
-			human_si(x->io_bytes / x->runtime_s, rate, sizeof(rate));
+			human_dd(x->io_bytes, 1, 1, size, sizeof(size));
+			human_dd(x->io_bytes, 1000000000, llround(x->runtime_s * 1e9), rate, sizeof(rate));
 			line = xasprintf("%.0f bytes (%s) copied, %g s, %s/s", x->io_bytes, size,
 					 x->runtime_s, rate);
 			row = table_row(t);

@@ -43,6 +43,48 @@ static int has_dir(const struct series *s, int dir)
 	return 0;
 }
 
+/*
+ * What one side has and the other lacks has no ratio: a direction of one
+ * side only, a point (block size or --x value) of one side only, or a
+ * direction one side ran at a point both have.  The table leaves it out and
+ * says so, naming it, so a missing column, row or cell does not read as
+ * nothing measured there.  "" when both sides have the same.
+ */
+static void add_item(char **out, char *item)
+{
+	char *tmp = xasprintf("%s%s%s", *out, **out ? ", " : "", item);
+
+	free(*out);
+	free(item);
+	*out = tmp;
+}
+
+static char *one_side(const struct series *const sides[2], const char *axis)
+{
+	static const char *const who[2] = { "baseline", "candidate" };
+	char *out = xstrdup("");
+	size_t s, i, k;
+
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < NORDER; k++)
+			if (has_dir(sides[s], order[k]) && !has_dir(sides[!s], order[k]))
+				add_item(&out, xasprintf("%s %s", who[s], dir_letter[order[k]]));
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->ng; i++) {
+			const struct bsgroup *g = &sides[s]->g[i], *og = find_x(sides[!s], g->xs);
+
+			if (!og) {
+				add_item(&out, xasprintf("%s %s %s", who[s], axis, g->xs));
+				continue;
+			}
+			for (k = 0; k < NORDER; k++)
+				if (g->n[order[k]] && !og->n[order[k]] && has_dir(sides[!s], order[k]))
+					add_item(&out, xasprintf("%s %s at %s %s", who[s], dir_letter[order[k]],
+								 axis, g->xs));
+		}
+	return out;
+}
+
 /* One tested cell, kept until every p is known (Holm needs them all). */
 struct rcell {
 	int row, dir;
@@ -88,6 +130,10 @@ int ratio_table(const struct serieslist *sl, const struct series *base, const st
 		table_note(t, "baseline: %s: one value per %s, changing with it", base->tied, sl->axis);
 	if (cand->tied && *cand->tied)
 		table_note(t, "candidate: %s: one value per %s, changing with it", cand->tied, sl->axis);
+	bt = one_side(sides, sl->axis);
+	if (*bt)
+		table_note(t, "left out, measured on one side only: %s", bt);
+	free(bt);
 	table_tag(t, "baseline", base->label);
 	table_tag(t, "candidate", cand->label);
 
