@@ -17,39 +17,55 @@
 #include "tables.h"
 
 /*
- * coreutils' human_readable(n, human_autoscale | human_round_to_nearest |
- * human_SI | human_B | human_space_before_unit, from, to), the amount
- * n * from / to, as dd calls it: the byte count with from = to = 1, the
- * rate with from = 1e9 and to = the elapsed ns.  Two paths, as there:
- * where from / to or to / from is whole, integer arithmetic keeping the
- * tenths and how what was divided away rounds, one decimal only below 10
- * (20971520 bytes are "21 MB", 8388608 "8.4 MB"), halves to even; else
- * long double, scaled at least once (0.0 kB/s), "%.1Lf" unless that is
- * over 4 characters (86.5 MB/s, 944 MB/s).
+ * An amount n * from / to as dd writes it (coreutils' human_readable() with
+ * autoscale, SI prefixes, B, rounding to nearest): the byte count has from =
+ * to = 1, the rate from = 1e9 over the elapsed ns.
+ * - Where from / to or to / from is whole, the amount is exact: divided by
+ *   1000 while its whole part is 1000 or more; one decimal only when scaled
+ *   and below 10 (20971520 bytes are "21 MB", 8388608 "8.4 MB"); rounded
+ *   once, to nearest, halves to even; one that rounds up to 1000 is the next
+ *   prefix's 1.0.
+ * - Else a long double, scaled at least once (0.0 kB/s): "%.1Lf" unless that
+ *   has more than 4 characters (86.5 MB/s, 944 MB/s).
  */
 static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t len)
 {
 	static const char prefix[] = "kMGTPEZY";
-	unsigned tenths = 0, rounding = 0, r10, r2;
 	int e = 0;
-	uint64_t amt, k;
-	char num[48] = "";
+	char num[48];
 
 	if (!to) {		/* no time: dd's "Infinity B/s" */
 		snprintf(buf, len, "Infinity B");
 		return;
 	}
-	if (to <= from && !(from % to) && (k = from / to, !n || n * k / k == n)) {
-		amt = n * k;
-	} else if (to > from && !(to % from)) {
-		uint64_t q10, q2;
+	if (!(from % to) || !(to % from)) {
+		/* n < 2^64, from <= 1e9: the scaled divisor stays below amt * 1000 */
+		unsigned __int128 amt = (unsigned __int128)n * from, div = to, q, r;
+		int tenth;
 
-		k = to / from;
-		q10 = n % k * 10;
-		q2 = q10 % k * 2;
-		amt = n / k;
-		tenths = q10 / k;
-		rounding = q2 < k ? q2 > 0 : 2 + (k < q2);
+		while (amt / div >= 1000 && e < 8) {
+			div *= 1000;
+			e++;
+		}
+		tenth = e && amt / div < 10;
+		if (tenth)
+			amt *= 10;
+		q = amt / div;
+		r = amt % div;
+		if (2 * r > div || (2 * r == div && (q & 1)))
+			q++;
+		if (tenth && q == 100) {		/* 9.95 is 10 */
+			tenth = 0;
+			q = 10;
+		} else if (!tenth && e && e < 8 && q == 1000) {	/* 999.5 k is 1.0 M */
+			e++;
+			tenth = 1;
+			q = 10;
+		}
+		if (tenth)
+			snprintf(num, sizeof(num), "%u.%u", (unsigned)(q / 10), (unsigned)(q % 10));
+		else
+			snprintf(num, sizeof(num), "%" PRIu64, (uint64_t)q);
 	} else {
 		long double d = (long double)n * ((long double)from / to), f = 1;
 
@@ -60,45 +76,11 @@ static void human_dd(uint64_t n, uint64_t from, uint64_t to, char *buf, size_t l
 		snprintf(num, sizeof(num), "%.1Lf", d / f);
 		if (strlen(num) > 4)
 			snprintf(num, sizeof(num), "%.0Lf", d / f);
-		snprintf(buf, len, "%s %cB", num, prefix[e - 1]);
-		return;
-	}
-	if (amt >= 1000) {
-		do {
-			r10 = (amt % 1000) * 10 + tenths;
-			r2 = (r10 % 1000) * 2 + (rounding >> 1);
-			amt /= 1000;
-			tenths = r10 / 1000;
-			rounding = r2 < 1000 ? (r2 + rounding) != 0 : 2 + (1000 < r2 + rounding);
-			e++;
-		} while (amt >= 1000 && e < 8);
-		if (amt < 10) {
-			if (2 < rounding + (tenths & 1)) {
-				tenths++;
-				rounding = 0;
-				if (tenths == 10) {
-					amt++;
-					tenths = 0;
-				}
-			}
-			if (amt < 10) {
-				snprintf(num, sizeof(num), ".%u", tenths);
-				tenths = rounding = 0;
-			}
-		}
-	}
-	if (5 < tenths + (0 < rounding + (amt & 1))) {
-		amt++;
-		if (e && amt == 1000 && e < 8) {
-			e++;
-			amt = 1;
-			snprintf(num, sizeof(num), ".0");
-		}
 	}
 	if (e)
-		snprintf(buf, len, "%" PRIu64 "%s %cB", amt, num, prefix[e - 1]);
+		snprintf(buf, len, "%s %cB", num, prefix[e - 1]);
 	else
-		snprintf(buf, len, "%" PRIu64 "%s B", amt, num);
+		snprintf(buf, len, "%s B", num);
 }
 
 static struct table *dd_of(const struct partition *p)
