@@ -5,7 +5,8 @@
 # the concatenations of the runs' DIR/raw/<variant>/<job>.json: one removed
 # or edited (an outlier dropped, a figure changed) after the run would leave
 # the tables showing what raw/<variant>/ no longer holds.  Refused, naming
-# the file, exit 1, the tables left as they were.
+# the file, exit 1, the tables left as they were; so is a concatenation whose
+# raw/<variant>/ is gone (nothing to check it against).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -29,3 +30,10 @@ mv "$T/saved.json" "$T/o/$f"
 sed -i 's/"job_runtime" : \([0-9]*\)/"job_runtime" : 1\1/' "$T/o/$f"
 msg=$("$PERFPACK" tables "$T/o" 2>&1) && fail "perfpack tables with $f edited: rendered: $msg"
 assert_match "edited run named" "$f" "$msg"
+
+# raw/block/ removed whole, raw/block.json edited: nothing left to check it against
+cp -a "$T/o" "$T/nodir"
+rm -r "$T/nodir/raw/block"
+sed -i 's/"runtime" : \([1-9][0-9]*\),/"runtime" : 1\1,/' "$T/nodir/raw/block.json" "$T/nodir/raw/block.blockdev-perftest.json"
+msg=$("$PERFPACK" tables "$T/nodir" 2>&1) && fail "perfpack tables with raw/block/ removed and raw/block.json edited: rendered: $msg"
+assert_match "removed raw/block/ named" "raw/block.*json.*has no raw/block/" "$msg"

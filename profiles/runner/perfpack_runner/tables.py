@@ -259,6 +259,13 @@ def check_raw(out, complete):
     complete run, raw/V.json of every one of them: a run's file removed or
     edited after the run would still be tabled from the concatenation."""
     raw = os.path.join(out, 'raw')
+    for n in sorted(os.listdir(raw)):
+        v = n[:-5].split('.')[0]
+        d = os.path.join(raw, v)
+        if n.endswith('.json') and os.path.isfile(os.path.join(raw, n)) and (
+                not os.path.isdir(d) or os.path.islink(d)):
+            raise Refusal('%s: raw/%s, which the tables read, has no raw/%s/, the runs it is made of: removed '
+                          'after the run, it can no longer be checked against them; restore it' % (out, n, v))
     for v in sorted(os.listdir(raw)):
         d = os.path.join(raw, v)
         if not os.path.isdir(d) or os.path.islink(d):
