@@ -59,7 +59,7 @@ def _rendered_names(d):
     return tables.rendered_names(tabs if isinstance(tabs, list) else [])
 
 
-def _made(d):
+def inventory(d):
     """The paths D's inventory lists, or None."""
     try:
         with open(os.path.join(d, INVENTORY)) as f:
@@ -71,7 +71,7 @@ def _made(d):
 def foreign(d):
     """A path in run directory D that its run did not write (or the reason
     it cannot tell), else None: --overwrite removes a run's own files only."""
-    made = _made(d)
+    made = inventory(d)
     if made is None:
         return ('it has no readable %s (the list of files a run writes when it completes: a run made by an '
                 'older perfpack, or not a completed run), so its files cannot be told from yours' % INVENTORY)
@@ -88,7 +88,7 @@ def foreign_rendered(d):
     """A path in run directory D's tables/ or tables.failed/ that neither a
     render of its TABLES writes nor its run wrote, else None: a render
     replaces those directories whole (tables.py)."""
-    made, rendered = _made(d) or set(), _rendered_names(d)
+    made, rendered = inventory(d) or set(), _rendered_names(d)
     for top in RENDERED:
         if not os.path.isdir(os.path.join(d, top)) or os.path.islink(os.path.join(d, top)):
             continue
