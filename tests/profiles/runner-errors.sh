@@ -186,6 +186,12 @@ refuses "--set DIRECT against a variant's own" "--set DIRECT=0: variant file_dir
 	pp run bonnie-direct-vs-raw --set DIRECT=0 --no-tables -o "$T/ofs6"
 refuses "--set BACKEND against a variant's own" "--set BACKEND=psync: variant model fixes BACKEND=sim in its recipe" \
 	pp run scst-coop --set BACKEND=psync --no-tables -o "$T/ofs7"
+# ... and one that leaves two variants of the run with the same variables:
+# blockdev-perftest's block takes DIRECT=1 from the scale, so --set DIRECT=0
+# ran it as block_buffered, the two tabled and plotted as a comparison
+refuses "--set making two variants the same" \
+	"--set DIRECT=0: variants block and block_buffered would run with the same variables" \
+	pp run blockdev-perftest --variant block,block_buffered --set DIRECT=0 --set SIZE=1m --no-tables -o "$T/ofs10"
 ok "--set DIRECT as the variant's own" pp run bonnie-direct-vs-raw --variant bdev --set DIRECT=0 --list
 ok "--set PP_MINBS against a variant's own (a filter)" pp run blockdev-perftest --variant seed001 --set PP_MINBS=64k --list
 [ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"

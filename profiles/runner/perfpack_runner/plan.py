@@ -411,7 +411,9 @@ class Plan:
         DIRECT=1, the model's BACKEND=sim: the old runner tabled buffered I/O
         as raw, and the coop pool reading /dev/zero as the model); and of mkfs or mount
         options where the run's variants make different filesystems, which
-        would hand one filesystem's options to another's mkfs."""
+        would hand one filesystem's options to another's mkfs; and any --set
+        that leaves two variants of the run with the same variables
+        (blockdev-perftest's block and block_buffered, --set DIRECT=0)."""
         p = ctx.profile
         given = dict(s.split('=', 1) for s in ctx.sets)
         fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
@@ -433,6 +435,14 @@ class Plan:
                               'time (--variant)'
                               % (k, given[k], '; '.join('%s: %s' % (f, ' '.join(vs)) for f, vs in sorted(made.items())),
                                  'mkfs' if k == 'PP_MKFS_OPTS' else 'mount'))
+        for i, a in enumerate(variants):
+            for b in variants[i + 1:]:
+                if vs[a] == vs[b]:
+                    own = [variant_vars(p, x, ctx.scale, []) for x in (a, b)]
+                    made = ['%s=%s' % (k, given[k]) for k in sorted(given) if own[0].get(k) != own[1].get(k)]
+                    raise Refusal('--set %s: variants %s and %s would run with the same variables, one and the same '
+                                  'matrix under two names (their tables and plot a comparison of a thing with '
+                                  'itself); run one of them (--variant)' % (' --set '.join(made), a, b))
 
     def _one_output_each(self, p, v):
         """Refusal if two runs of variant V would write one raw/V/<stem>.json:
