@@ -353,6 +353,11 @@ def cmd_tables(ctx, args, usage):
                           'pass --partial to render them anyway (marked as such)' % (d, status))
         incomplete = status
     notes = check_raw(out, status == 'complete')
+    lost = sorted(e for e in outdir.inventory(out) or () if e.startswith('env/') and e.endswith('.unmade')
+                  and not os.path.isfile(os.path.join(out, e))) if status == 'complete' else []
+    if lost:
+        raise Refusal('%s: %s, which the run wrote, is gone: the tables of its variant would lose the note that it '
+                      'ran without its filesystem recipe; restore it' % (d, lost[0]))
     conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
     tabs = conf.get('TABLES', [])
     plot = conf.get('PLOT', '')
