@@ -406,6 +406,14 @@ FAKEFIO_REAL=1 ok "--target not UTF-8, through a symbolic link" \
 grep -qx "target: $T/nu-link" "$T/o-nu/run.txt" 2>/dev/null || bad "run.txt does not name $T/nu-link: $(grep target: "$T/o-nu/run.txt")"
 : >"$T/fio.log"
 rm -rf "$nu" "$T/nu-link" "$T/o-nu"
+# ... and an -o with a control character: run.txt names it on its command
+# line, and a newline there made a line of its own ('status: complete' in
+# the name was rewritten with the run's status, the command cut there)
+refuses "-o with a newline" "-o '[^']*o-nl\\\\nstatus: complete': contains a newline" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o-nl"$'\n''status: complete'
+compgen -G "$T/o-nl*" >/dev/null && bad "output made for an -o with a newline: $(ls -d "$T"/o-nl*)"
+[ "$(ran)" = 0 ] || bad "fio ran for an -o with a newline: $(cat "$T/fio.log")"
+: >"$T/fio.log"
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
 # ... and a '#' inside a profile.conf word is the word's, as the shell reads

@@ -10,6 +10,7 @@ import re
 import shutil
 import tempfile
 
+from .manifest import control_char
 from .util import Refusal, abspath, not_utf8, umask_mode, warn
 
 
@@ -130,6 +131,10 @@ class OutDir:
         if not_utf8(self.final):
             raise Refusal('-o %s: is not valid UTF-8, which run.txt and the bundle that name it are: give another '
                           '-o' % ascii(self.final))
+        if control_char(self.final):
+            raise Refusal('-o %s: contains %s, which would end the line of run.txt that names it (its command, '
+                          'and a "status:" line after it rewritten with the status): give another -o'
+                          % (ascii(self.final), control_char(self.final)))
         self.overwrite = overwrite
         self.path = self.final
         self.partial = None
