@@ -121,6 +121,14 @@ refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of th
 # /dev/zero: the old runner ignored the --target and named it in run.txt)
 refuses "--target in a profile without a target" "--target $T/t.img: no variant of this run uses a target \(profile scst-coop has none: TARGET_KIND=none\)" \
 	pp run scst-coop --target "$T/t.img" -o "$T/o1"
+# ... and a size the file its recipe makes with dd (PP_FILE_MB, as in seed
+# 000) does not hold: fio unlinked the dd-written file and laid out its own
+# (fallocate, unwritten extents), tabled as the file; on a file target the
+# recipe makes no file, and PP_FILE_MB is not read
+refuses "-s above PP_FILE_MB" "blockdev-perftest/file: its jobs use the first 16777216 bytes of its file, but PP_FILE_MB=8 makes it 8388608" \
+	pp run blockdev-perftest --variant file -s 16m -o "$T/o1"
+ok "-s with PP_FILE_MB as large" pp run blockdev-perftest --variant file -s 16m --set PP_FILE_MB=16 --list
+ok "-s above PP_FILE_MB on a file target" pp run blockdev-perftest --variant file -s 16m --target "$T/t.img" --list
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
 # ... whose run.txt says it had none, not a scratch target
