@@ -129,6 +129,11 @@ refuses "-s above PP_FILE_MB" "blockdev-perftest/file: its jobs use the first 16
 	pp run blockdev-perftest --variant file -s 16m -o "$T/o1"
 ok "-s with PP_FILE_MB as large" pp run blockdev-perftest --variant file -s 16m --set PP_FILE_MB=16 --list
 ok "-s above PP_FILE_MB on a file target" pp run blockdev-perftest --variant file -s 16m --target "$T/t.img" --list
+# ... and --variant default where profile.conf has none (VARIANTS names
+# it, or is not given): it ran the scale's variables as raw/default/, which
+# no TABLES entry reads, and completed, exit 0, without a table
+refuses "--variant default in a profile without it" "blockdev-perftest: no variant 'default' \(profile.conf has: block " \
+	pp run blockdev-perftest --variant default --target "$T/t.img" -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
 # ... whose run.txt says it had none, not a scratch target
