@@ -121,6 +121,19 @@ refuses "--set PP_SCRATCH_MB with --target" "--set PP_SCRATCH_MB: the size of th
 # /dev/zero: the old runner ignored the --target and named it in run.txt)
 refuses "--target in a profile without a target" "--target $T/t.img: no variant of this run uses a target \(profile scst-coop has none: TARGET_KIND=none\)" \
 	pp run scst-coop --target "$T/t.img" -o "$T/o1"
+# ... and a size the file its recipe makes with dd (PP_FILE_MB, as in seed
+# 000) does not hold: fio unlinked the dd-written file and laid out its own
+# (fallocate, unwritten extents), tabled as the file; on a file target the
+# recipe makes no file, and PP_FILE_MB is not read
+refuses "-s above PP_FILE_MB" "blockdev-perftest/file: its jobs use the first 16777216 bytes of its file, but PP_FILE_MB=8 makes it 8388608" \
+	pp run blockdev-perftest --variant file -s 16m -o "$T/o1"
+ok "-s with PP_FILE_MB as large" pp run blockdev-perftest --variant file -s 16m --set PP_FILE_MB=16 --list
+ok "-s above PP_FILE_MB on a file target" pp run blockdev-perftest --variant file -s 16m --target "$T/t.img" --list
+# ... and --variant default where profile.conf has none (VARIANTS names
+# it, or is not given): it ran the scale's variables as raw/default/, which
+# no TABLES entry reads, and completed, exit 0, without a table
+refuses "--variant default in a profile without it" "blockdev-perftest: no variant 'default' \(profile.conf has: block " \
+	pp run blockdev-perftest --variant default --target "$T/t.img" -o "$T/o1"
 [ "$(ran)" = 0 ] || bad "fio ran after a refused --set: $(cat "$T/fio.log")"
 [ -e "$T/o1" ] && bad "a refused --set left $T/o1"
 # ... whose run.txt says it had none, not a scratch target
@@ -186,6 +199,12 @@ refuses "--set DIRECT against a variant's own" "--set DIRECT=0: variant file_dir
 	pp run bonnie-direct-vs-raw --set DIRECT=0 --no-tables -o "$T/ofs6"
 refuses "--set BACKEND against a variant's own" "--set BACKEND=psync: variant model fixes BACKEND=sim in its recipe" \
 	pp run scst-coop --set BACKEND=psync --no-tables -o "$T/ofs7"
+# ... and one that leaves two variants of the run with the same variables:
+# blockdev-perftest's block takes DIRECT=1 from the scale, so --set DIRECT=0
+# ran it as block_buffered, the two tabled and plotted as a comparison
+refuses "--set making two variants the same" \
+	"--set DIRECT=0: variants block and block_buffered would run with the same variables" \
+	pp run blockdev-perftest --variant block,block_buffered --set DIRECT=0 --set SIZE=1m --no-tables -o "$T/ofs10"
 ok "--set DIRECT as the variant's own" pp run bonnie-direct-vs-raw --variant bdev --set DIRECT=0 --list
 ok "--set PP_MINBS against a variant's own (a filter)" pp run blockdev-perftest --variant seed001 --set PP_MINBS=64k --list
 [ "$(ran)" = 0 ] || bad "fio ran after a refused recipe --set: $(cat "$T/fio.log")"
@@ -400,6 +419,14 @@ FAKEFIO_REAL=1 ok "--target not UTF-8, through a symbolic link" \
 grep -qx "target: $T/nu-link" "$T/o-nu/run.txt" 2>/dev/null || bad "run.txt does not name $T/nu-link: $(grep target: "$T/o-nu/run.txt")"
 : >"$T/fio.log"
 rm -rf "$nu" "$T/nu-link" "$T/o-nu"
+# ... and an -o with a control character: run.txt names it on its command
+# line, and a newline there made a line of its own ('status: complete' in
+# the name was rewritten with the run's status, the command cut there)
+refuses "-o with a newline" "-o '[^']*o-nl\\\\nstatus: complete': contains a newline" \
+	pp run blockdev-perftest "${one[@]}" --target "$T/t.img" -o "$T/o-nl"$'\n''status: complete'
+compgen -G "$T/o-nl*" >/dev/null && bad "output made for an -o with a newline: $(ls -d "$T"/o-nl*)"
+[ "$(ran)" = 0 ] || bad "fio ran for an -o with a newline: $(cat "$T/fio.log")"
+: >"$T/fio.log"
 refuses "a job variable with ';'" "sw/default, --set: ENG='psync;x' has ';', where fio ends the value" \
 	env PERFPACK_PROFILES="$T/profsw" FIO="$T/fakefio" "$PERFPACK" run sw --target "$T/t.img" --list --set 'ENG=psync;x'
 # ... and a '#' inside a profile.conf word is the word's, as the shell reads

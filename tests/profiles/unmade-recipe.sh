@@ -5,7 +5,8 @@
 # PP_MOUNT_OPTS=...) on a directory or file target runs on the filesystem
 # that is there, not the one its name and its table's name (iozone's xfs,
 # ext3, ...) say: its table says so, as run and as rendered again by
-# perfpack tables, naming the recipe and the filesystem used.
+# perfpack tables, naming the recipe and the filesystem used (refused when
+# env/VARIANT.unmade, which says so, was removed after the run).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/profiles/lib-profiles.sh"
 need_root
@@ -23,6 +24,12 @@ assert_match "... as printed" "$want" "$(cat "$T/o1.txt")"
 rm -rf "$T/o1/tables"
 "$PERFPACK" tables "$T/o1" >"$T/again.txt" 2>&1 || fail "perfpack tables failed: $(cat "$T/again.txt")"
 assert_match "... and rendered again" "$want" "$(cat "$T/o1/tables/xfs_tuned.txt")"
+# ... and not without it when env/VARIANT.unmade, where the run wrote it, is gone
+mv "$T/o1/env/xfs_tuned.unmade" "$T/unmade.saved"
+msg=$("$PERFPACK" tables "$T/o1" 2>&1) && fail "perfpack tables with env/xfs_tuned.unmade removed: rendered: $msg"
+assert_match "the removed note named" "env/xfs_tuned.unmade, which the run wrote, is gone" "$msg"
+assert_match "... and the tables kept" "$want" "$(cat "$T/o1/tables/xfs_tuned.txt")"
+mv "$T/unmade.saved" "$T/o1/env/xfs_tuned.unmade"
 
 # a file target
 truncate -s 0 "$mnt/f"

@@ -10,6 +10,7 @@ import re
 import shutil
 import tempfile
 
+from .manifest import control_char
 from .util import Refusal, abspath, not_utf8, umask_mode, warn
 
 
@@ -59,7 +60,7 @@ def _rendered_names(d):
     return tables.rendered_names(tabs if isinstance(tabs, list) else [])
 
 
-def _made(d):
+def inventory(d):
     """The paths D's inventory lists, or None."""
     try:
         with open(os.path.join(d, INVENTORY)) as f:
@@ -71,7 +72,7 @@ def _made(d):
 def foreign(d):
     """A path in run directory D that its run did not write (or the reason
     it cannot tell), else None: --overwrite removes a run's own files only."""
-    made = _made(d)
+    made = inventory(d)
     if made is None:
         return ('it has no readable %s (the list of files a run writes when it completes: a run made by an '
                 'older perfpack, or not a completed run), so its files cannot be told from yours' % INVENTORY)
@@ -88,7 +89,7 @@ def foreign_rendered(d):
     """A path in run directory D's tables/ or tables.failed/ that neither a
     render of its TABLES writes nor its run wrote, else None: a render
     replaces those directories whole (tables.py)."""
-    made, rendered = _made(d) or set(), _rendered_names(d)
+    made, rendered = inventory(d) or set(), _rendered_names(d)
     for top in RENDERED:
         if not os.path.isdir(os.path.join(d, top)) or os.path.islink(os.path.join(d, top)):
             continue
@@ -130,6 +131,10 @@ class OutDir:
         if not_utf8(self.final):
             raise Refusal('-o %s: is not valid UTF-8, which run.txt and the bundle that name it are: give another '
                           '-o' % ascii(self.final))
+        if control_char(self.final):
+            raise Refusal('-o %s: contains %s, which would end the line of run.txt that names it (its command, '
+                          'and a "status:" line after it rewritten with the status): give another -o'
+                          % (ascii(self.final), control_char(self.final)))
         self.overwrite = overwrite
         self.path = self.final
         self.partial = None

@@ -4,6 +4,7 @@ them, the PP_* filters, and the fio runs ("steps") in order."""
 
 import os
 import re
+import stat
 import subprocess
 
 from . import iters, manifest
@@ -73,6 +74,13 @@ def _end(opts, bs):
         return 'all'
     end = off + size + (int(nj) - 1) * inc
     return -(-end // maxbs) * maxbs
+
+
+def _is_bdev(path):
+    try:
+        return stat.S_ISBLK(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _true(value):
@@ -376,6 +384,27 @@ class Plan:
                           'differ in nothing else), so nothing would be repeated and each job would run once: '
                           'leave it out')
         self._recipe_sets_fit(ctx, variants, self.vars)
+        for v in variants:
+            self._file_holds_plan(ctx, v)
+
+    def _file_holds_plan(self, ctx, v):
+        """Refusal if variant V's filesystem recipe makes its file with dd
+        (PP_FILE_MB, as in seed 000) shorter than its plan: fio unlinks a
+        file shorter than a write job's size and lays out its own
+        (fallocate, unwritten extents), so the variant would not measure the
+        file it names.  The runner makes that file on a scratch or device
+        target and in a directory target, not on a file target."""
+        vs, end = self.vars[v], self.plan_end[v]
+        t = ctx.target_arg
+        if ((vs.get('PP_SETUP') or 'dev') != 'fs' or not vs.get('PP_FILE_MB') or not isinstance(end, int)
+                or ctx.clients or (t and not os.path.isdir(t) and not _is_bdev(t))):
+            return
+        if end > int(vs['PP_FILE_MB']) << 20:
+            raise Refusal('%s/%s: its jobs use the first %d bytes of its file, but PP_FILE_MB=%s makes it %d '
+                          '(dd, as in the thread): fio would unlink that file and lay out its own, unwritten, '
+                          'and the table would not be of the file the variant names; --set PP_FILE_MB=%d, or '
+                          'a smaller SIZE' % (ctx.profile.name, v, end, vs['PP_FILE_MB'],
+                                              int(vs['PP_FILE_MB']) << 20, -(-end >> 20)))
 
     @staticmethod
     def _runner_sets_read(ctx, variants, vs):
@@ -411,7 +440,9 @@ class Plan:
         DIRECT=1, the model's BACKEND=sim: the old runner tabled buffered I/O
         as raw, and the coop pool reading /dev/zero as the model); and of mkfs or mount
         options where the run's variants make different filesystems, which
-        would hand one filesystem's options to another's mkfs."""
+        would hand one filesystem's options to another's mkfs; and any --set
+        that leaves two variants of the run with the same variables
+        (blockdev-perftest's block and block_buffered, --set DIRECT=0)."""
         p = ctx.profile
         given = dict(s.split('=', 1) for s in ctx.sets)
         fs = [v for v in variants if p['TARGET_KIND'] != 'none' and (vs[v].get('PP_SETUP') or 'dev') == 'fs']
@@ -433,6 +464,14 @@ class Plan:
                               'time (--variant)'
                               % (k, given[k], '; '.join('%s: %s' % (f, ' '.join(vs)) for f, vs in sorted(made.items())),
                                  'mkfs' if k == 'PP_MKFS_OPTS' else 'mount'))
+        for i, a in enumerate(variants):
+            for b in variants[i + 1:]:
+                if vs[a] == vs[b]:
+                    own = [variant_vars(p, x, ctx.scale, []) for x in (a, b)]
+                    made = ['%s=%s' % (k, given[k]) for k in sorted(given) if own[0].get(k) != own[1].get(k)]
+                    raise Refusal('--set %s: variants %s and %s would run with the same variables, one and the same '
+                                  'matrix under two names (their tables and plot a comparison of a thing with '
+                                  'itself); run one of them (--variant)' % (' --set '.join(made), a, b))
 
     def _one_output_each(self, p, v):
         """Refusal if two runs of variant V would write one raw/V/<stem>.json:

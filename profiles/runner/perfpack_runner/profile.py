@@ -258,7 +258,11 @@ class Profile:
                       if k.startswith('VARIANT_') and not k.endswith(('_QUICK', '_FULL')))
 
     def has_variant(self, v):
-        return v == 'default' or ('VARIANT_' + v) in self.values
+        """A VARIANT_<v> of profile.conf, or 'default' where VARIANTS names
+        it (a profile without VARIANTS has that one, from the scale alone):
+        --variant default elsewhere ran the scale's variables under a name
+        no TABLES entry reads."""
+        return ('VARIANT_' + v) in self.values or (v == 'default' and v in self.words('VARIANTS'))
 
     def jobfile_paths(self):
         return sorted(glob.glob(os.path.join(self.dir, '*.fio')))

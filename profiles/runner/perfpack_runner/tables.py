@@ -123,7 +123,7 @@ def labels(out):
     return args
 
 
-def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
+def _one(fiotab, new, profile, t, mark, incomplete, tags, ran, notes):
     """Render table T ('name=cmd args...'): False on a failure."""
     name, _, spec = t.partition('=')
     args = spec.split()
@@ -141,6 +141,8 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     txt, csv, err = (os.path.join(new, f) for f in table_files(name))
     head = '# INCOMPLETE RUN (%s): partial data\n' % incomplete if incomplete else ''
     head += ''.join('# NOTE: %s\n' % n for n in _unmade(os.path.dirname(new), args))
+    head += ''.join('# NOTE: %s\n' % notes[v] for v in dict.fromkeys(a[1:].split('.')[0] for a in args
+                                                                    if a.startswith('@')) if v in notes)
     if not _run_to(txt, [fiotab] + resolved, err, head):
         warn('fiotab %s failed: %s' % (' '.join(resolved), _head(err)))
         return False
@@ -155,9 +157,10 @@ def _one(fiotab, new, profile, t, mark, incomplete, tags, ran):
     return ok
 
 
-def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
+def write(fiotab, out, profile, tables, plot, ran, incomplete=None, notes=None):
     """Render TABLES and PLOT of run directory OUT, whose variants RAN were
-    run: True when all rendered.  When one fails, tables made before are
+    run: True when all rendered; NOTES {variant: line} heads the text of
+    each table of that variant.  When one fails, tables made before are
     kept as they were, and this render goes to OUT/tables.failed."""
     if not (os.path.isfile(fiotab) and os.access(fiotab, os.X_OK)) and not have(fiotab):
         warn('fiotab not found (%s): raw fio JSON kept in %s/raw, no tables' % (fiotab, out))
@@ -181,7 +184,7 @@ def write(fiotab, out, profile, tables, plot, ran, incomplete=None):
     os.chmod(new, umask_mode())
     try:
         tags = labels(out)
-        ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags, ran) for t in tables])
+        ok = all([_one(fiotab, new, profile, t, mark, incomplete, tags, ran, notes or {}) for t in tables])
         ok = _plot(fiotab, new, out, plot, tags, ran, incomplete) and ok
         dest, failed = (os.path.join(out, r) for r in outdir.RENDERED)
         if not ok and os.path.isdir(dest):
@@ -257,8 +260,18 @@ def check_raw(out, complete):
     """Refusal unless every raw/V.json and raw/V.STEM.json (what the tables
     read) is made of the runs' raw/V/JOB.json as they are now, and, of a
     complete run, raw/V.json of every one of them: a run's file removed or
-    edited after the run would still be tabled from the concatenation."""
-    raw = os.path.join(out, 'raw')
+    edited after the run would still be tabled from the concatenation.
+    Returns {variant: note} for a complete run whose raw/V/ no longer holds
+    the runs its inventory lists (one left out of both, whole, or added):
+    its tables are then of other runs than the run's, and say so."""
+    raw, made, notes = os.path.join(out, 'raw'), outdir.inventory(out) if complete else None, {}
+    for n in sorted(os.listdir(raw)):
+        v = n[:-5].split('.')[0]
+        d = os.path.join(raw, v)
+        if n.endswith('.json') and os.path.isfile(os.path.join(raw, n)) and (
+                not os.path.isdir(d) or os.path.islink(d)):
+            raise Refusal('%s: raw/%s, which the tables read, has no raw/%s/, the runs it is made of: removed '
+                          'after the run, it can no longer be checked against them; restore it' % (out, n, v))
     for v in sorted(os.listdir(raw)):
         d = os.path.join(raw, v)
         if not os.path.isdir(d) or os.path.islink(d):
@@ -289,6 +302,15 @@ def check_raw(out, complete):
                               'wrote them (%s): a run\'s file removed or edited after the run (its fio output as '
                               'it was is in raw/%s); restore it, or make raw/%s agree (a run left out of both, '
                               'whole)' % (out, c, v, why, c, c))
+        if made is not None:
+            ran = {e for e in made if e.startswith('raw/%s/' % v) and e.endswith('.json') and '/' not in e[len(v) + 5:]}
+            now = {'raw/%s/%s' % (v, n) for n in runs}
+            if ran != now:
+                notes[v] = '%d of the run\'s %d fio runs of raw/%s/%s%s' % (
+                    len(ran & now), len(ran), v,
+                    '; removed after the run: %s' % ', '.join(sorted(ran - now)) if ran - now else '',
+                    '; added after the run: %s' % ', '.join(sorted(now - ran)) if now - ran else '')
+    return notes
 
 
 def cmd_tables(ctx, args, usage):
@@ -330,10 +352,15 @@ def cmd_tables(ctx, args, usage):
             raise Refusal('%s is an incomplete run (%s): its tables would show partial data as if complete; '
                           'pass --partial to render them anyway (marked as such)' % (d, status))
         incomplete = status
-    check_raw(out, status == 'complete')
+    notes = check_raw(out, status == 'complete')
+    lost = sorted(e for e in outdir.inventory(out) or () if e.startswith('env/') and e.endswith('.unmade')
+                  and not os.path.isfile(os.path.join(out, e))) if status == 'complete' else []
+    if lost:
+        raise Refusal('%s: %s, which the run wrote, is gone: the tables of its variant would lose the note that it '
+                      'ran without its filesystem recipe; restore it' % (d, lost[0]))
     conf = manifest.read(os.path.join(out, 'jobs', 'profile.conf'))
     tabs = conf.get('TABLES', [])
     plot = conf.get('PLOT', '')
     if not isinstance(tabs, list) or not isinstance(plot, str):
         raise Refusal('%s: TABLES must be a list and PLOT a string' % os.path.join(out, 'jobs', 'profile.conf'))
-    return 0 if write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, ran, incomplete) else 1
+    return 0 if write(ctx.fiotab, out, m.group(1) if m else '?', tabs, plot, ran, incomplete, notes) else 1
