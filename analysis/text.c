@@ -42,21 +42,35 @@ static int col_width(const struct table *t, int ci)
 	return w > INT_MAX ? INT_MAX : (int)w;
 }
 
-/* A left-aligned last column is not padded: no trailing blanks of ours. */
+/*
+ * A left-aligned last column is not padded: no trailing blanks of ours.  A
+ * cell that would touch what is before it (a column with no separator of
+ * its own, Bonnie's "%6d" K/sec after its "%5.1f" %CPU, and a cell as wide
+ * as its column) gets a blank first: 10.4 and 102400 were printed
+ * "10.4102400", one number to read.  *@blank: the line so far ends in one.
+ */
 static void put_cell(FILE *f, const struct col *c, int w, const char *s, int last,
-		     const char *sep)
+		     const char *sep, int *blank)
 {
-	if ((c->flags & COL_LEFT) && last)
-		fputs(s, f);
-	else
-		fprintf(f, (c->flags & COL_LEFT) ? "%-*s" : "%*s", w, s);
+	char *cell = (c->flags & COL_LEFT) && last ? xstrdup(s) :
+		     xasprintf((c->flags & COL_LEFT) ? "%-*s" : "%*s", w, s);
+	size_t n = strlen(cell);
+
+	if (!*blank && n && cell[0] != ' ')
+		fputc(' ', f);
+	fputs(cell, f);
 	fputs(sep ? sep : "", f);
+	if (sep && *sep)
+		*blank = sep[strlen(sep) - 1] == ' ';
+	else if (n)
+		*blank = cell[n - 1] == ' ';
+	free(cell);
 }
 
 void out_text(FILE *f, const struct tablist *l)
 {
 	char *s;
-	int i, k, r, ci, last;
+	int i, k, r, ci, last, blank;
 
 	for (i = 0; i < l->n; i++) {
 		const struct table *t = l->v[i];
@@ -78,16 +92,19 @@ void out_text(FILE *f, const struct tablist *l)
 				last = ci;
 		}
 		for (k = 0; k < t->nhdr; k++) {
-			for (ci = 0; ci < t->ncols; ci++)
-				if (shown(&t->cols[ci]))
-					put_cell(f, &t->cols[ci],
-						 t->cols[ci].hwidth ? t->cols[ci].hwidth : w[ci],
-						 t->cols[ci].hdr[k] ? t->cols[ci].hdr[k] : "",
-						 ci == last,
-						 t->cols[ci].hsep ? t->cols[ci].hsep : t->cols[ci].sep);
+			blank = 1;
+			for (ci = 0; ci < t->ncols; ci++) {
+				const struct col *c = &t->cols[ci];
+
+				if (shown(c))
+					put_cell(f, c, c->hwidth ? c->hwidth : w[ci],
+						 c->hdr[k] ? c->hdr[k] : "", ci == last,
+						 c->hsep ? c->hsep : c->sep, &blank);
+			}
 			fputc('\n', f);
 		}
 		for (r = 0; r < t->nrows; r++) {
+			blank = 1;
 			for (ci = 0; ci < t->ncols; ci++) {
 				const struct col *c = &t->cols[ci];
 				const struct cell *x = &t->cells[(size_t)r * t->ncols + ci];
@@ -96,7 +113,7 @@ void out_text(FILE *f, const struct tablist *l)
 					continue;
 				s = cell_text(c, x, 0);
 				put_cell(f, c, w[ci], x->set || c->kind == COL_STR ? s : "-",
-					 ci == last, c->sep);
+					 ci == last, c->sep, &blank);
 				free(s);
 			}
 			fputc('\n', f);
