@@ -32,12 +32,18 @@ seed_json "$T/rows2.txt" 22020096 /dev/rate >> "$T/in.json"
 # 1 MiB in 149 ms three times: equal rates whose sums leave a rounding
 printf '4096 0.149 0.149 0.149 0 0 0 0.149 0.149 0.149 0 0 0\n' > "$T/rows3.txt"
 seed_json "$T/rows3.txt" 1048576 /dev/eq >> "$T/in.json"
-for cmd in summary dd perftest; do
-	for fmt in csv json influx prom; do
-		"$FIOTAB" $cmd --format=$fmt --host h "$T/in.json" > "$T/$cmd.$fmt" 2> "$T/err" ||
-			fail "$cmd --format=$fmt: $(cat "$T/err")"
+# render IN SUFFIX: summary, dd and perftest of IN in every machine format,
+# $T/CMD$SUFFIX.FMT
+render() {
+	local cmd fmt
+	for cmd in summary dd perftest; do
+		for fmt in csv json influx prom; do
+			"$FIOTAB" $cmd --format=$fmt --host h "$1" > "$T/$cmd$2.$fmt" 2> "$T/err" ||
+				fail "$cmd --format=$fmt${2:+ ($2)}: $(cat "$T/err")"
+		done
 	done
-done
+}
+render "$T/in.json" ""
 
 # what fio measured, converted by hand
 # (grep the files: assert_match's echo | grep -q fails on a long text under
@@ -114,12 +120,7 @@ has ratio.influx " ratio=1\\.2 " "1.2"
 # 4992 ns p50 24.96 us (the old 0.9650000000000001 and 24.960000000000004)
 printf '4096 0.193 0.193 0.194 0 0 0 0.193 0.193 0.193 0 0 0\n' > "$T/m.txt"
 seed_json "$T/m.txt" 4194304 /dev/sim "" fio-3.33 ', "coop_backend" : "sim", "sim_time_scale" : "5"' > "$T/m.json"
-for cmd in summary dd perftest; do
-	for fmt in csv json influx prom; do
-		"$FIOTAB" $cmd --format=$fmt --host h "$T/m.json" > "$T/$cmd-modeled.$fmt" 2> "$T/err" ||
-			fail "$cmd --format=$fmt (modeled): $(cat "$T/err")"
-	done
-done
+render "$T/m.json" -modeled
 has perftest-modeled.csv ",4096,0\\.965,0\\.965,0\\.97," "0.965 (193 ms at scale 5)"
 has summary-modeled.csv ",24\\.96,350\\.72,448," "24.96, 350.72, 448 (us: fio's ns times 5)"
 
